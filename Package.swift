@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "swift-leak-detector",
+  products: [
+    .library(name: "HeapGraph", targets: ["HeapGraph"]),
+    .library(name: "LeakDetector", targets: ["LeakDetector"]),
+    .library(name: "LeakDetectorTesting", targets: ["LeakDetectorTesting"]),
+    .executable(name: "leak-detector", targets: ["leak-detector"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    // The pure core: snapshot format, graph model, cycle search, reports. No C, no runtime hooks.
+    .target(name: "HeapGraph"),
+
+    // The only target that touches Swift-runtime internals and C libraries.
+    .target(name: "CLeakRuntime"),
+
+    // Live-object reflection, tracking and capture (grows with the graph-builder and tracker issues).
+    .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),
+
+    // XCTest and Swift Testing integrations.
+    .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector"]),
+
+    // The CLI: parsing, file I/O and exit codes only.
+    .executableTarget(
+      name: "leak-detector",
+      dependencies: [
+        "HeapGraph",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // Generates synthetic heap snapshots for the benchmark (not a product).
+    .executableTarget(name: "heap-synth", dependencies: ["HeapGraph"], path: "Benchmarks/HeapSynth"),
+
+    .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph"]),
+    .testTarget(name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "leak-detector"]),
+  ]
+)

@@ -1,0 +1,418 @@
+/// A pull scanner over the bytes of a JSON document, for schema-directed readers.
+///
+/// It never builds a document tree: readers ask for the value they expect next, and every
+/// mismatch becomes a ``SnapshotDecodingError`` that names the record being read
+/// (`section[index].field`) and the byte offset. Nesting is bounded, so hostile input cannot
+/// overflow the stack.
+struct JSONScanner {
+  let bytes: UnsafeBufferPointer<UInt8>
+  private(set) var position = 0
+
+  /// The array being read (`"objects"`), for error locations.
+  var section: String = ""
+  /// The index of the record being read in `section`, or -1.
+  var index = -1
+  /// The field of the record being read, or `nil`.
+  var field: StaticString?
+
+  /// How deep `skipValue()` follows nested arrays and objects before it gives up.
+  static let maximumNesting = 512
+
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  // MARK: - Errors
+
+  /// The record path of the current position, e.g. `objects[3].type`.
+  var path: String {
+    var path = section
+    if index >= 0 { path += "[\(index)]" }
+    if let field {
+      if !path.isEmpty { path += "." }
+      path += "\(field)"
+    }
+    return path
+  }
+
+  func location(at offset: Int, path: String? = nil) -> SnapshotLocation {
+    SnapshotLocation(path: path ?? self.path, byteOffset: offset, in: bytes)
+  }
+
+  func failure(_ storage: SnapshotDecodingError.Storage, at offset: Int? = nil) -> SnapshotDecodingError {
+    SnapshotDecodingError(storage, at: location(at: offset ?? position))
+  }
+
+  /// Describes the token at `offset` for "expected …, found …" messages.
+  func describeToken(at offset: Int) -> String {
+    guard offset < bytes.count else { return "the end of the file" }
+    let byte = bytes[offset]
+    switch byte {
+    case UInt8(ascii: "\""): return "a string"
+    case UInt8(ascii: "{"): return "an object"
+    case UInt8(ascii: "["): return "an array"
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+    case UInt8(ascii: "n"): return "null"
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+    case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+    default:
+      let hex = String(byte, radix: 16, uppercase: true)
+      return "byte 0x\(hex.count == 1 ? "0" + hex : hex) (binary data, not JSON text)"
+    }
+  }
+
+  // MARK: - Structure
+
+  mutating func skipWhitespace() {
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x0A, 0x0D, 0x09: position += 1
+      default: return
+      }
+    }
+  }
+
+  /// The next significant byte, without consuming it.
+  mutating func peek(expecting expected: @autoclosure () -> String) throws(SnapshotDecodingError) -> UInt8 {
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.truncated(expected: expected())) }
+    return bytes[position]
+  }
+
+  var isAtEnd: Bool { position >= bytes.count }
+
+  mutating func expect(_ byte: UInt8, _ expected: @autoclosure () -> String) throws(SnapshotDecodingError) {
+    let found = try peek(expecting: expected())
+    guard found == byte else {
+      throw failure(.wrongType(expected: expected(), found: describeToken(at: position)))
+    }
+    position += 1
+  }
+
+  /// Reads `{`; pair with `nextKey(_:)`.
+  mutating func beginObject(_ expected: @autoclosure () -> String = "an object") throws(SnapshotDecodingError) {
+    try expect(UInt8(ascii: "{"), expected())
+  }
+
+  /// Reads `[`; pair with `nextElement(_:)`.
+  mutating func beginArray(_ expected: @autoclosure () -> String = "an array") throws(SnapshotDecodingError) {
+    try expect(UInt8(ascii: "["), expected())
+  }
+
+  /// Moves to the next member of an object and returns its key (as raw bytes, escapes left in
+  /// place), or `nil` after the closing `}`. `isFirst` must start `true`.
+  mutating func nextKey(_ isFirst: inout Bool) throws(SnapshotDecodingError) -> UnsafeBufferPointer<UInt8>? {
+    var byte = try peek(expecting: "a key or '}'")
+    if byte == UInt8(ascii: "}") {
+      position += 1
+      return nil
+    }
+    if !isFirst {
+      guard byte == UInt8(ascii: ",") else {
+        throw failure(.syntax("expected ',' or '}' after a member, found \(describeToken(at: position))"))
+      }
+      position += 1
+      byte = try peek(expecting: "a key")
+    }
+    isFirst = false
+    guard byte == UInt8(ascii: "\"") else {
+      throw failure(.syntax("expected a quoted key, found \(describeToken(at: position))"))
+    }
+    let range = try scanStringBody()
+    try expect(UInt8(ascii: ":"), "':' after a key")
+    return UnsafeBufferPointer(rebasing: bytes[range.bytes])
+  }
+
+  /// Moves to the next element of an array; `false` after the closing `]`.
+  mutating func nextElement(_ isFirst: inout Bool) throws(SnapshotDecodingError) -> Bool {
+    let byte = try peek(expecting: "a value or ']'")
+    if byte == UInt8(ascii: "]") {
+      position += 1
+      return false
+    }
+    if !isFirst {
+      guard byte == UInt8(ascii: ",") else {
+        throw failure(.syntax("expected ',' or ']' after an element, found \(describeToken(at: position))"))
+      }
+      position += 1
+      _ = try peek(expecting: "a value")
+    }
+    isFirst = false
+    return true
+  }
+
+  /// Consumes `null` if it is the next token.
+  mutating func consumeNull() throws(SnapshotDecodingError) -> Bool {
+    guard try peek(expecting: "a value") == UInt8(ascii: "n") else { return false }
+    try consumeLiteral("null")
+    return true
+  }
+
+  private mutating func consumeLiteral(_ literal: StaticString) throws(SnapshotDecodingError) {
+    let count = literal.utf8CodeUnitCount
+    let start = position
+    guard position + count <= bytes.count else {
+      if bytes.count - position > 0, literalPrefixMatches(literal, count: bytes.count - position) {
+        throw failure(.truncated(expected: "the rest of '\(literal)'"))
+      }
+      throw failure(.syntax("unexpected \(describeToken(at: start))"), at: start)
+    }
+    guard literalPrefixMatches(literal, count: count) else {
+      throw failure(.syntax("unexpected \(describeToken(at: start))"), at: start)
+    }
+    position += count
+  }
+
+  private func literalPrefixMatches(_ literal: StaticString, count: Int) -> Bool {
+    let text = literal.utf8Start
+    for offset in 0..<count where bytes[position + offset] != text[offset] {
+      return false
+    }
+    return true
+  }
+
+  // MARK: - Scalars
+
+  /// Reads a string value.
+  mutating func readString(_ expected: @autoclosure () -> String = "a string") throws(SnapshotDecodingError) -> String {
+    let byte = try peek(expecting: expected())
+    guard byte == UInt8(ascii: "\"") else {
+      throw failure(.wrongType(expected: expected(), found: describeToken(at: position)))
+    }
+    let start = position
+    let body = try scanStringBody()
+    if !body.hasEscapes {
+      guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[body.bytes]), as: UTF8.self) else {
+        throw failure(.syntax("the string is not valid UTF-8"), at: start)
+      }
+      return string
+    }
+    return try unescape(body.bytes, stringStart: start)
+  }
+
+  /// Reads a string or `null`.
+  mutating func readOptionalString(_ expected: @autoclosure () -> String = "a string or null") throws(SnapshotDecodingError) -> String? {
+    if try consumeNull() { return nil }
+    return try readString(expected())
+  }
+
+  /// Reads an integer that fits in `Int64`; fractions and exponents are refused.
+  mutating func readInteger(_ expected: @autoclosure () -> String = "an integer") throws(SnapshotDecodingError) -> Int64 {
+    let first = try peek(expecting: expected())
+    let start = position
+    guard first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
+      throw failure(.wrongType(expected: expected(), found: describeToken(at: position)))
+    }
+    let negative = first == UInt8(ascii: "-")
+    if negative { position += 1 }
+    let digitsStart = position
+    var magnitude: UInt64 = 0
+    var overflow = false
+    while position < bytes.count {
+      let digit = bytes[position] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times10.addingReportingOverflow(UInt64(digit))
+      overflow = overflow || o1 || o2
+      magnitude = sum
+      position += 1
+    }
+    let digitCount = position - digitsStart
+    guard digitCount > 0 else {
+      if position >= bytes.count { throw failure(.truncated(expected: "digits after '-'")) }
+      throw failure(.syntax("expected digits after '-', found \(describeToken(at: position))"))
+    }
+    if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") {
+      throw failure(.syntax("numbers may not have leading zeros"), at: start)
+    }
+    if position < bytes.count {
+      let next = bytes[position]
+      if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+        throw failure(.wrongType(expected: expected(), found: "a fractional number"), at: start)
+      }
+    }
+    let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+    guard !overflow && magnitude <= limit else {
+      throw failure(.invalidValue("the number is too large (more than 64 bits)"), at: start)
+    }
+    return negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
+  }
+
+  /// Reads an integer or `null`.
+  mutating func readOptionalInteger(_ expected: @autoclosure () -> String = "an integer or null") throws(SnapshotDecodingError) -> Int64? {
+    if try consumeNull() { return nil }
+    return try readInteger(expected())
+  }
+
+  /// Skips one value of any kind, validating its syntax.
+  mutating func skipValue(depth: Int = 0) throws(SnapshotDecodingError) {
+    guard depth < Self.maximumNesting else {
+      throw failure(.syntax("values are nested more than \(Self.maximumNesting) levels deep"))
+    }
+    let byte = try peek(expecting: "a value")
+    switch byte {
+    case UInt8(ascii: "\""):
+      _ = try scanStringBody()
+    case UInt8(ascii: "{"):
+      position += 1
+      var isFirst = true
+      while try nextKey(&isFirst) != nil { try skipValue(depth: depth + 1) }
+    case UInt8(ascii: "["):
+      position += 1
+      var isFirst = true
+      while try nextElement(&isFirst) { try skipValue(depth: depth + 1) }
+    case UInt8(ascii: "t"): try consumeLiteral("true")
+    case UInt8(ascii: "f"): try consumeLiteral("false")
+    case UInt8(ascii: "n"): try consumeLiteral("null")
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      try skipNumber()
+    default:
+      throw failure(.syntax("expected a value, found \(describeToken(at: position))"))
+    }
+  }
+
+  private mutating func skipNumber() throws(SnapshotDecodingError) {
+    let start = position
+    if bytes[position] == UInt8(ascii: "-") { position += 1 }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    var sawDigit = false
+    while position < bytes.count, isDigit(bytes[position]) {
+      position += 1
+      sawDigit = true
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      sawDigit = false
+      while position < bytes.count, isDigit(bytes[position]) {
+        position += 1
+        sawDigit = true
+      }
+    }
+    if sawDigit, position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+      position += 1
+      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+        position += 1
+      }
+      sawDigit = false
+      while position < bytes.count, isDigit(bytes[position]) {
+        position += 1
+        sawDigit = true
+      }
+    }
+    guard sawDigit else {
+      if position >= bytes.count { throw failure(.truncated(expected: "the rest of a number")) }
+      throw failure(.syntax("malformed number"), at: start)
+    }
+  }
+
+  // MARK: - Strings
+
+  /// Scans a string starting at the opening quote; returns the bytes between the quotes.
+  private mutating func scanStringBody() throws(SnapshotDecodingError) -> (bytes: Range<Int>, hasEscapes: Bool) {
+    let quote = position
+    position += 1
+    let start = position
+    var hasEscapes = false
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        position += 1
+        return (start..<position - 1, hasEscapes)
+      }
+      if byte == UInt8(ascii: "\\") {
+        hasEscapes = true
+        position += 2
+        continue
+      }
+      if byte < 0x20 {
+        throw failure(.syntax("control character 0x\(String(byte, radix: 16)) inside a string; it must be escaped"))
+      }
+      position += 1
+    }
+    throw failure(.truncated(expected: "the closing '\"' of the string that starts at byte \(quote)"), at: bytes.count)
+  }
+
+  private func unescape(_ range: Range<Int>, stringStart: Int) throws(SnapshotDecodingError) -> String {
+    var output: [UInt8] = []
+    output.reserveCapacity(range.count)
+    var index = range.lowerBound
+    func hex4(at offset: Int) throws(SnapshotDecodingError) -> UInt32 {
+      guard offset + 4 <= range.upperBound else {
+        throw failure(.syntax("a \\u escape needs four hex digits"), at: offset)
+      }
+      var value: UInt32 = 0
+      for byte in bytes[offset..<offset + 4] {
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+        default: throw failure(.syntax("invalid hex digit in a \\u escape"), at: offset)
+        }
+        value = value << 4 | UInt32(digit)
+      }
+      return value
+    }
+    while index < range.upperBound {
+      let byte = bytes[index]
+      guard byte == UInt8(ascii: "\\") else {
+        output.append(byte)
+        index += 1
+        continue
+      }
+      guard index + 1 < range.upperBound else {
+        throw failure(.syntax("a string ends with a lone backslash"), at: index)
+      }
+      let escaped = bytes[index + 1]
+      index += 2
+      switch escaped {
+      case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+      case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+      case UInt8(ascii: "/"): output.append(UInt8(ascii: "/"))
+      case UInt8(ascii: "b"): output.append(0x08)
+      case UInt8(ascii: "f"): output.append(0x0C)
+      case UInt8(ascii: "n"): output.append(0x0A)
+      case UInt8(ascii: "r"): output.append(0x0D)
+      case UInt8(ascii: "t"): output.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = try hex4(at: index)
+        index += 4
+        if (0xD800..<0xDC00).contains(scalar) {
+          guard index + 6 <= range.upperBound, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            throw failure(.syntax("an unpaired UTF-16 surrogate in a \\u escape"), at: index - 6)
+          }
+          let low = try hex4(at: index + 2)
+          guard (0xDC00..<0xE000).contains(low) else {
+            throw failure(.syntax("an unpaired UTF-16 surrogate in a \\u escape"), at: index)
+          }
+          index += 6
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00..<0xE000).contains(scalar) {
+          throw failure(.syntax("an unpaired UTF-16 surrogate in a \\u escape"), at: index - 6)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else {
+          throw failure(.syntax("an invalid Unicode scalar in a \\u escape"), at: index - 6)
+        }
+        output.append(contentsOf: String(Character(unicode)).utf8)
+      default:
+        throw failure(.syntax("invalid escape '\\\(Character(Unicode.Scalar(escaped)))'"), at: index - 2)
+      }
+    }
+    guard let string = String(validating: output, as: UTF8.self) else {
+      throw failure(.syntax("the string is not valid UTF-8"), at: stringStart)
+    }
+    return string
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether these bytes spell `literal` exactly.
+  func equals(_ literal: StaticString) -> Bool {
+    guard count == literal.utf8CodeUnitCount else { return false }
+    let text = literal.utf8Start
+    for index in 0..<count where self[index] != text[index] {
+      return false
+    }
+    return true
+  }
+}

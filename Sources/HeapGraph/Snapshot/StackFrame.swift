@@ -1,0 +1,32 @@
+/// One frame of an allocation stack, symbolized as far as debug information allows.
+public struct StackFrame: Sendable, Hashable {
+  /// The program counter (return address) in the captured process.
+  public var pc: UInt64?
+  /// The demangled function name, e.g. `MyApp.Feed.init() -> MyApp.Feed`.
+  public var symbol: String?
+  /// The source file, e.g. `Feed.swift` (may be a full path).
+  public var file: String?
+  /// The one-based source line.
+  public var line: Int?
+  /// The one-based source column.
+  public var column: Int?
+
+  public init(pc: UInt64? = nil, symbol: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+    self.pc = pc
+    self.symbol = symbol
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  /// `"MyApp.Feed.init() (Feed.swift:12)"`, or as much of it as is known.
+  public var description: String {
+    var text = symbol ?? pc.map { "0x" + String($0, radix: 16) } ?? "???"
+    if let file {
+      text += " (\(file)"
+      if let line { text += ":\(line)" }
+      text += ")"
+    }
+    return text
+  }
+}
