@@ -1,0 +1,125 @@
+/// One retain cycle: objects that keep each other alive through strong references.
+///
+/// Each element names an object and the reference from it to the next element; the last
+/// element's reference leads back to the first. The cycle is stored in a canonical rotation, so
+/// the same cycle always starts at the same object: the rotation whose sequence of type names is
+/// lexicographically smallest, and among equal ones, the one starting at the lowest address
+/// (FBRetainCycleDetector's normalisation).
+///
+/// ```swift
+/// print(cycle)
+/// ```
+/// ```text
+/// MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
+/// ```
+public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// An object of the cycle and the strong reference it holds on the next one.
+  public struct Element: Sendable, Hashable {
+    /// The object's id in the snapshot.
+    public var objectID: Int64
+    /// The object's type name (a closure context is named by its function).
+    public var typeName: String
+    /// The object's address in the captured process, when known.
+    public var address: UInt64?
+    /// The label of the strong reference from this object to the next element, if it has one.
+    public var reference: String?
+    /// Where the object was allocated, innermost frame first; empty when not captured.
+    public var allocationSite: [StackFrame]
+
+    public init(objectID: Int64, typeName: String, address: UInt64? = nil, reference: String?, allocationSite: [StackFrame] = []) {
+      self.objectID = objectID
+      self.typeName = typeName
+      self.address = address
+      self.reference = reference
+      self.allocationSite = allocationSite
+    }
+  }
+
+  /// The objects of the cycle, in canonical rotation.
+  public let elements: [Element]
+  /// The identity of the cycle's shape: type names and labels, independent of addresses.
+  public let fingerprint: Fingerprint
+
+  /// Makes a cycle from its elements in any rotation; the stored rotation is canonical.
+  public init(elements: [Element]) {
+    precondition(!elements.isEmpty, "RetainCycle: a cycle needs at least one element")
+    let count = elements.count
+    func rotation(_ start: Int) -> LazyMapSequence<Range<Int>, Element> {
+      (0..<count).lazy.map { elements[(start + $0) % count] }
+    }
+    var best = 0
+    for start in 1..<max(count, 1) {
+      let candidate = rotation(start).map(\.typeName)
+      let current = rotation(best).map(\.typeName)
+      if candidate.lexicographicallyPrecedes(current) {
+        best = start
+      } else if candidate.elementsEqual(current), Self.startsLower(elements[start], than: elements[best]) {
+        best = start
+      }
+    }
+    self.elements = Array(rotation(best))
+
+    // The fingerprint ignores addresses entirely: smallest rotation of (type, label) pairs.
+    let pairs = elements.map { [$0.typeName, $0.reference ?? ""] }
+    var fingerprintStart = 0
+    for start in 1..<max(count, 1) {
+      let candidate = (0..<count).lazy.flatMap { pairs[(start + $0) % count] }
+      let current = (0..<count).lazy.flatMap { pairs[(fingerprintStart + $0) % count] }
+      if candidate.lexicographicallyPrecedes(current) { fingerprintStart = start }
+    }
+    fingerprint = Fingerprint(parts: ["cycle"] + (0..<count).flatMap { pairs[(fingerprintStart + $0) % count] })
+  }
+
+  private static func startsLower(_ lhs: Element, than rhs: Element) -> Bool {
+    switch (lhs.address, rhs.address) {
+    case let (left?, right?) where left != right: left < right
+    case (.some, nil): true
+    case (nil, .some): false
+    default: lhs.objectID < rhs.objectID
+    }
+  }
+
+  /// The number of objects in the cycle.
+  public var length: Int { elements.count }
+
+  /// `Type.label -> Type.label -> … -> FirstType`.
+  public var description: String {
+    var text = ""
+    for element in elements {
+      text += element.typeName
+      if let reference = element.reference { text += "." + reference }
+      text += " -> "
+    }
+    return text + elements[0].typeName
+  }
+
+  /// Shorter cycles first, then by type names, labels and object ids: a total, deterministic order.
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    if lhs.length != rhs.length { return lhs.length < rhs.length }
+    for (left, right) in zip(lhs.elements, rhs.elements) {
+      if left.typeName != right.typeName { return left.typeName < right.typeName }
+      if left.reference != right.reference { return (left.reference ?? "") < (right.reference ?? "") }
+    }
+    for (left, right) in zip(lhs.elements, rhs.elements) where left.objectID != right.objectID {
+      return left.objectID < right.objectID
+    }
+    return false
+  }
+}
+
+extension RetainCycle {
+  /// Makes the cycle through `path` (nodes of `graph`, each strongly referencing the next).
+  init(graph: ObjectGraph, path: [Int32]) {
+    self.init(
+      elements: path.indices.map { index in
+        let node = Int(path[index])
+        let next = Int(path[(index + 1) % path.count])
+        return Element(
+          objectID: graph.objectID(of: node),
+          typeName: graph.typeName(of: node),
+          address: graph.address(of: node),
+          reference: graph.label(from: node, to: next),
+          allocationSite: graph.allocationStack(of: node)?.frames ?? [])
+      })
+  }
+}

@@ -1,0 +1,234 @@
+/// A compact, read-only graph of a heap snapshot, built once for searching.
+///
+/// Nodes are the snapshot's objects in ascending object-id order (so the graph, and everything
+/// computed from it, is the same whatever order the file listed objects in). Strong references
+/// are stored as compressed sparse rows: each node's successors are sorted by target and label,
+/// and parallel references to the same target are merged into one edge (the one with the
+/// smallest label), so a cycle is counted once however many fields close it. Type names and
+/// labels are interned and sorted, so comparing their indices compares the strings.
+///
+/// ```swift
+/// let graph = ObjectGraph(snapshot)
+/// for node in graph.nodes where graph.typeName(of: node) == "MyApp.Feed" {
+///   print(graph.strongReferences(of: node).map { graph.typeName(of: $0.target) })
+/// }
+/// ```
+/// ```text
+/// ["closure #1 in MyApp.Feed.load()"]
+/// ```
+public struct ObjectGraph: Sendable {
+  /// The number of objects.
+  public let objectCount: Int
+  /// The number of references in the snapshot, of every ownership.
+  public let referenceCount: Int
+  /// The number of strong references in the snapshot, before parallel ones are merged.
+  public let strongReferenceCount: Int
+  /// The snapshot's metadata.
+  public let metadata: HeapSnapshot.Metadata
+  /// The roots, as nodes.
+  public let roots: [Root]
+
+  let objectIDs: [Int64]
+  let typeRanks: [Int32]
+  let addresses: [UInt64]
+  let stackIndices: [Int32]
+  let stacks: [HeapSnapshot.Stack]
+  /// Distinct type names, sorted.
+  let typeNames: [String]
+  /// Distinct labels, sorted.
+  let labels: [String]
+
+  /// Successors of node `n` are at `strongOffsets[n] ..< strongOffsets[n + 1]`.
+  let strongOffsets: [Int32]
+  let strongTargets: [Int32]
+  /// Label ranks of the strong edges (-1: no label).
+  let strongLabels: [Int32]
+
+  /// A root as a node of the graph.
+  public struct Root: Sendable, Hashable {
+    public var node: Int
+    public var kind: String
+    public var label: String?
+  }
+
+  /// Builds the graph of `snapshot`.
+  ///
+  /// - Complexity: O(*n* log *n* + *e*) for *n* objects and *e* references; O(*n* + *e*) when
+  ///   the snapshot lists objects in id order.
+  public init(_ snapshot: HeapSnapshot) {
+    let count = snapshot.objectCount
+    objectCount = count
+    referenceCount = snapshot.referenceCount
+    metadata = snapshot.metadata
+    stacks = snapshot.stacks
+
+    // Canonical node order: ascending object id.
+    let ids = snapshot.objectIDs
+    var isSorted = true
+    for index in ids.indices.dropFirst() where ids[index - 1] > ids[index] {
+      isSorted = false
+      break
+    }
+    var canonicalNode = [Int32]()  // snapshot index -> node; empty when identity
+    if isSorted {
+      objectIDs = ids
+    } else {
+      var pairs = ids.enumerated().map { (id: $0.element, index: Int32($0.offset)) }
+      pairs.sort { $0.id < $1.id }
+      objectIDs = pairs.map(\.id)
+      canonicalNode = [Int32](repeating: 0, count: count)
+      for (node, pair) in pairs.enumerated() { canonicalNode[Int(pair.index)] = Int32(node) }
+    }
+    func node(_ index: Int32) -> Int32 { canonicalNode.isEmpty ? index : canonicalNode[Int(index)] }
+    func permuted<T>(_ column: [T]) -> [T] {
+      guard !canonicalNode.isEmpty else { return column }
+      var result = column
+      for (index, value) in column.enumerated() { result[Int(canonicalNode[index])] = value }
+      return result
+    }
+
+    let (sortedTypes, typeRank) = Self.sortedTable(snapshot.typeNames.strings)
+    typeNames = sortedTypes
+    typeRanks = permuted(snapshot.objectTypes.map { typeRank[Int($0)] })
+    addresses = permuted(snapshot.objectAddresses)
+    stackIndices = permuted(snapshot.objectStacks)
+
+    let (sortedLabels, labelRank) = Self.sortedTable(snapshot.labels.strings)
+    labels = sortedLabels
+
+    // Strong edges as CSR: count per source, place, then sort and merge each row.
+    var offsets = [Int32](repeating: 0, count: count + 1)
+    var strongCount = 0
+    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index] == .strong {
+      offsets[Int(node(snapshot.referenceSources[index])) + 1] += 1
+      strongCount += 1
+    }
+    strongReferenceCount = strongCount
+    for index in 0..<count { offsets[index + 1] += offsets[index] }
+    var cursor = offsets
+    var keys = [UInt64](repeating: 0, count: strongCount)  // target << 32 | (labelRank + 1)
+    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index] == .strong {
+      let source = Int(node(snapshot.referenceSources[index]))
+      let label = snapshot.referenceLabels[index]
+      let rank = label < 0 ? 0 : UInt64(labelRank[Int(label)] + 1)
+      keys[Int(cursor[source])] = UInt64(UInt32(node(snapshot.referenceTargets[index]))) << 32 | rank
+      cursor[source] += 1
+    }
+    var targets = [Int32]()
+    var edgeLabels = [Int32]()
+    targets.reserveCapacity(strongCount)
+    edgeLabels.reserveCapacity(strongCount)
+    var mergedOffsets = [Int32](repeating: 0, count: count + 1)
+    keys.withUnsafeMutableBufferPointer { keys in
+      for source in 0..<count {
+        let row = Int(offsets[source])..<Int(offsets[source + 1])
+        Self.sortRow(keys, row)
+        var previousTarget: Int32 = -1
+        for position in row {
+          let target = Int32(truncatingIfNeeded: keys[position] >> 32)
+          guard target != previousTarget else { continue }  // parallel edge: keep the smallest label
+          previousTarget = target
+          targets.append(target)
+          edgeLabels.append(Int32(truncatingIfNeeded: keys[position] & 0xFFFF_FFFF) - 1)
+        }
+        mergedOffsets[source + 1] = Int32(targets.count)
+      }
+    }
+    strongOffsets = mergedOffsets
+    strongTargets = targets
+    strongLabels = edgeLabels
+
+    var rootNodes: [Root] = []
+    if !snapshot.roots.isEmpty {
+      let index = try? ObjectIDIndex(ids: snapshot.objectIDs)
+      for root in snapshot.roots {
+        guard let position = index?[root.object] else { continue }
+        rootNodes.append(Root(node: Int(node(position)), kind: root.kind, label: root.label))
+      }
+    }
+    roots = rootNodes
+  }
+
+  /// Sorts `strings` and returns, for each original index, its rank in the sorted table.
+  private static func sortedTable(_ strings: [String]) -> (sorted: [String], rank: [Int32]) {
+    let order = strings.indices.sorted { strings[$0] < strings[$1] }
+    var rank = [Int32](repeating: 0, count: strings.count)
+    for (position, index) in order.enumerated() { rank[index] = Int32(position) }
+    return (order.map { strings[$0] }, rank)
+  }
+
+  private static func sortRow(_ keys: UnsafeMutableBufferPointer<UInt64>, _ row: Range<Int>) {
+    if row.count <= 16 {
+      var index = row.lowerBound + 1
+      while index < row.upperBound {
+        let key = keys[index]
+        var hole = index
+        while hole > row.lowerBound && keys[hole - 1] > key {
+          keys[hole] = keys[hole - 1]
+          hole -= 1
+        }
+        keys[hole] = key
+        index += 1
+      }
+    } else {
+      var slice = UnsafeMutableBufferPointer(rebasing: keys[row])
+      slice.sort()
+    }
+  }
+}
+
+extension ObjectGraph {
+  /// The nodes, `0..<objectCount`, in ascending object-id order.
+  public var nodes: Range<Int> { 0..<objectCount }
+
+  /// The snapshot id of `node`.
+  public func objectID(of node: Int) -> Int64 { objectIDs[node] }
+
+  /// The type name of `node`.
+  public func typeName(of node: Int) -> String { typeNames[Int(typeRanks[node])] }
+
+  /// The address of `node` in the captured process, when known.
+  public func address(of node: Int) -> UInt64? { addresses[node] == 0 ? nil : addresses[node] }
+
+  /// The allocation stack of `node`, when captured.
+  public func allocationStack(of node: Int) -> HeapSnapshot.Stack? {
+    stackIndices[node] < 0 ? nil : stacks[Int(stackIndices[node])]
+  }
+
+  /// The node of the object with `id`, or `nil`.
+  ///
+  /// - Complexity: O(log *n*).
+  public func node(forObjectID id: Int64) -> Int? {
+    var low = 0
+    var high = objectIDs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if objectIDs[middle] < id { low = middle + 1 } else { high = middle }
+    }
+    return low < objectIDs.count && objectIDs[low] == id ? low : nil
+  }
+
+  /// The strong references of `node`, sorted by target, parallel references merged.
+  public func strongReferences(of node: Int) -> [(target: Int, label: String?)] {
+    (Int(strongOffsets[node])..<Int(strongOffsets[node + 1])).map { edge in
+      (Int(strongTargets[edge]), label(ofEdge: edge))
+    }
+  }
+
+  /// The label of the strong edge from `source` to `target`, or `nil` when there is no such edge
+  /// or it has no label.
+  public func label(from source: Int, to target: Int) -> String? {
+    var low = Int(strongOffsets[source])
+    var high = Int(strongOffsets[source + 1])
+    while low < high {
+      let middle = (low + high) / 2
+      if strongTargets[middle] < target { low = middle + 1 } else { high = middle }
+    }
+    guard low < Int(strongOffsets[source + 1]), strongTargets[low] == Int32(target) else { return nil }
+    return label(ofEdge: low)
+  }
+
+  func label(ofEdge edge: Int) -> String? {
+    strongLabels[edge] < 0 ? nil : labels[Int(strongLabels[edge])]
+  }
+}

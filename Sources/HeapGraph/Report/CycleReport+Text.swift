@@ -1,0 +1,113 @@
+extension CycleReport {
+  /// The report for people: each cycle as `Type.label -> Type.label -> …`, grouped by strongly
+  /// connected component, with the allocation site of each object when the snapshot has stacks.
+  /// Components with exactly the same cycles are shown once, with a count.
+  ///
+  /// ```text
+  /// 1 retain cycle in 1 strongly connected component
+  /// 3 objects, 3 references (2 strong); cycles of up to 20 objects
+  ///
+  /// Component 1: 2 objects, 1 cycle
+  ///   1) MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
+  ///      fingerprint 5d3f0e61c1a2b3c4
+  ///      - MyApp.Feed (object 1, 0x7f3a10) allocated at MyApp.makeFeed() (Feed.swift:12)
+  ///      - closure #1 in MyApp.Feed.load() (object 2)
+  /// ```
+  public func renderText() -> String {
+    var out = ""
+    let found = foundCycleCount
+    let searchable = components.filter { $0.foundCycleCount > 0 || !$0.isComplete }
+    if found == 0 {
+      out += "No retain cycles among \(count(objectCount, "object"))\n"
+    } else {
+      out += "\(count(found, "retain cycle")) in \(count(searchable.count, "strongly connected component"))\n"
+    }
+    out += "\(count(objectCount, "object")), \(count(referenceCount, "reference")) "
+    out += "(\(grouped(strongReferenceCount)) strong); cycles of up to \(configuration.maxCycleLength) objects\n"
+
+    var groupIndex = 0
+    for group in groupedComponents(searchable) {
+      groupIndex += 1
+      let component = group.first
+      out += "\nComponent \(groupIndex): \(count(component.objectCount, "object")), "
+      out += component.isComplete ? count(component.foundCycleCount, "cycle") : "at least \(count(component.foundCycleCount, "cycle"))"
+      if group.others.count > 0 {
+        out += "; and \(count(group.others.count, "more component")) with the same cycles"
+      }
+      out += "\n"
+      for (index, cycle) in component.cycles.enumerated() {
+        out += "  \(index + 1)) \(cycle)\n"
+        out += "     fingerprint \(cycle.fingerprint)\n"
+        for element in cycle.elements {
+          out += "     - \(element.typeName) (object \(element.objectID)"
+          if let address = element.address { out += ", 0x\(String(address, radix: 16))" }
+          out += ")"
+          if let site = element.allocationSite.first(where: { $0.file != nil }) ?? element.allocationSite.first {
+            out += " allocated at \(site.description)"
+          }
+          out += "\n"
+        }
+      }
+      if component.unlistedCycleCount > 0 {
+        out += "  … \(grouped(component.unlistedCycleCount)) more not listed (the \(count(component.cycles.count, "shortest cycle")) are shown; "
+        out += "raise --max-cycles-per-component to see more)\n"
+      }
+      if !component.isComplete {
+        out += "  The search stopped at its step budget: this component is too dense to enumerate completely.\n"
+      }
+      if !group.others.isEmpty {
+        let shown = group.others.prefix(5).map { "object \($0.smallestObjectID)" }.joined(separator: ", ")
+        out += "  Same cycles also in the components of \(shown)\(group.others.count > 5 ? ", …" : "")\n"
+      }
+    }
+
+    let longOnly = components.filter { $0.foundCycleCount == 0 && $0.isComplete }
+    if !longOnly.isEmpty {
+      let objects = longOnly.reduce(0) { $0 + $1.objectCount }
+      out += "\nNote: \(count(longOnly.count, "strongly connected component")) (\(count(objects, "object"))"
+      out += ", first object \(longOnly[0].smallestObjectID)) only has cycles longer than \(configuration.maxCycleLength) objects; "
+      out += "raise --max-cycle-length to list them.\n"
+    }
+    return out
+  }
+
+  /// Components with the same cycle fingerprints, in order of first appearance.
+  private func groupedComponents(_ components: [Component]) -> [(first: Component, others: [Component])] {
+    struct Signature: Hashable {
+      var objectCount: Int
+      var foundCycleCount: Int
+      var isComplete: Bool
+      var fingerprints: [Fingerprint]
+    }
+    var groups: [(first: Component, others: [Component])] = []
+    var groupBySignature: [Signature: Int] = [:]
+    for component in components {
+      let signature = Signature(
+        objectCount: component.objectCount, foundCycleCount: component.foundCycleCount,
+        isComplete: component.isComplete, fingerprints: component.cycles.map(\.fingerprint))
+      if let index = groupBySignature[signature] {
+        groups[index].others.append(component)
+      } else {
+        groupBySignature[signature] = groups.count
+        groups.append((component, []))
+      }
+    }
+    return groups
+  }
+}
+
+/// `"1 cycle"`, `"12,000 cycles"`.
+func count(_ value: Int, _ noun: String) -> String {
+  "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
+}
+
+/// `12345` as `"12,345"`.
+func grouped(_ value: Int) -> String {
+  let digits = String(value.magnitude)
+  var result = ""
+  for (index, digit) in digits.enumerated() {
+    if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+    result.append(digit)
+  }
+  return value < 0 ? "-" + result : result
+}

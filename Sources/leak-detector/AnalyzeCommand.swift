@@ -1,0 +1,99 @@
+import ArgumentParser
+import HeapGraph
+
+/// `leak-detector analyze SNAPSHOT`: the retain cycles of a heap snapshot.
+struct AnalyzeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "analyze",
+    abstract: "Find the retain cycles in a heap snapshot.",
+    discussion: """
+      Reports every elementary cycle of strong references with at most --max-cycle-length \
+      objects, grouped by strongly connected component, each with a fingerprint that does not \
+      depend on addresses. Weak, unowned and unmanaged references never form cycles.
+
+      EXIT CODES
+        0  no retain cycles
+        1  usage or input error
+        2  retain cycles found
+
+      EXAMPLES
+        leak-detector analyze app.heapsnapshot.json
+        leak-detector analyze app.heapsnapshot.json --format json --output cycles.json
+      """
+  )
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+  }
+
+  @Argument(help: "The heap snapshot to analyse (JSON, format version 1).")
+  var snapshot: String
+
+  @Option(help: "The longest cycle to report, in objects (closure contexts and boxes count).")
+  var maxCycleLength: Int = CycleFinder.Configuration.defaultMaxCycleLength
+
+  @Option(help: "How many cycles to list per strongly connected component; the rest are counted.")
+  var maxCyclesPerComponent: Int = CycleFinder.Configuration.defaultMaxCyclesPerComponent
+
+  @Option(help: "The report format: text for people, json for machines.")
+  var format: Format = .text
+
+  @Option(help: "Write the report to this file (atomically) instead of standard output.")
+  var output: String?
+
+  func validate() throws {
+    guard (1...10_000).contains(maxCycleLength) else {
+      throw ValidationError("--max-cycle-length must be between 1 and 10000, not \(maxCycleLength).")
+    }
+    guard (1...1_000_000).contains(maxCyclesPerComponent) else {
+      throw ValidationError("--max-cycles-per-component must be between 1 and 1000000, not \(maxCyclesPerComponent).")
+    }
+  }
+
+  func run() throws {
+    let progress = ProgressPrinter()
+    let bytes: [UInt8]
+    do {
+      bytes = try FileBytes.read(snapshot)
+    } catch {
+      throw InputFailure(message: error.description)
+    }
+    progress.report("parsing \(bytes.count / 1_000_000) MB")
+    let heap: HeapSnapshot
+    do {
+      heap = try HeapSnapshot(jsonBytes: bytes)
+    } catch {
+      throw InputFailure(message: "\(snapshot): \(error.description)")
+    }
+    progress.report("building the graph of \(heap.objectCount) objects and \(heap.referenceCount) references")
+    let graph = ObjectGraph(heap)
+    let finder = CycleFinder(
+      configuration: .init(maxCycleLength: maxCycleLength, maxCyclesPerComponent: maxCyclesPerComponent))
+    let report = finder.findCycles(in: graph) { step in
+      switch step {
+      case .findingComponents:
+        progress.report("finding strongly connected components")
+      case .searchingComponents(let completed, let total):
+        progress.report("searching \(total) components for cycles (\(completed * 100 / max(total, 1))%)")
+      }
+    }
+    progress.report("rendering the report")
+    let rendered =
+      switch format {
+      case .text: report.renderText()
+      case .json: report.renderJSON()
+      }
+    if let output {
+      do {
+        try FileBytes.writeAtomically(Array(rendered.utf8), to: output)
+      } catch {
+        throw InputFailure(message: error.description)
+      }
+    } else {
+      standardOutput.write(rendered)
+    }
+    progress.report("done")
+    if report.hasCycles { throw ExitCode(ExitStatus.cyclesFound.rawValue) }
+  }
+}

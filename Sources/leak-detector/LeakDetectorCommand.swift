@@ -1,0 +1,45 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@main
+struct LeakDetectorCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "leak-detector",
+    abstract: "Find retain cycles and leaks in Swift heap snapshots.",
+    discussion: """
+      A heap snapshot (format "swift-heap-snapshot", version 1) lists objects, the references \
+      between them with their ownership, roots and allocation stacks. Tests and processes write \
+      them; this tool analyses them offline.
+
+      EXIT CODES
+        0  success: no retain cycles
+        1  usage or input error (bad option, unreadable or malformed snapshot)
+        2  retain cycles found
+      """,
+    version: "0.1.0",
+    subcommands: [AnalyzeCommand.self]
+  )
+
+  /// Runs a command and maps its outcome to the documented exit codes (ArgumentParser's own
+  /// code for usage errors is 64; this tool uses 1 for every usage or input error).
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let exitCode as ExitCode {
+      Glibc.exit(exitCode.rawValue)
+    } catch let failure as InputFailure {
+      standardError.write("leak-detector: error: \(failure.message)\n")
+      Glibc.exit(ExitStatus.inputError.rawValue)
+    } catch {
+      if exitCode(for: error) == .success { exit(withError: error) }  // --help, --version
+      standardError.write(fullMessage(for: error) + "\n")
+      Glibc.exit(ExitStatus.inputError.rawValue)
+    }
+  }
+}
