@@ -37,7 +37,11 @@ let package = Package(
     // Generates synthetic heap snapshots for the benchmark (not a product).
     .executableTarget(name: "heap-synth", dependencies: ["HeapGraph"], path: "Benchmarks/HeapSynth"),
 
-    .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph"]),
-    .testTarget(name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "leak-detector"]),
+    // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
+    .target(name: "LeakTestSupport", dependencies: ["HeapGraph"], path: "Tests/_LeakTestSupport"),
+
+    .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"]),
+    .testTarget(
+      name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector"]),
   ]
 )
