@@ -16,7 +16,7 @@ extension CycleReport {
   public func renderText() -> String {
     var out = ""
     let found = foundCycleCount
-    let searchable = components.filter { $0.foundCycleCount > 0 || !$0.isComplete }
+    let searchable = components.indices.filter { components[$0].foundCycleCount > 0 || !components[$0].isComplete }
     if found == 0 {
       out += "No retain cycles among \(count(objectCount, "object"))\n"
     } else {
@@ -25,11 +25,9 @@ extension CycleReport {
     out += "\(count(objectCount, "object")), \(count(referenceCount, "reference")) "
     out += "(\(grouped(strongReferenceCount)) strong); cycles of up to \(configuration.maxCycleLength) objects\n"
 
-    var groupIndex = 0
     for group in groupedComponents(searchable) {
-      groupIndex += 1
-      let component = group.first
-      out += "\nComponent \(groupIndex): \(count(component.objectCount, "object")), "
+      let component = components[group.first]
+      out += "\nComponent \(group.first + 1): \(count(component.objectCount, "object")), "
       out += component.isComplete ? count(component.foundCycleCount, "cycle") : "at least \(count(component.foundCycleCount, "cycle"))"
       if group.others.count > 0 {
         out += "; and \(count(group.others.count, "more component")) with the same cycles"
@@ -56,8 +54,9 @@ extension CycleReport {
         out += "  The search stopped at its step budget: this component is too dense to enumerate completely.\n"
       }
       if !group.others.isEmpty {
-        let shown = group.others.prefix(5).map { "object \($0.smallestObjectID)" }.joined(separator: ", ")
-        out += "  Same cycles also in the components of \(shown)\(group.others.count > 5 ? ", …" : "")\n"
+        let shown = group.others.prefix(5).map { "\($0 + 1) (object \(components[$0].smallestObjectID))" }
+        out += "  Same cycles in component\(group.others.count == 1 ? "" : "s") \(shown.joined(separator: ", "))"
+        out += group.others.count > 5 ? ", …\n" : "\n"
       }
     }
 
@@ -71,25 +70,26 @@ extension CycleReport {
     return out
   }
 
-  /// Components with the same cycle fingerprints, in order of first appearance.
-  private func groupedComponents(_ components: [Component]) -> [(first: Component, others: [Component])] {
+  /// Indices of components with the same cycle fingerprints, in order of first appearance.
+  private func groupedComponents(_ indices: [Int]) -> [(first: Int, others: [Int])] {
     struct Signature: Hashable {
       var objectCount: Int
       var foundCycleCount: Int
       var isComplete: Bool
       var fingerprints: [Fingerprint]
     }
-    var groups: [(first: Component, others: [Component])] = []
+    var groups: [(first: Int, others: [Int])] = []
     var groupBySignature: [Signature: Int] = [:]
-    for component in components {
+    for index in indices {
+      let component = components[index]
       let signature = Signature(
         objectCount: component.objectCount, foundCycleCount: component.foundCycleCount,
         isComplete: component.isComplete, fingerprints: component.cycles.map(\.fingerprint))
-      if let index = groupBySignature[signature] {
-        groups[index].others.append(component)
+      if let group = groupBySignature[signature] {
+        groups[group].others.append(index)
       } else {
         groupBySignature[signature] = groups.count
-        groups.append((component, []))
+        groups.append((index, []))
       }
     }
     return groups

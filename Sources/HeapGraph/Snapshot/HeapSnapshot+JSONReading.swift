@@ -75,7 +75,7 @@ private struct SnapshotJSONReader {
       scanner.index = -1
       if key.equals("format") {
         scanner.field = "format"
-        let valueStart = scanner.position
+        let valueStart = scanner.valueStart()
         let format = try scanner.readString()
         guard format == HeapSnapshot.formatName else {
           throw scanner.failure(.notASnapshot(found: "\"\(format)\""), at: valueStart)
@@ -83,7 +83,7 @@ private struct SnapshotJSONReader {
         seenFormat = true
       } else if key.equals("version") {
         scanner.field = "version"
-        let valueStart = scanner.position
+        let valueStart = scanner.valueStart()
         let version = try scanner.readInteger()
         guard let version = Int(exactly: version), HeapSnapshot.supportedVersions.contains(version) else {
           throw scanner.failure(
@@ -176,7 +176,7 @@ private struct SnapshotJSONReader {
         id = try scanner.readInteger()
       } else if key.equals("type") {
         scanner.field = "type"
-        let valueStart = scanner.position
+        let valueStart = scanner.valueStart()
         let type = try scanner.readString()
         guard !type.isEmpty else { throw scanner.failure(.invalidValue("the type name is empty"), at: valueStart) }
         typeIndex = snapshot.typeNames.intern(type)
@@ -225,7 +225,7 @@ private struct SnapshotJSONReader {
         label = try scanner.readOptionalString().map { snapshot.labels.intern($0) } ?? -1
       } else if key.equals("ownership") {
         scanner.field = "ownership"
-        let valueStart = scanner.position
+        let valueStart = scanner.valueStart()
         let value = try scanner.readString("one of \"strong\", \"weak\", \"unowned\", \"unmanaged\"")
         guard let parsed = Ownership(rawValue: value) else {
           throw scanner.failure(.unknownOwnership(value), at: valueStart)
@@ -341,12 +341,12 @@ private struct SnapshotJSONReader {
     let first = try scanner.peek(expecting: expected)
     if first != UInt8(ascii: "\"") {
       if try scanner.consumeNull() { return nil }
-      let start = scanner.position
+      let start = scanner.valueStart()
       let value = try scanner.readInteger(expected)
       guard value >= 0 else { throw scanner.failure(.invalidValue("an address cannot be negative"), at: start) }
       return UInt64(value)
     }
-    let start = scanner.position
+    let start = scanner.valueStart()
     let text = try scanner.readString(expected)
     var digits = Substring(text)
     if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
@@ -357,7 +357,7 @@ private struct SnapshotJSONReader {
   }
 
   private mutating func readNonNegative() throws(SnapshotDecodingError) -> Int64? {
-    let start = scanner.position
+    let start = scanner.valueStart()
     guard let value = try scanner.readOptionalInteger() else { return nil }
     guard value >= 0 else { throw scanner.failure(.invalidValue("\(value) is negative; expected 0 or more"), at: start) }
     return value

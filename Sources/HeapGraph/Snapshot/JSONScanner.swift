@@ -81,6 +81,12 @@ struct JSONScanner {
 
   var isAtEnd: Bool { position >= bytes.count }
 
+  /// Skips whitespace and returns the offset where the next value starts, for error locations.
+  mutating func valueStart() -> Int {
+    skipWhitespace()
+    return position
+  }
+
   mutating func expect(_ byte: UInt8, _ expected: @autoclosure () -> String) throws(SnapshotDecodingError) {
     let found = try peek(expecting: expected())
     guard found == byte else {
@@ -102,6 +108,7 @@ struct JSONScanner {
   /// Moves to the next member of an object and returns its key (as raw bytes, escapes left in
   /// place), or `nil` after the closing `}`. `isFirst` must start `true`.
   mutating func nextKey(_ isFirst: inout Bool) throws(SnapshotDecodingError) -> UnsafeBufferPointer<UInt8>? {
+    field = nil
     var byte = try peek(expecting: "a key or '}'")
     if byte == UInt8(ascii: "}") {
       position += 1

@@ -1,0 +1,129 @@
+import HeapGraph
+import LeakTestSupport
+import XCTest
+
+/// Runs the built `leak-detector` executable as a user would: output, messages and exit codes.
+final class AnalyzeCommandTests: XCTestCase {
+  private struct Run {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+  }
+
+  private var fixtures: String { directory() + "/Fixtures" }
+
+  /// The `leak-detector` built next to this test bundle.
+  private var executable: String {
+    get throws {
+      let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+      let path = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("leak-detector").path
+      guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw XCTSkip("leak-detector was not built at \(path)")
+      }
+      return path
+    }
+  }
+
+  private func run(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try executable)
+    process.arguments = arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: outputData, as: UTF8.self),
+      standardError: String(decoding: errorData, as: UTF8.self))
+  }
+
+  // MARK: - Findings
+
+  func testAnalyze_sevenNodeSnapshot_printsItsThreeCyclesAndExitsWithTwo() throws {
+    let result = try run(["analyze", fixtures + "/fb-seven-nodes.json"])
+    XCTAssertEqual(result.status, 2, result.standardError)
+    XCTAssertTrue(result.standardOutput.hasPrefix("3 retain cycles in 1 strongly connected component\n"), result.standardOutput)
+    XCTAssertTrue(result.standardOutput.contains("1) Demo.Node.second -> Demo.Node.first -> Demo.Node\n"))
+    XCTAssertTrue(result.standardOutput.contains("2) Demo.Node.first -> Demo.Node.first -> Demo.Node.first -> Demo.Node\n"))
+    XCTAssertTrue(result.standardOutput.contains("3) Demo.Node.second -> Demo.Node.second -> Demo.Node.first -> Demo.Node\n"))
+    XCTAssertTrue(result.standardOutput.contains("allocated at Demo.makeGraph() -> Demo.Node (Graph.swift:12)"))
+    XCTAssertEqual(result.standardError, "")
+  }
+
+  func testAnalyze_noCycles_exitsWithZero() throws {
+    let result = try run(["analyze", fixtures + "/no-cycles.json"])
+    XCTAssertEqual(result.status, 0, result.standardError)
+    XCTAssertTrue(result.standardOutput.hasPrefix("No retain cycles among 2 objects\n"), result.standardOutput)
+  }
+
+  func testAnalyze_jsonFormat_listsElementsWithObjectIDs() throws {
+    let result = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--format", "json"])
+    XCTAssertEqual(result.status, 2)
+    let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let cycles = try XCTUnwrap(report["cycles"] as? [[String: Any]])
+    let ids = cycles.map { ($0["elements"] as? [[String: Any]] ?? []).compactMap { $0["object"] as? Int } }
+    XCTAssertEqual(ids, [[1, 3], [1, 2, 4], [2, 5, 7]])
+  }
+
+  func testAnalyze_maxCycleLengthTwo_findsOnlyTheTwoCycle() throws {
+    let result = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--max-cycle-length", "2"])
+    XCTAssertEqual(result.status, 2)
+    XCTAssertTrue(result.standardOutput.hasPrefix("1 retain cycle in 1 strongly connected component"), result.standardOutput)
+  }
+
+  func testAnalyze_outputFile_isWrittenAndStdoutStaysEmpty() throws {
+    let path = NSTemporaryDirectory() + "report-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--format", "json", "--output", path])
+    XCTAssertEqual(result.status, 2)
+    XCTAssertEqual(result.standardOutput, "")
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    XCTAssertTrue(written.contains("\"format\": \"swift-leak-report\""))
+  }
+
+  // MARK: - Bad input
+
+  func testAnalyze_malformedInputs_nameTheProblemAndExitWithOne() throws {
+    let cases: [(file: String, message: String)] = [
+      ("missing.json", "missing.json: cannot open: No such file or directory"),
+      ("empty.json", "empty.json: the file is empty (0 bytes)"),
+      ("binary.bin", "binary.bin: expected a JSON object with \"format\": \"swift-heap-snapshot\", found byte 0x7F (binary data, not JSON text) (byte 0, line 1, column 1)"),
+      ("truncated.json", "truncated.json: objects[1]: the file ends early"),
+      ("dangling-reference.json", "dangling-reference.json: references[0].to: no object has id 42"),
+    ]
+    for (file, message) in cases {
+      let result = try run(["analyze", fixtures + "/" + file])
+      XCTAssertEqual(result.status, 1, file)
+      XCTAssertEqual(result.standardOutput, "", file)
+      XCTAssertTrue(result.standardError.hasPrefix("leak-detector: error: "), "\(file): \(result.standardError)")
+      XCTAssertTrue(result.standardError.contains(message), "\(file): \(result.standardError)")
+    }
+  }
+
+  func testAnalyze_danglingReference_givesTheLineOfTheRecord() throws {
+    let result = try run(["analyze", fixtures + "/dangling-reference.json"])
+    XCTAssertTrue(result.standardError.contains("(byte 122, line 8, column 5)"), result.standardError)
+  }
+
+  func testAnalyze_usageErrors_exitWithOne() throws {
+    for arguments in [["analyze"], ["analyze", "x.json", "--max-cycle-length", "0"], ["analyze", "x.json", "--format", "xml"], ["frobnicate"]] {
+      let result = try run(arguments)
+      XCTAssertEqual(result.status, 1, "\(arguments): \(result.standardError)")
+      XCTAssertTrue(result.standardError.contains("Error:") || result.standardError.contains("error:"), result.standardError)
+    }
+  }
+
+  func testHelp_documentsTheExitCodesAndExitsWithZero() throws {
+    let result = try run(["analyze", "--help"])
+    XCTAssertEqual(result.status, 0)
+    XCTAssertTrue(result.standardOutput.contains("2  retain cycles found"), result.standardOutput)
+    let root = try run(["--help"])
+    XCTAssertEqual(root.status, 0)
+    XCTAssertTrue(root.standardOutput.contains("EXIT CODES"))
+  }
+}
