@@ -1,21 +1,21 @@
-/// Prints progress to standard error, but only once a run has taken more than a second, so
-/// quick runs stay quiet and long ones show where they are.
+/// Prints progress to standard error once a run has taken more than a second, at most one line
+/// per second, so quick runs stay quiet and long ones show where they are.
 final class ProgressPrinter {
   private let start = ContinuousClock.now
-  private let threshold: Duration
-  private var lastMessage = ""
+  private let interval: Duration
+  private var lastPrint: ContinuousClock.Instant?
 
-  init(threshold: Duration = .seconds(1)) {
-    self.threshold = threshold
+  init(interval: Duration = .seconds(1)) {
+    self.interval = interval
   }
 
   /// Reports that `message` is starting now.
   func report(_ message: @autoclosure () -> String) {
-    let elapsed = ContinuousClock.now - start
-    guard elapsed >= threshold else { return }
+    let now = ContinuousClock.now
+    guard now - (lastPrint ?? start) >= interval else { return }
+    lastPrint = now
+    let elapsed = now - start
     let text = message()
-    guard text != lastMessage else { return }
-    lastMessage = text
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     standardError.write("leak-detector: [\(formatted(seconds)) s] \(text)\n")
   }

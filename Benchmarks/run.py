@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Benchmark of `leak-detector analyze` on synthetic heaps (see Benchmarks/README.md).
+
+1. A 1,000,000-object / 3,000,000-reference heap with 10,000 planted cycles (lengths 2-20) and
+   dense components: wall time and peak memory of the whole run (read, parse, graph, search,
+   JSON report), median of several runs; checks that every planted cycle is in the report.
+2. The same heap at 100,000 objects, side by side with networkx's
+   simple_cycles(G, length_bound=20) on its strong edges: times, cycle counts, and the ratio.
+
+Usage: Benchmarks/run.py [--runs N] [--skip-networkx]   (run from the package root)
+"""
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "Benchmarks", "out")
+BIN = os.path.join(ROOT, ".build", "release")
+
+
+def run(command, **kwargs):
+    print("+ " + " ".join(command), file=sys.stderr, flush=True)
+    return subprocess.run(command, check=True, **kwargs)
+
+
+def timed_analyze(snapshot, report):
+    """Runs analyze in a child process; returns (wall seconds, peak RSS in MB of that child)."""
+    pid_start = time.perf_counter()
+    child = subprocess.Popen(
+        [os.path.join(BIN, "leak-detector"), "analyze", snapshot, "--format", "json", "--output", report],
+        stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - pid_start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 2):
+        sys.exit(f"leak-detector analyze failed with exit code {code}")
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def rotated(ids):
+    smallest = ids.index(min(ids))
+    return tuple(ids[smallest:] + ids[:smallest])
+
+
+def check_planted(manifest_path, report_path):
+    manifest = json.load(open(manifest_path))
+    report = json.load(open(report_path))
+    found = {rotated([e["object"] for e in c["elements"]]) for c in report["cycles"]}
+    planted = [rotated(c) for c in manifest["plantedCycles"]]
+    missing = [c for c in planted if c not in found]
+    return len(planted), len(missing), report["summary"]
+
+
+def synthesize(name, objects, references, cycles, dense, dense_size):
+    snapshot = os.path.join(OUT, f"{name}.json")
+    manifest = os.path.join(OUT, f"{name}.planted.json")
+    run([os.path.join(BIN, "heap-synth"), "--objects", str(objects), "--references", str(references),
+         "--cycles", str(cycles), "--dense-components", str(dense), "--dense-size", str(dense_size),
+         "--output", snapshot, "--manifest", manifest])
+    return snapshot, manifest
+
+
+def networkx_cycles(snapshot):
+    import networkx as nx
+    start = time.perf_counter()
+    data = json.load(open(snapshot))
+    graph = nx.DiGraph()
+    graph.add_nodes_from(o["id"] for o in data["objects"])
+    graph.add_edges_from((r["from"], r["to"]) for r in data["references"] if r["ownership"] == "strong")
+    loaded = time.perf_counter()
+    count = sum(1 for _ in nx.simple_cycles(graph, length_bound=20))
+    done = time.perf_counter()
+    return count, loaded - start, done - loaded
+
+
+def main():
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
+    os.makedirs(OUT, exist_ok=True)
+    run(["swift", "build", "-c", "release", "--product", "leak-detector"], cwd=ROOT)
+    run(["swift", "build", "-c", "release", "--product", "heap-synth"], cwd=ROOT)
+    results = {}
+
+    snapshot, manifest = synthesize("heap-1m", 1_000_000, 3_000_000, 10_000, 4, 12)
+    report = os.path.join(OUT, "heap-1m.report.json")
+    measurements = [timed_analyze(snapshot, report) for _ in range(runs)]
+    planted, missing, summary = check_planted(manifest, report)
+    results["1m"] = {
+        "snapshotMB": round(os.path.getsize(snapshot) / 1e6),
+        "wallSeconds": [round(w, 2) for w, _ in measurements],
+        "medianWallSeconds": round(statistics.median(w for w, _ in measurements), 2),
+        "peakMB": round(max(m for _, m in measurements)),
+        "plantedCycles": planted, "plantedMissing": missing, "summary": summary,
+    }
+    print(json.dumps(results["1m"], indent=2), flush=True)
+
+    if "--skip-networkx" not in sys.argv:
+        snapshot, manifest = synthesize("heap-100k", 100_000, 300_000, 1_000, 4, 12)
+        report = os.path.join(OUT, "heap-100k.report.json")
+        ours = [timed_analyze(snapshot, report) for _ in range(runs)]
+        planted, missing, summary = check_planted(manifest, report)
+        count, load_seconds, cycle_seconds = networkx_cycles(snapshot)
+        ours_median = statistics.median(w for w, _ in ours)
+        results["100k"] = {
+            "leakDetectorMedianWallSeconds": round(ours_median, 3),
+            "leakDetectorCyclesFound": summary["cyclesFound"],
+            "networkxLoadSeconds": round(load_seconds, 2),
+            "networkxSimpleCyclesSeconds": round(cycle_seconds, 2),
+            "networkxCycles": count,
+            "countsAgree": count == summary["cyclesFound"],
+            "ratioNetworkxCyclesOnlyOverLeakDetectorWholeRun": round(cycle_seconds / ours_median, 1),
+            "plantedCycles": planted, "plantedMissing": missing,
+        }
+        print(json.dumps(results["100k"], indent=2), flush=True)
+
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    failed = results["1m"]["plantedMissing"] or (results.get("100k", {}).get("countsAgree") is False)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
