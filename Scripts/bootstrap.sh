@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Makes a fresh machine ready to build: checks for Swift, installs the system libraries the
+# package links (libdw for symbolication, libunwind for allocation stacks) when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "bootstrap: swift is not on PATH; install Swift 6.3 or newer (https://swift.org/install)" >&2
+  exit 1
+fi
+
+missing=()
+for package in libdw-dev libunwind-dev; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

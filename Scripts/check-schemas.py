@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Checks that the documented JSON schemas accept what the tool reads and writes, and reject
+what it refuses: the example snapshots, the reports `leak-detector analyze --format json` writes
+for them, and known-bad snapshots. Run from anywhere; needs a debug build of leak-detector."""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+try:
+    import jsonschema
+except ImportError:
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "jsonschema"], check=True)
+    import jsonschema
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+snapshot_schema = load(os.path.join(ROOT, "Documentation/schemas/heap-snapshot-v1.schema.json"))
+report_schema = load(os.path.join(ROOT, "Documentation/schemas/leak-report-v1.schema.json"))
+jsonschema.Draft202012Validator.check_schema(snapshot_schema)
+jsonschema.Draft202012Validator.check_schema(report_schema)
+snapshots = jsonschema.Draft202012Validator(snapshot_schema)
+reports = jsonschema.Draft202012Validator(report_schema)
+
+binary = os.path.join(subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True,
+                                     capture_output=True, text=True).stdout.strip(), "leak-detector")
+failures = 0
+checked = 0
+examples = sorted(glob.glob(os.path.join(ROOT, "Examples/Snapshots/*.json")))
+examples += [os.path.join(ROOT, "Tests/LeakDetectorEndToEndTests/Fixtures", name)
+             for name in ("fb-seven-nodes.json", "no-cycles.json")]
+for path in examples:
+    for error in snapshots.iter_errors(load(path)):
+        print(f"{path}: snapshot schema: {error.message}")
+        failures += 1
+    result = subprocess.run([binary, "analyze", path, "--format", "json"], capture_output=True, text=True)
+    if result.returncode not in (0, 2):
+        print(f"{path}: leak-detector exited with {result.returncode}: {result.stderr}")
+        failures += 1
+        continue
+    for error in reports.iter_errors(json.loads(result.stdout)):
+        print(f"{path}: report schema: {error.message}")
+        failures += 1
+    checked += 1
+
+bad = {
+    "unknown ownership": {"format": "swift-heap-snapshot", "version": 1, "objects": [{"id": 1, "type": "A"}],
+                          "references": [{"from": 1, "to": 1, "ownership": "sturdy"}]},
+    "missing type": {"format": "swift-heap-snapshot", "version": 1, "objects": [{"id": 1}], "references": []},
+    "version 2": {"format": "swift-heap-snapshot", "version": 2, "objects": [], "references": []},
+}
+for name, document in bad.items():
+    if snapshots.is_valid(document):
+        print(f"the snapshot schema accepts a bad snapshot ({name})")
+        failures += 1
+
+print(f"schemas: {checked} snapshots and their reports checked, {len(bad)} bad snapshots rejected, {failures} problems")
+sys.exit(1 if failures else 0)
