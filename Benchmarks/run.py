@@ -65,7 +65,11 @@ def synthesize(name, objects, references, cycles, dense, dense_size):
 
 
 def networkx_cycles(snapshot):
-    import networkx as nx
+    try:
+        import networkx as nx
+    except ImportError:
+        run([sys.executable, "-m", "pip", "install", "-q", "networkx"])
+        import networkx as nx
     start = time.perf_counter()
     data = json.load(open(snapshot))
     graph = nx.DiGraph()
