@@ -49,6 +49,12 @@ public struct ObjectGraph: Sendable {
     public var node: Int
     public var kind: String
     public var label: String?
+
+    public init(node: Int, kind: String, label: String? = nil) {
+      self.node = node
+      self.kind = kind
+      self.label = label
+    }
   }
 
   /// Builds the graph of `snapshot`.
