@@ -19,164 +19,81 @@ extension HeapSnapshot {
   /// ```
   public func jsonBytes() -> [UInt8] {
     var writer = JSONWriter(reservingCapacity: 128 + objectCount * 64 + referenceCount * 64)
-    writer.raw("{\n  ")
-    writer.key("format")
-    writer.string(HeapSnapshot.formatName)
-    writer.raw(",\n  ")
-    writer.key("version")
-    writer.integer(HeapSnapshot.supportedVersions.upperBound)
-    writer.raw(",\n  ")
+    writer.beginObject(multiline: true)
+    writer.field("format", HeapSnapshot.formatName)
+    writer.field("version", HeapSnapshot.supportedVersions.upperBound)
     writer.key("metadata")
-    writeMetadata(into: &writer)
-    writer.raw(",\n  ")
+    writer.beginObject()
+    if let tool = metadata.tool { writer.field("tool", tool) }
+    if let createdAt = metadata.createdAt { writer.field("createdAt", createdAt) }
+    if let process = metadata.process { writer.field("process", process) }
+    writer.endObject()
 
     writer.key("objects")
-    writer.raw("[")
+    writer.beginArray(multiline: true)
     for index in 0..<objectCount {
-      writer.raw(index == 0 ? "\n    {" : ",\n    {")
-      writer.key("id")
-      writer.integer(objectIDs[index])
-      writer.raw(", ")
-      writer.key("type")
-      writer.string(typeNames[objectTypes[index]])
-      if objectAddresses[index] != 0 {
-        writer.raw(", ")
-        writer.key("address")
-        writer.hexAddress(objectAddresses[index])
-      }
-      if objectSizes[index] >= 0 {
-        writer.raw(", ")
-        writer.key("size")
-        writer.integer(objectSizes[index])
-      }
-      if objectGenerations[index] != Int64.min {
-        writer.raw(", ")
-        writer.key("generation")
-        writer.integer(objectGenerations[index])
-      }
-      if objectStacks[index] >= 0 {
-        writer.raw(", ")
-        writer.key("stack")
-        writer.integer(stacks[Int(objectStacks[index])].id)
-      }
-      writer.raw("}")
+      writer.beginObject()
+      writer.field("id", objectIDs[index])
+      writer.field("type", typeNames[objectTypes[index]])
+      if objectAddresses[index] != 0 { writer.field("address", address: objectAddresses[index]) }
+      if objectSizes[index] >= 0 { writer.field("size", objectSizes[index]) }
+      if objectGenerations[index] != Int64.min { writer.field("generation", objectGenerations[index]) }
+      if objectStacks[index] >= 0 { writer.field("stack", stacks[Int(objectStacks[index])].id) }
+      writer.endObject()
     }
-    writer.raw(objectCount == 0 ? "],\n  " : "\n  ],\n  ")
+    writer.endArray()
 
     writer.key("references")
-    writer.raw("[")
+    writer.beginArray(multiline: true)
     for index in 0..<referenceCount {
-      writer.raw(index == 0 ? "\n    {" : ",\n    {")
-      writer.key("from")
-      writer.integer(objectIDs[Int(referenceSources[index])])
-      writer.raw(", ")
-      writer.key("to")
-      writer.integer(objectIDs[Int(referenceTargets[index])])
-      if referenceLabels[index] >= 0 {
-        writer.raw(", ")
-        writer.key("label")
-        writer.string(labels[referenceLabels[index]])
-      }
-      writer.raw(", ")
-      writer.key("ownership")
-      writer.string(referenceOwnerships[index].rawValue)
-      writer.raw("}")
+      writer.beginObject()
+      writer.field("from", objectIDs[Int(referenceSources[index])])
+      writer.field("to", objectIDs[Int(referenceTargets[index])])
+      if referenceLabels[index] >= 0 { writer.field("label", labels[referenceLabels[index]]) }
+      writer.field("ownership", referenceOwnerships[index].rawValue)
+      writer.endObject()
     }
-    writer.raw(referenceCount == 0 ? "],\n  " : "\n  ],\n  ")
+    writer.endArray()
 
     writer.key("roots")
-    writer.raw("[")
-    for (index, root) in roots.enumerated() {
-      writer.raw(index == 0 ? "\n    {" : ",\n    {")
-      writer.key("object")
-      writer.integer(root.object)
-      writer.raw(", ")
-      writer.key("kind")
-      writer.string(root.kind)
-      if let label = root.label {
-        writer.raw(", ")
-        writer.key("label")
-        writer.string(label)
-      }
-      writer.raw("}")
+    writer.beginArray(multiline: true)
+    for root in roots {
+      writer.beginObject()
+      writer.field("object", root.object)
+      writer.field("kind", root.kind)
+      if let label = root.label { writer.field("label", label) }
+      writer.endObject()
     }
-    writer.raw(roots.isEmpty ? "],\n  " : "\n  ],\n  ")
+    writer.endArray()
 
     writer.key("stacks")
-    writer.raw("[")
-    for (index, stack) in stacks.enumerated() {
-      writer.raw(index == 0 ? "\n    {" : ",\n    {")
-      writer.key("id")
-      writer.integer(stack.id)
-      writer.raw(", ")
+    writer.beginArray(multiline: true)
+    for stack in stacks {
+      writer.beginObject()
+      writer.field("id", stack.id)
       writer.key("frames")
-      writer.raw("[")
-      for (frameIndex, frame) in stack.frames.enumerated() {
-        if frameIndex > 0 { writer.raw(", ") }
-        frame.write(into: &writer)
-      }
-      writer.raw("]}")
+      stack.frames.write(into: &writer)
+      writer.endObject()
     }
-    writer.raw(stacks.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-    return writer.bytes
-  }
-
-  private func writeMetadata(into writer: inout JSONWriter) {
-    writer.raw("{")
-    var separator: StaticString = ""
-    if let tool = metadata.tool {
-      writer.key("tool")
-      writer.string(tool)
-      separator = ", "
-    }
-    if let createdAt = metadata.createdAt {
-      writer.raw(separator)
-      writer.key("createdAt")
-      writer.string(createdAt)
-      separator = ", "
-    }
-    if let process = metadata.process {
-      writer.raw(separator)
-      writer.key("process")
-      writer.string(process)
-    }
-    writer.raw("}")
+    writer.endArray()
+    writer.endObject()
+    return writer.bytes + [UInt8(ascii: "\n")]
   }
 }
 
-extension StackFrame {
-  /// Writes the frame as a JSON object with the fields that are known.
+extension [StackFrame] {
+  /// Writes the frames as an inline array of objects with the fields that are known.
   func write(into writer: inout JSONWriter) {
-    writer.raw("{")
-    var separator: StaticString = ""
-    if let pc {
-      writer.key("pc")
-      writer.hexAddress(pc)
-      separator = ", "
+    writer.beginArray()
+    for frame in self {
+      writer.beginObject()
+      if let pc = frame.pc { writer.field("pc", address: pc) }
+      if let symbol = frame.symbol { writer.field("symbol", symbol) }
+      if let file = frame.file { writer.field("file", file) }
+      if let line = frame.line { writer.field("line", line) }
+      if let column = frame.column { writer.field("column", column) }
+      writer.endObject()
     }
-    if let symbol {
-      writer.raw(separator)
-      writer.key("symbol")
-      writer.string(symbol)
-      separator = ", "
-    }
-    if let file {
-      writer.raw(separator)
-      writer.key("file")
-      writer.string(file)
-      separator = ", "
-    }
-    if let line {
-      writer.raw(separator)
-      writer.key("line")
-      writer.integer(line)
-      separator = ", "
-    }
-    if let column {
-      writer.raw(separator)
-      writer.key("column")
-      writer.integer(column)
-    }
-    writer.raw("}")
+    writer.endArray()
   }
 }

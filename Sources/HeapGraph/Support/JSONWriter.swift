@@ -1,38 +1,121 @@
-/// Appends JSON text to a byte buffer: hand-written so that output is fast, and deterministic
+/// Appends JSON text to a byte buffer: hand-written so that output is fast and deterministic
 /// (keys in the order written, integers without exponents, stable escaping).
+///
+/// Containers place their own separators: a multi-line container puts each member on a line of
+/// its own, indented two spaces per multi-line level; an inline one separates members with `, `.
+///
+/// ```swift
+/// var writer = JSONWriter()
+/// writer.beginObject(multiline: true)
+/// writer.field("format", "swift-heap-snapshot")
+/// writer.key("objects")
+/// writer.beginArray(multiline: true)
+/// writer.beginObject()
+/// writer.field("id", 1)
+/// writer.endObject()
+/// writer.endArray()
+/// writer.endObject()
+/// ```
+/// ```text
+/// {
+///   "format": "swift-heap-snapshot",
+///   "objects": [
+///     {"id": 1}
+///   ]
+/// }
+/// ```
 struct JSONWriter {
   private(set) var bytes: [UInt8] = []
+  private var containers: [(multiline: Bool, isEmpty: Bool)] = []
+  private var multilineDepth = 0
+  private var isAfterKey = false
 
   init(reservingCapacity capacity: Int = 4096) {
     bytes.reserveCapacity(capacity)
   }
 
-  mutating func raw(_ text: StaticString) {
+  // MARK: - Containers
+
+  mutating func beginObject(multiline: Bool = false) {
+    open(UInt8(ascii: "{"), multiline: multiline)
+  }
+
+  mutating func endObject() {
+    close(UInt8(ascii: "}"))
+  }
+
+  mutating func beginArray(multiline: Bool = false) {
+    open(UInt8(ascii: "["), multiline: multiline)
+  }
+
+  mutating func endArray() {
+    close(UInt8(ascii: "]"))
+  }
+
+  /// Writes `"key": `; the value written next belongs to it.
+  mutating func key(_ key: StaticString) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    append(key)
+    append("\": ")
+    isAfterKey = true
+  }
+
+  private mutating func open(_ bracket: UInt8, multiline: Bool) {
+    separate()
+    bytes.append(bracket)
+    containers.append((multiline, true))
+    if multiline { multilineDepth += 1 }
+  }
+
+  private mutating func close(_ bracket: UInt8) {
+    let container = containers.removeLast()
+    if container.multiline {
+      multilineDepth -= 1
+      if !container.isEmpty { newline() }
+    }
+    bytes.append(bracket)
+  }
+
+  /// Writes the separator that comes before a member or element, unless a key just did.
+  private mutating func separate() {
+    if isAfterKey {
+      isAfterKey = false
+      return
+    }
+    guard let container = containers.last else { return }
+    if !container.isEmpty { bytes.append(UInt8(ascii: ",")) }
+    if container.multiline {
+      newline()
+    } else if !container.isEmpty {
+      bytes.append(UInt8(ascii: " "))
+    }
+    containers[containers.count - 1].isEmpty = false
+  }
+
+  private mutating func newline() {
+    bytes.append(UInt8(ascii: "\n"))
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * multilineDepth))
+  }
+
+  private mutating func append(_ text: StaticString) {
     bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  mutating func raw(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
-  }
-
-  /// Writes `"key": ` (the key must not need escaping).
-  mutating func key(_ key: StaticString) {
-    bytes.append(UInt8(ascii: "\""))
-    raw(key)
-    raw("\": ")
-  }
+  // MARK: - Values
 
   mutating func string(_ value: String) {
+    separate()
     bytes.append(UInt8(ascii: "\""))
     for byte in value.utf8 {
       switch byte {
-      case UInt8(ascii: "\""): raw("\\\"")
-      case UInt8(ascii: "\\"): raw("\\\\")
-      case 0x0A: raw("\\n")
-      case 0x0D: raw("\\r")
-      case 0x09: raw("\\t")
+      case UInt8(ascii: "\""): append("\\\"")
+      case UInt8(ascii: "\\"): append("\\\\")
+      case 0x0A: append("\\n")
+      case 0x0D: append("\\r")
+      case 0x09: append("\\t")
       case 0..<0x20:
-        raw("\\u00")
+        append("\\u00")
         bytes.append(Self.hexDigits[Int(byte >> 4)])
         bytes.append(Self.hexDigits[Int(byte & 0xF)])
       default: bytes.append(byte)
@@ -41,39 +124,59 @@ struct JSONWriter {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  mutating func optionalString(_ value: String?) {
-    if let value { string(value) } else { raw("null") }
-  }
-
   mutating func integer<T: BinaryInteger>(_ value: T) {
-    if value == 0 {
-      bytes.append(UInt8(ascii: "0"))
-      return
-    }
-    var magnitude = value.magnitude
+    separate()
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      while magnitude > 0 {
-        buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-        count += 1
-      }
-      while count > 0 {
-        count -= 1
-        bytes.append(buffer[count])
-      }
-    }
+    var magnitude = value.magnitude
+    let start = bytes.count
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
+    bytes[start...].reverse()
   }
 
-  /// Writes `"0x7f3a10"`.
-  mutating func hexAddress(_ value: UInt64) {
-    raw("\"0x")
-    raw(String(value, radix: 16))
-    bytes.append(UInt8(ascii: "\""))
+  mutating func boolean(_ value: Bool) {
+    separate()
+    append(value ? "true" : "false")
+  }
+
+  mutating func null() {
+    separate()
+    append("null")
+  }
+
+  /// Writes an address as a `"0x…"` string.
+  mutating func address(_ value: UInt64) {
+    string("0x" + String(value, radix: 16))
+  }
+
+  // MARK: - Members
+
+  mutating func field(_ key: StaticString, _ value: String) {
+    self.key(key)
+    string(value)
+  }
+
+  /// Writes the member with `null` when `value` is `nil`.
+  mutating func field(_ key: StaticString, _ value: String?) {
+    self.key(key)
+    if let value { string(value) } else { null() }
+  }
+
+  mutating func field<T: BinaryInteger>(_ key: StaticString, _ value: T) {
+    self.key(key)
+    integer(value)
+  }
+
+  mutating func field(_ key: StaticString, _ value: Bool) {
+    self.key(key)
+    boolean(value)
+  }
+
+  mutating func field(_ key: StaticString, address value: UInt64) {
+    self.key(key)
+    address(value)
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
