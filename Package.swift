@@ -40,6 +40,7 @@ let package = Package(
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
     .target(name: "LeakTestSupport", dependencies: ["HeapGraph"], path: "Tests/_LeakTestSupport"),
 
+    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector"],

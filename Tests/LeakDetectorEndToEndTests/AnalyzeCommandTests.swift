@@ -105,6 +105,32 @@ final class AnalyzeCommandTests: XCTestCase {
     }
   }
 
+  func testAnalyze_everyKindOfMalformedSnapshot_isNamedWithExitCodeOne() throws {
+    let header = #"{"format": "swift-heap-snapshot", "version": 1, "#
+    let cases: [(name: String, text: String, message: String)] = [
+      ("invalid-json", header + #""objects": [}"#, "objects[0]: expected an object record, found '}'"),
+      ("missing-field", header + #""objects": [{"id": 1}], "references": []}"#, "objects[0]: missing required field \"type\""),
+      ("wrong-type", header + #""objects": [{"id": "one", "type": "A"}], "references": []}"#, "objects[0].id: expected an integer, found a string"),
+      ("duplicate-id", header + #""objects": [{"id": 1, "type": "A"}, {"id": 1, "type": "B"}], "references": []}"#, "objects[1].id: object id 1 is used twice (first by objects[0])"),
+      ("unknown-ownership", header + #""objects": [{"id": 1, "type": "A"}], "references": [{"from": 1, "to": 1, "ownership": "sturdy"}]}"#, "references[0].ownership: unknown ownership \"sturdy\""),
+      ("unsupported-version", #"{"format": "swift-heap-snapshot", "version": 9, "objects": [], "references": []}"#, "version: snapshot version 9 is not supported"),
+      ("absurd-size", header + #""objects": [{"id": 1, "type": "A", "size": -1}], "references": []}"#, "objects[0].size: -1 is negative"),
+      ("not-a-snapshot", #"{"format": "pprof"}"#, "format: not a heap snapshot: \"format\" is \"pprof\""),
+    ]
+    let directory = NSTemporaryDirectory() + "malformed-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for (name, text, message) in cases {
+      let path = "\(directory)/\(name).json"
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = try run(["analyze", path])
+      XCTAssertEqual(result.status, 1, name)
+      XCTAssertEqual(result.standardOutput, "", name)
+      XCTAssertTrue(result.standardError.contains("\(name).json: \(message)"), "\(name): \(result.standardError)")
+      XCTAssertTrue(result.standardError.contains("(byte "), "\(name) names no byte offset: \(result.standardError)")
+    }
+  }
+
   func testAnalyze_danglingReference_givesTheLineOfTheRecord() throws {
     let result = try run(["analyze", fixtures + "/dangling-reference.json"])
     XCTAssertTrue(result.standardError.contains("(byte 122, line 8, column 5)"), result.standardError)

@@ -22,26 +22,24 @@ struct StronglyConnectedComponents {
 
     graph.strongOffsets.withUnsafeBufferPointer { offsets in
       graph.strongTargets.withUnsafeBufferPointer { targets in
+        func discover(_ node: Int) {
+          order[node] = nextOrder
+          lowLink[node] = nextOrder
+          nextOrder += 1
+          stack.append(Int32(node))
+          isOnStack[node] = true
+          callStack.append((Int32(node), offsets[node]))
+        }
         func visit(_ root: Int) {
           guard order[root] < 0 else { return }
-          order[root] = nextOrder
-          lowLink[root] = nextOrder
-          nextOrder += 1
-          stack.append(Int32(root))
-          isOnStack[root] = true
-          callStack.append((Int32(root), offsets[root]))
+          discover(root)
           while let (node, edge) = callStack.last {
             let current = Int(node)
             if edge < offsets[current + 1] {
               callStack[callStack.count - 1].edge = edge + 1
               let next = Int(targets[Int(edge)])
               if order[next] < 0 {
-                order[next] = nextOrder
-                lowLink[next] = nextOrder
-                nextOrder += 1
-                stack.append(Int32(next))
-                isOnStack[next] = true
-                callStack.append((Int32(next), offsets[next]))
+                discover(next)
               } else if isOnStack[next] {
                 lowLink[current] = min(lowLink[current], order[next])
               }
