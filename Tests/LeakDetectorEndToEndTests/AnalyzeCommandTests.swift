@@ -109,6 +109,7 @@ final class AnalyzeCommandTests: XCTestCase {
     let header = #"{"format": "swift-heap-snapshot", "version": 1, "#
     let cases: [(name: String, text: String, message: String)] = [
       ("invalid-json", header + #""objects": [}"#, "objects[0]: expected an object record, found '}'"),
+      ("invalid-syntax", header + #""objects": [{"id": 1,, "type": "A"}], "references": []}"#, "objects[0]: invalid JSON: expected a quoted key, found ','"),
       ("missing-field", header + #""objects": [{"id": 1}], "references": []}"#, "objects[0]: missing required field \"type\""),
       ("wrong-type", header + #""objects": [{"id": "one", "type": "A"}], "references": []}"#, "objects[0].id: expected an integer, found a string"),
       ("duplicate-id", header + #""objects": [{"id": 1, "type": "A"}, {"id": 1, "type": "B"}], "references": []}"#, "objects[1].id: object id 1 is used twice (first by objects[0])"),
