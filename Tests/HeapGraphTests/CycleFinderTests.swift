@@ -206,6 +206,26 @@ final class CycleFinderTests: XCTestCase {
     XCTAssertTrue(report.renderText().contains("stopped at its step budget"))
   }
 
+  func testCycleFinder_largeWellConnectedComponent_stopsAtItsBudget() {
+    // 20,000 objects in a ring plus two random strong references each: one component in which
+    // nearly every object is within 20 steps of every other, with astronomically many cycles.
+    var random = SeededGenerator(seed: 7)
+    var builder = HeapSnapshot.Builder()
+    let count: Int64 = 20_000
+    for id in 1...count { builder.addObject(id: id, type: "Mesh") }
+    for id in 1...count {
+      builder.addReference(from: id, to: id % count + 1, label: "next", ownership: .strong)
+      for slot in 0..<2 {
+        builder.addReference(from: id, to: Int64.random(in: 1...count, using: &random), label: "peer[\(slot)]", ownership: .strong)
+      }
+    }
+    let configuration = CycleFinder.Configuration(stepBudgetPerComponent: 1_000_000, stepBudgetPerNode: 10)
+    let report = CycleFinder(configuration: configuration).findCycles(in: ObjectGraph(builder.snapshot))
+    XCTAssertEqual(report.components.map(\.objectCount), [20_000])
+    XCTAssertEqual(report.components.first?.isComplete, false)
+    XCTAssertEqual(report.cycles.count, 100)
+  }
+
   func testCycleFinder_parallelEdgesBetweenTwoObjects_giveOneCycleWithTheSmallestLabel() {
     let heap = TestHeap("A.z -> B; A.y -> B; B.x -> A; B.w -> A")
     XCTAssertEqual(cycles(heap).cycles.map(\.description), ["A.y -> B.w -> A"])

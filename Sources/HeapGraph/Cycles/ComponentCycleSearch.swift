@@ -53,7 +53,8 @@ struct ComponentCycleSearch {
     let maxLength = configuration.maxCycleLength
     let cap = configuration.maxCyclesPerComponent
     let (scaled, overflow) = configuration.stepBudgetPerNode.multipliedReportingOverflow(by: count)
-    let budget = overflow ? Int.max : configuration.stepBudgetPerComponent.addingReportingOverflow(scaled).partialValue
+    let (sum, sumOverflow) = configuration.stepBudgetPerComponent.addingReportingOverflow(scaled)
+    let budget = overflow || sumOverflow ? Int.max : sum
     var steps = 0
     var kept = KeptCycles(capacity: cap, maxLength: maxLength)
 
@@ -77,6 +78,7 @@ struct ComponentCycleSearch {
         head += 1
         let nextDistance = distance[node] + 1
         guard nextDistance < maxLength else { continue }
+        steps += Int(reverseOffsets[node + 1] - reverseOffsets[node])
         for edge in Int(reverseOffsets[node])..<Int(reverseOffsets[node + 1]) {
           let predecessor = Int(reverse[edge])
           guard predecessor > start, distanceStamp[predecessor] != startTag else { continue }
@@ -85,6 +87,7 @@ struct ComponentCycleSearch {
           queue.append(Int32(predecessor))
         }
       }
+      if steps > budget { break search }
       // Can anything close a cycle back to `start`? (A self-loop or a larger predecessor.)
       var closes = false
       for edge in Int(reverseOffsets[start])..<Int(reverseOffsets[start + 1]) where reverse[edge] >= startTag {

@@ -37,8 +37,10 @@ public struct CycleFinder: Sendable {
     public var maxCycleLength: Int
     /// How many cycles are listed per component; the rest are counted.
     public var maxCyclesPerComponent: Int
-    /// Search steps (edges examined) a component may use: a fixed allowance plus this many per
-    /// node of the component. A component that needs more is reported as incomplete.
+    /// Search steps (edges examined, by the depth-first search and by the distance
+    /// computations that prune it) a component may use: a fixed allowance plus
+    /// `stepBudgetPerNode` per node of the component. A component that needs more is reported
+    /// as incomplete, so no input makes the search run for hours.
     public var stepBudgetPerComponent: Int
     public var stepBudgetPerNode: Int
 
