@@ -17,7 +17,12 @@ let package = Package(
     .target(name: "HeapGraph"),
 
     // The only target that touches Swift-runtime internals and C libraries.
-    .target(name: "CLeakRuntime"),
+    .target(
+      name: "CLeakRuntime",
+      linkerSettings: [
+        .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dw"), .linkedLibrary("elf"), .linkedLibrary("dl"),
+      ]
+    ),
 
     // Live-object reflection, tracking and capture (grows with the graph-builder and tracker issues).
     .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),

@@ -1,8 +1,15 @@
 #ifndef CLEAK_RUNTIME_H
 #define CLEAK_RUNTIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: - Memory
 
 /// Copies `length` bytes at `address` in this process into `destination` without faulting:
 /// an unmapped or unreadable source gives a short count instead of a crash.
@@ -10,5 +17,103 @@
 ///
 /// Returns the number of bytes copied, or -1 with errno set.
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length);
+
+// MARK: - Swift runtime entry points (wrapped so that Swift code never declares runtime names)
+
+/// Retains `object` unless it is already being deinitialized; the corresponding runtime
+/// entry point is `swift_tryRetain`. Returns whether it was retained.
+bool cleak_try_retain(uintptr_t object);
+
+/// Releases a reference taken with `cleak_try_retain`; the runtime entry point is `swift_release`.
+void cleak_release(uintptr_t object);
+
+/// The object a `weak` reference at `slot` refers to, or 0 when it is nil or deallocating.
+/// The runtime entry point is `swift_weakLoadStrong` (its +1 is released before returning).
+uintptr_t cleak_weak_load(uintptr_t slot);
+
+/// Demangles a Swift symbol with `swift_demangle`; returns a malloc'd string or NULL.
+char *cleak_demangle(const char *mangled, size_t length);
+
+// MARK: - Symbolication (libdw)
+
+/// Symbolizes a code address of this process with libdw: the (mangled) function symbol from the
+/// symbol table and, when debug information exists, the source file, line and column. Output
+/// strings are malloc'd (free them); absent parts are NULL or 0. Thread-safe.
+/// Returns whether anything was found.
+int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column);
+
+// MARK: - RemoteMirror (libswiftRemoteMirror), used in-process
+
+typedef uint64_t swift_addr_t;
+typedef uint64_t swift_typeref_t;
+typedef struct SwiftReflectionContext *SwiftReflectionContextRef;
+
+/// The layout kinds of `SwiftRemoteMirrorTypes.h`, in its order.
+typedef enum swift_layout_kind {
+  SWIFT_UNKNOWN,
+  SWIFT_BUILTIN,
+  SWIFT_RAW_POINTER,
+  SWIFT_TUPLE,
+  SWIFT_STRUCT,
+  SWIFT_NO_PAYLOAD_ENUM,
+  SWIFT_SINGLE_PAYLOAD_ENUM,
+  SWIFT_MULTI_PAYLOAD_ENUM,
+  SWIFT_THICK_FUNCTION,
+  SWIFT_OPAQUE_EXISTENTIAL,
+  SWIFT_CLASS_EXISTENTIAL,
+  SWIFT_ERROR_EXISTENTIAL,
+  SWIFT_EXISTENTIAL_METATYPE,
+  SWIFT_STRONG_REFERENCE,
+  SWIFT_UNOWNED_REFERENCE,
+  SWIFT_WEAK_REFERENCE,
+  SWIFT_UNMANAGED_REFERENCE,
+  SWIFT_CLASS_INSTANCE,
+  SWIFT_CLOSURE_CONTEXT,
+} swift_layout_kind_t;
+
+typedef struct swift_typeinfo {
+  swift_layout_kind_t Kind;
+  unsigned Size;
+  unsigned Alignment;
+  unsigned Stride;
+  unsigned NumFields;
+} swift_typeinfo_t;
+
+typedef struct swift_childinfo {
+  const char *Name;
+  unsigned Offset;
+  swift_layout_kind_t Kind;
+  swift_typeref_t TR;
+} swift_childinfo_t;
+
+/// A reflection context over this process, with the reflection sections of every loaded Swift
+/// image registered (through `swift_enumerateAllMetadataSections`). Its memory reader copies
+/// through `process_vm_readv`, so bad addresses are read failures, not crashes.
+/// Not thread-safe: callers serialize.
+SwiftReflectionContextRef cleak_reflection_context_create(void);
+
+swift_typeref_t swift_reflection_typeRefForMetadata(SwiftReflectionContextRef, uintptr_t Metadata);
+swift_typeref_t swift_reflection_typeRefForInstance(SwiftReflectionContextRef, uintptr_t Object);
+swift_typeinfo_t swift_reflection_infoForTypeRef(SwiftReflectionContextRef, swift_typeref_t);
+swift_childinfo_t swift_reflection_childOfTypeRef(SwiftReflectionContextRef, swift_typeref_t, unsigned Index);
+swift_typeinfo_t swift_reflection_infoForMetadata(SwiftReflectionContextRef, uintptr_t Metadata);
+swift_childinfo_t swift_reflection_childOfMetadata(SwiftReflectionContextRef, uintptr_t Metadata, unsigned Index);
+swift_typeinfo_t swift_reflection_infoForInstance(SwiftReflectionContextRef, uintptr_t Object);
+swift_childinfo_t swift_reflection_childOfInstance(SwiftReflectionContextRef, uintptr_t Object, unsigned Index);
+unsigned swift_reflection_genericArgumentCountOfTypeRef(swift_typeref_t);
+swift_typeref_t swift_reflection_genericArgumentOfTypeRef(swift_typeref_t, unsigned Index);
+char *swift_reflection_copyNameForTypeRef(SwiftReflectionContextRef, swift_typeref_t, bool mangled);
+int swift_reflection_projectExistential(
+    SwiftReflectionContextRef, swift_addr_t ExistentialAddress, swift_typeref_t ExistentialTypeRef,
+    swift_typeref_t *OutInstanceTypeRef, swift_addr_t *OutStartOfInstanceData);
+int swift_reflection_projectExistentialAndUnwrapClass(
+    SwiftReflectionContextRef, swift_addr_t ExistentialAddress, swift_typeref_t ExistentialTypeRef,
+    swift_typeref_t *OutInstanceTypeRef, swift_addr_t *OutStartOfInstanceData);
+int swift_reflection_projectEnumValue(SwiftReflectionContextRef, swift_addr_t EnumAddress, swift_typeref_t EnumTypeRef,
+                                      int *CaseIndex);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,112 @@
+#define _GNU_SOURCE
+#include "CLeakRuntime.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The reader callbacks of `MemoryReaderInterface.h` (current ABI).
+typedef void (*FreeBytesFunction)(void *readerContext, const void *bytes, void *context);
+typedef const void *(*ReadBytesFunction)(void *readerContext, swift_addr_t address, uint64_t size, void **outFreeContext);
+typedef uint64_t (*GetStringLengthFunction)(void *readerContext, swift_addr_t address);
+typedef swift_addr_t (*GetSymbolAddressFunction)(void *readerContext, const char *name, uint64_t nameLength);
+
+extern SwiftReflectionContextRef swift_reflection_createReflectionContext(
+    void *readerContext, uint8_t pointerSize, FreeBytesFunction, ReadBytesFunction, GetStringLengthFunction,
+    GetSymbolAddressFunction);
+
+typedef struct { void *begin; void *end; } section_t;
+typedef struct { section_t section; uint64_t offset; } section_pair_t;
+typedef struct {
+  section_pair_t field, associatedTypes, builtinTypes, capture, typeReferences, reflectionStrings;
+  uint64_t localStartAddress, remoteStartAddress;
+} reflection_info_t;
+extern void swift_reflection_addReflectionInfo(SwiftReflectionContextRef, reflection_info_t);
+
+// `swift::MetadataSections` (version 5 and later keep this prefix), from libswiftCore.
+typedef struct { uintptr_t start; uintptr_t length; } metadata_range_t;
+typedef struct {
+  uintptr_t version;
+  const void *baseAddress;
+  void *unused0;
+  void *unused1;
+  metadata_range_t protocols, protocolConformances, typeMetadata, typeref, reflstr, fieldmd, assocty, replace,
+      replace2, builtin, capture, multipayloadEnums;
+} metadata_sections_t;
+extern void swift_enumerateAllMetadataSections(bool (*body)(const metadata_sections_t *, void *), void *context);
+
+static void freeBytes(void *readerContext, const void *bytes, void *context) {
+  (void)readerContext;
+  (void)context;
+  free((void *)bytes);
+}
+
+static const void *readBytes(void *readerContext, swift_addr_t address, uint64_t size, void **outFreeContext) {
+  (void)readerContext;
+  *outFreeContext = NULL;
+  void *buffer = malloc(size ? size : 1);
+  if (buffer == NULL) return NULL;
+  if (size > 0 && cleak_read_memory(buffer, (uintptr_t)address, size) != (ptrdiff_t)size) {
+    free(buffer);
+    return NULL;
+  }
+  return buffer;
+}
+
+static uint64_t stringLength(void *readerContext, swift_addr_t address) {
+  (void)readerContext;
+  // Strings live in read-only sections of loaded images; read them a chunk at a time so that a
+  // bad address is a failure (length 0), not a crash.
+  char chunk[256];
+  uint64_t length = 0;
+  for (;;) {
+    ptrdiff_t copied = cleak_read_memory(chunk, (uintptr_t)(address + length), sizeof chunk);
+    if (copied <= 0) {
+      // The string may end right before an unmapped page: retry byte by byte.
+      char byte;
+      if (cleak_read_memory(&byte, (uintptr_t)(address + length), 1) != 1) return 0;
+      if (byte == 0) return length;
+      length += 1;
+      continue;
+    }
+    void *end = memchr(chunk, 0, (size_t)copied);
+    if (end != NULL) return length + (uint64_t)((char *)end - chunk);
+    length += (uint64_t)copied;
+  }
+}
+
+static swift_addr_t symbolAddress(void *readerContext, const char *name, uint64_t nameLength) {
+  (void)readerContext;
+  char buffer[256];
+  if (nameLength >= sizeof buffer) return 0;
+  memcpy(buffer, name, nameLength);
+  buffer[nameLength] = 0;
+  return (swift_addr_t)(uintptr_t)dlsym(RTLD_DEFAULT, buffer);
+}
+
+static section_pair_t pair(metadata_range_t range) {
+  section_pair_t result = {{(void *)range.start, (void *)(range.start + range.length)}, 0};
+  return result;
+}
+
+static bool addImage(const metadata_sections_t *sections, void *context) {
+  reflection_info_t info;
+  memset(&info, 0, sizeof info);
+  info.field = pair(sections->fieldmd);
+  info.associatedTypes = pair(sections->assocty);
+  info.builtinTypes = pair(sections->builtin);
+  info.capture = pair(sections->capture);
+  info.typeReferences = pair(sections->typeref);
+  info.reflectionStrings = pair(sections->reflstr);
+  info.localStartAddress = (uint64_t)(uintptr_t)sections->baseAddress;
+  info.remoteStartAddress = info.localStartAddress;
+  swift_reflection_addReflectionInfo((SwiftReflectionContextRef)context, info);
+  return true;
+}
+
+SwiftReflectionContextRef cleak_reflection_context_create(void) {
+  SwiftReflectionContextRef context =
+      swift_reflection_createReflectionContext(NULL, sizeof(void *), freeBytes, readBytes, stringLength, symbolAddress);
+  if (context != NULL) swift_enumerateAllMetadataSections(addImage, context);
+  return context;
+}

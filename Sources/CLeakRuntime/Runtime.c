@@ -1,0 +1,29 @@
+#include "CLeakRuntime.h"
+
+#include <stdlib.h>
+
+// Declared here, not in the public header, so that no Swift code names runtime symbols.
+extern void *swift_tryRetain(void *object);
+extern void swift_release(void *object);
+extern void *swift_weakLoadStrong(void *weakReference);
+extern char *swift_demangle(const char *mangledName, size_t mangledNameLength, char *outputBuffer,
+                            size_t *outputBufferSize, uint32_t flags);
+
+bool cleak_try_retain(uintptr_t object) {
+  return swift_tryRetain((void *)object) != NULL;
+}
+
+void cleak_release(uintptr_t object) {
+  swift_release((void *)object);
+}
+
+uintptr_t cleak_weak_load(uintptr_t slot) {
+  void *object = swift_weakLoadStrong((void *)slot);
+  if (object == NULL) return 0;
+  swift_release(object);
+  return (uintptr_t)object;
+}
+
+char *cleak_demangle(const char *mangled, size_t length) {
+  return swift_demangle(mangled, length, NULL, NULL, 0);
+}

@@ -1,0 +1,84 @@
+#define _GNU_SOURCE
+#include "CLeakRuntime.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl *session = NULL;
+static char *debuginfoPath = NULL;
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfoPath,
+};
+
+static Dwfl *currentSession(void) {
+  if (session != NULL) return session;
+  session = dwfl_begin(&callbacks);
+  if (session == NULL) return NULL;
+  if (dwfl_linux_proc_report(session, getpid()) != 0 || dwfl_report_end(session, NULL, NULL) != 0) {
+    dwfl_end(session);
+    session = NULL;
+  }
+  return session;
+}
+
+/// File and line of `pc` by scanning compile units: swiftc and clang emit no .debug_aranges, so
+/// libdw's own address lookup finds no unit for Swift code.
+static int lineFromUnits(Dwfl_Module *module, Dwarf_Addr pc, const char **file, int *line, int *column) {
+  Dwarf_Addr bias = 0;
+  Dwarf *dwarf = dwfl_module_getdwarf(module, &bias);
+  if (dwarf == NULL) return 0;
+  Dwarf_Addr address = pc - bias;
+  Dwarf_Off offset = 0, next = 0;
+  size_t headerSize = 0;
+  while (dwarf_nextcu(dwarf, offset, &next, &headerSize, NULL, NULL, NULL) == 0) {
+    Dwarf_Die unit;
+    if (dwarf_offdie(dwarf, offset + headerSize, &unit) != NULL && dwarf_haspc(&unit, address) == 1) {
+      Dwarf_Line *found = dwarf_getsrc_die(&unit, address);
+      if (found != NULL) {
+        *file = dwarf_linesrc(found, NULL, NULL);
+        dwarf_lineno(found, line);
+        dwarf_linecol(found, column);
+        return *file != NULL;
+      }
+    }
+    offset = next;
+  }
+  return 0;
+}
+
+static char *copy(const char *text) {
+  return text == NULL ? NULL : strdup(text);
+}
+
+int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column) {
+  *symbol = NULL;
+  *file = NULL;
+  *line = 0;
+  *column = 0;
+  pthread_mutex_lock(&lock);
+  Dwfl *dwfl = currentSession();
+  Dwfl_Module *module = dwfl == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)pc);
+  if (module == NULL) {
+    pthread_mutex_unlock(&lock);
+    return 0;
+  }
+  *symbol = copy(dwfl_module_addrname(module, (GElf_Addr)pc));
+  const char *source = NULL;
+  Dwfl_Line *found = dwfl_module_getsrc(module, (Dwarf_Addr)pc);
+  if (found != NULL) {
+    source = dwfl_lineinfo(found, NULL, line, column, NULL, NULL);
+  }
+  if (source == NULL) lineFromUnits(module, (Dwarf_Addr)pc, &source, line, column);
+  *file = copy(source);
+  pthread_mutex_unlock(&lock);
+  return *symbol != NULL || *file != NULL;
+}

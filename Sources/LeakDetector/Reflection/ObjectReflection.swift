@@ -1,0 +1,111 @@
+import HeapGraph
+
+/// Everything reflection learned about one heap object.
+///
+/// ```swift
+/// let reflection = reflect(feed)
+/// print(reflection.typeName, reflection.references)
+/// ```
+/// ```text
+/// MyApp.Feed [onUpdate -> closure #1 in MyApp.Feed.load() (strong), delegate -> MyApp.FeedController (weak)]
+/// ```
+public struct ObjectReflection: Sendable {
+  /// The object's type name (a closure context is named by its function when known).
+  public var typeName: String
+  /// What the object is.
+  public var kind: HeapObjectKind
+  /// Its outgoing references, in layout order (superclass fields after the class's own).
+  public var references: [ObjectReference]
+  /// What could not be read: types without reflection metadata, unknown layouts, unreadable
+  /// storage. Each names the field and the reason.
+  public var diagnostics: [String]
+}
+
+/// Every outgoing reference of `object`: stored properties of its class and superclasses, values
+/// nested in structs, tuples, enum payloads and existentials, collection elements, and for a
+/// closure context its captures. Weak, unowned and unmanaged references are listed with their
+/// ownership.
+///
+/// ```swift
+/// final class Feed { var onUpdate: (() -> Void)?; weak var delegate: FeedDelegate? }
+/// references(of: feed).map(\.description)
+/// ```
+/// ```text
+/// ["onUpdate -> closure #1 in MyApp.Feed.load() (strong)", "delegate -> MyApp.Controller (weak)"]
+/// ```
+public func references(of object: AnyObject) -> [ObjectReference] {
+  reflect(object).references
+}
+
+/// The type, kind, references and diagnostics of `object`; see ``references(of:)``.
+public func reflect(_ object: AnyObject) -> ObjectReflection {
+  withExtendedLifetime(object) {
+    LiveObjectReader().reflect(address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()))
+  }
+}
+
+/// Names targets and turns raw references into ``ObjectReference`` values.
+struct LiveObjectReader {
+  var reflector = RuntimeReflector.shared
+
+  /// Reflects the object at `address`, which the caller keeps alive. `hint` says how the object
+  /// was reached (through a closure, or as a captured-`var` box).
+  func reflect(address: UInt, hint: TargetHint = .none) -> ObjectReflection {
+    let result = reflector.reflect(address: address, asBox: hint.isBox)
+    let (kind, typeName) = describe(address: address, hint: hint)
+    return ObjectReflection(
+      typeName: typeName, kind: result.kind ?? kind,
+      references: result.references.map(reference(from:)),
+      diagnostics: result.diagnostics)
+  }
+
+  func reference(from raw: RawReference) -> ObjectReference {
+    let (kind, typeName) = describe(address: raw.target, hint: TargetHint(raw))
+    return ObjectReference(label: raw.label, ownership: raw.ownership, targetAddress: raw.target, targetKind: kind, targetTypeName: typeName)
+  }
+
+  /// The kind and name of the object at `address`.
+  func describe(address: UInt, hint: TargetHint) -> (HeapObjectKind, String) {
+    guard let metadata = MemoryReader.readWord(at: address), let kindWord = MemoryReader.readWord(at: metadata),
+      let kind = HeapObjectKind.of(kindWord: kindWord)
+    else {
+      return (.classInstance, "<unreadable object>")
+    }
+    switch (kind, hint) {
+    case (.classInstance, _):
+      return (kind, reflector.className(metadata: metadata))
+    case (_, .box(let boxedType)):
+      return (.box, "box<\(boxedType)>")
+    case (_, .closure(let function)):
+      let frame = Symbolicator.shared.frame(at: function)
+      return (kind, frame.symbol.map(Symbolicator.closureName) ?? "closure at 0x\(String(function, radix: 16))")
+    case (.box, .none):
+      return (.box, "box")
+    case (.closureContext, .none):
+      return (kind, "closure context")
+    }
+  }
+}
+
+/// How a target was reached, which names objects that carry no type name of their own.
+enum TargetHint: Sendable, Equatable {
+  case none
+  /// Through a closure whose code pointer is `function`.
+  case closure(function: UInt)
+  /// As the box of a captured `var` of `boxedType`.
+  case box(boxedType: String)
+
+  init(_ reference: RawReference) {
+    if let boxedType = reference.boxedType {
+      self = .box(boxedType: boxedType)
+    } else if reference.function != 0 {
+      self = .closure(function: reference.function)
+    } else {
+      self = .none
+    }
+  }
+
+  var isBox: Bool {
+    if case .box = self { true } else { false }
+  }
+}

@@ -1,0 +1,311 @@
+import CLeakRuntime
+import HeapGraph
+
+extension RuntimeReflector.State {
+  /// Reads `items` of a value at `base`, appending the references found.
+  ///
+  /// - Parameter masked: the value is an enum payload, whose pointers may carry tag bits.
+  mutating func collect(
+    _ items: [LayoutItem], at base: UInt, prefix: String, masked: Bool, depth: Int,
+    into references: inout [RawReference], diagnostics: inout [String]
+  ) {
+    guard depth < Self.maximumDepth else {
+      diagnostics.append("\(prefix): values nested more than \(Self.maximumDepth) levels deep were not read")
+      return
+    }
+    for item in items {
+      switch item {
+      case let .reference(offset, label, ownership, boxedType):
+        let slot = base + UInt(offset)
+        var target: UInt
+        switch ownership {
+        case .weak: target = cleak_weak_load(slot)
+        default: target = Self.word(at: slot)
+        }
+        if masked && ownership != .weak { target &= Self.pointerMask }
+        guard target != 0 else { continue }
+        references.append(RawReference(label: joinLabel(prefix, label), ownership: ownership, target: target, boxedType: boxedType))
+
+      case let .function(offset, label):
+        let slot = base + UInt(offset)
+        var context = Self.word(at: slot + 8)
+        if masked { context &= Self.pointerMask }
+        guard context != 0 else { continue }
+        references.append(RawReference(label: joinLabel(prefix, label), ownership: .strong, target: context, function: Self.word(at: slot)))
+
+      case let .existential(offset, label, typeRef):
+        collectExistential(
+          at: base + UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth,
+          into: &references, diagnostics: &diagnostics)
+
+      case let .errorExistential(offset, label, typeRef):
+        // The field holds a pointer to an error box; the value lives inside it.
+        let box = Self.word(at: base + UInt(offset)) & Self.pointerMask
+        guard box != 0 else { continue }
+        guard MemoryReader.readWord(at: box) != nil else {
+          diagnostics.append("\(joinLabel(prefix, label)): the error box at 0x\(String(box, radix: 16)) is not readable")
+          continue
+        }
+        collectExistential(
+          at: base + UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth, unwrapping: true,
+          into: &references, diagnostics: &diagnostics)
+
+      case let .enumeration(offset, label, typeRef, cases):
+        collectEnum(
+          at: base + UInt(offset), typeRef: typeRef, cases: cases, label: joinLabel(prefix, label), depth: depth,
+          into: &references, diagnostics: &diagnostics)
+
+      case let .array(offset, label, element):
+        let storage = Self.word(at: base + UInt(offset)) & Self.pointerMask
+        let path = joinLabel(prefix, label)
+        guard storage != 0 else { continue }
+        guard MemoryReader.readWord(at: storage) != nil, let count = MemoryReader.readWord(at: storage + 16).map({ Int(bitPattern: $0) }),
+          count >= 0, count <= 1 << 36 / max(element.stride, 1)
+        else {
+          diagnostics.append("\(path): the array storage at 0x\(String(storage, radix: 16)) is not readable")
+          continue
+        }
+        for index in 0..<count {
+          collect(
+            element.items, at: storage + 32 + UInt(index * element.stride), prefix: "\(path)[\(index)]", masked: false,
+            depth: depth + 1, into: &references, diagnostics: &diagnostics)
+        }
+
+      case let .dictionary(offset, label, key, value):
+        collectHashed(
+          at: base + UInt(offset), key: key, value: value, label: joinLabel(prefix, label), depth: depth,
+          into: &references, diagnostics: &diagnostics)
+
+      case let .set(offset, label, element):
+        collectHashed(
+          at: base + UInt(offset), key: element, value: nil, label: joinLabel(prefix, label), depth: depth,
+          into: &references, diagnostics: &diagnostics)
+
+      case let .opaque(_, label, reason):
+        diagnostics.append("\(joinLabel(prefix, label)): \(reason)")
+      }
+    }
+  }
+
+  /// Reads the value inside an existential container at `address`.
+  private mutating func collectExistential(
+    at address: UInt, typeRef: UInt64, label: String, depth: Int, unwrapping: Bool = false,
+    into references: inout [RawReference], diagnostics: inout [String]
+  ) {
+    guard let context else { return }
+    var instanceTypeRef: UInt64 = 0
+    var start: UInt64 = 0
+    let projected =
+      unwrapping
+      ? swift_reflection_projectExistentialAndUnwrapClass(context, UInt64(address), typeRef, &instanceTypeRef, &start)
+      : swift_reflection_projectExistential(context, UInt64(address), typeRef, &instanceTypeRef, &start)
+    guard projected != 0, instanceTypeRef != 0 else {
+      // An empty `Any` (never assigned) has no type; anything else is worth a note.
+      if Self.word(at: address + 24) != 0 || unwrapping {
+        diagnostics.append("\(label): could not read the content of the existential")
+      }
+      return
+    }
+    let info = swift_reflection_infoForTypeRef(context, instanceTypeRef)
+    if unwrapping && info.Kind == SWIFT_STRONG_REFERENCE && name(ofTypeRef: instanceTypeRef).isClassName(in: self) {
+      // The unwrapping projection already gives the object itself.
+      references.append(RawReference(label: label, ownership: .strong, target: UInt(start)))
+      return
+    }
+    let items = layout(ofTypeRef: instanceTypeRef, depth: depth + 1)
+    collect(items, at: UInt(start), prefix: label, masked: false, depth: depth + 1, into: &references, diagnostics: &diagnostics)
+  }
+
+  private mutating func collectEnum(
+    at address: UInt, typeRef: UInt64, cases: [EnumCaseLayout], label: String, depth: Int,
+    into references: inout [RawReference], diagnostics: inout [String]
+  ) {
+    guard let context else { return }
+    var caseIndex: Int32 = -1
+    guard swift_reflection_projectEnumValue(context, UInt64(address), typeRef, &caseIndex) != 0,
+      caseIndex >= 0, Int(caseIndex) < cases.count
+    else {
+      diagnostics.append("\(label): could not tell which case of \(name(ofTypeRef: typeRef)) is stored")
+      return
+    }
+    let selected = cases[Int(caseIndex)]
+    guard let payload = selected.payload else { return }
+    let path = joinLabel(label, selected.name)
+    guard selected.isIndirect else {
+      collect(payload, at: address, prefix: path, masked: true, depth: depth + 1, into: &references, diagnostics: &diagnostics)
+      return
+    }
+    // `indirect`: the payload lives in a heap box, read through it (the box is not a node).
+    let box = Self.word(at: address) & Self.pointerMask
+    guard box != 0, MemoryReader.readWord(at: box) != nil else {
+      diagnostics.append("\(path): the indirect payload box is not readable")
+      return
+    }
+    let info = swift_reflection_infoForInstance(context, box)
+    guard info.Kind == SWIFT_CLOSURE_CONTEXT, info.NumFields == 1 else {
+      diagnostics.append("\(path): the indirect payload box has an unknown layout")
+      return
+    }
+    let child = swift_reflection_childOfInstance(context, box, 0)
+    let items = items(kind: child.Kind, typeRef: child.TR, label: "", offset: Int(child.Offset), depth: depth + 1)
+    collect(items, at: box, prefix: path, masked: false, depth: depth + 1, into: &references, diagnostics: &diagnostics)
+  }
+
+  /// Reads the occupied buckets of native `Dictionary` (`value` given) or `Set` storage.
+  private mutating func collectHashed(
+    at address: UInt, key: ElementLayout, value: ElementLayout?, label: String, depth: Int,
+    into references: inout [RawReference], diagnostics: inout [String]
+  ) {
+    let storage = Self.word(at: address) & Self.pointerMask
+    guard storage != 0, let metadata = MemoryReader.readWord(at: storage) else {
+      diagnostics.append("\(label): the hashed storage is not readable")
+      return
+    }
+    guard let layout = hashedStorageLayout(metadata: metadata) else {
+      diagnostics.append("\(label): unknown layout of \(className(metadata: metadata))")
+      return
+    }
+    guard let count = MemoryReader.readWord(at: storage + UInt(layout.countOffset)).map({ Int(bitPattern: $0) }), count > 0 else {
+      return  // empty, or the shared empty singleton
+    }
+    guard let scaleWord = MemoryReader.readWord(at: storage + UInt(layout.scaleOffset)) else { return }
+    let scale = Int(Int8(truncatingIfNeeded: scaleWord))
+    guard (0...40).contains(scale), count <= 1 << scale else {
+      diagnostics.append("\(label): implausible hashed storage (scale \(scale), count \(count))")
+      return
+    }
+    let keys = Self.word(at: storage + UInt(layout.keysOffset))
+    let values = layout.valuesOffset.map { Self.word(at: storage + UInt($0)) } ?? 0
+    let bucketCount = 1 << scale
+    for wordIndex in 0..<((bucketCount + 63) / 64) {
+      var bits = Self.word(at: storage + UInt(layout.bitmapOffset + wordIndex * 8))
+      while bits != 0 {
+        let bucket = wordIndex * 64 + bits.trailingZeroBitCount
+        bits &= bits - 1
+        guard bucket < bucketCount else { break }
+        let keyAddress = keys + UInt(bucket * key.stride)
+        if let value {
+          let keyText = Self.printableKey(at: keyAddress, typeName: key.typeName) ?? "value"
+          collect(
+            value.items, at: values + UInt(bucket * value.stride), prefix: "\(label)[\(keyText)]", masked: false,
+            depth: depth + 1, into: &references, diagnostics: &diagnostics)
+        }
+        collect(
+          key.items, at: keyAddress, prefix: value == nil ? "\(label)[element]" : "\(label)[key]", masked: false,
+          depth: depth + 1, into: &references, diagnostics: &diagnostics)
+      }
+    }
+  }
+
+  /// The captures of a closure context or box: `capture #0: Feed`, or `value` for a box.
+  mutating func collectCaptures(
+    ofContext address: UInt, metadata: UInt, kind: HeapObjectKind, asBox: Bool,
+    into references: inout [RawReference], diagnostics: inout [String]
+  ) {
+    guard let context else { return }
+    if kind == .box {
+      // A generic box: metadata +8 holds the value's offset, +16 the boxed type's metadata.
+      guard let offsetWord = MemoryReader.readWord(at: metadata + 8), let boxed = MemoryReader.readWord(at: metadata + 16) else { return }
+      let typeRef = swift_reflection_typeRefForMetadata(context, boxed)
+      let info = swift_reflection_infoForTypeRef(context, typeRef)
+      let items = items(kind: info.Kind, typeRef: typeRef, label: "value", offset: Int(UInt32(truncatingIfNeeded: offsetWord)), depth: 0)
+      collect(items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+      return
+    }
+    let info = swift_reflection_infoForInstance(context, address)
+    guard info.Kind == SWIFT_CLOSURE_CONTEXT else {
+      diagnostics.append("closure context at 0x\(String(address, radix: 16)): its captures are not described (no capture metadata)")
+      return
+    }
+    for index in 0..<info.NumFields {
+      let child = swift_reflection_childOfInstance(context, address, index)
+      let label = asBox ? "value" : "capture #\(index): \(shortTypeName(name(ofTypeRef: child.TR)))"
+      let items = items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
+      collect(items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+    }
+  }
+
+  // MARK: - Memory
+
+  /// The word at `address`, which lies inside an object or storage the caller keeps alive.
+  static func word(at address: UInt) -> UInt {
+    UnsafeRawPointer(bitPattern: address).map { $0.loadUnaligned(as: UInt.self) } ?? 0
+  }
+
+  /// `"key"` for a `String` key, `42` for an integer key, `nil` for other types.
+  static func printableKey(at address: UInt, typeName: String) -> String? {
+    guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+    switch typeName {
+    case "Swift.String":
+      let key = pointer.load(as: String.self)
+      var quoted = "\""
+      for character in key.unicodeScalars {
+        switch character {
+        case "\"": quoted += "\\\""
+        case "\\": quoted += "\\\\"
+        case "\n": quoted += "\\n"
+        default: quoted.unicodeScalars.append(character)
+        }
+      }
+      return quoted + "\""
+    case "Swift.Int": return "\(pointer.load(as: Int.self))"
+    case "Swift.Int64": return "\(pointer.load(as: Int64.self))"
+    case "Swift.Int32": return "\(pointer.load(as: Int32.self))"
+    case "Swift.UInt": return "\(pointer.load(as: UInt.self))"
+    case "Swift.UInt64": return "\(pointer.load(as: UInt64.self))"
+    case "Swift.UInt32": return "\(pointer.load(as: UInt32.self))"
+    default: return nil
+    }
+  }
+}
+
+extension String {
+  /// Whether this type name names a class (rather than a value type laid out as a reference).
+  fileprivate func isClassName(in state: RuntimeReflector.State) -> Bool {
+    !hasPrefix("Builtin.")
+  }
+}
+
+/// A type name for labels: `weak Swift.Optional<MyApp.Feed>` → `Feed?`, `<> { var Swift.Int } <>`
+/// → `box<Int>`, module qualifiers dropped.
+func shortTypeName(_ name: String) -> String {
+  var text = Substring(name)
+  for prefix in ["weak ", "unowned(unsafe) ", "unowned ", "@sil_weak ", "@sil_unowned "] where text.hasPrefix(prefix) {
+    text = text.dropFirst(prefix.count)
+  }
+  if let open = text.firstRange(of: "{ var "), let close = text.lastIndex(of: "}") {
+    return "box<\(shortTypeName(String(text[open.upperBound..<close]).trimmingCharacters(in: " ")))>"
+  }
+  var result = ""
+  var identifier = ""
+  func flush(_ terminator: Character?) {
+    if terminator == "." {
+      identifier = ""  // a qualifier: drop it
+    } else {
+      result += identifier
+      identifier = ""
+      if let terminator { result.append(terminator) }
+    }
+  }
+  for character in text {
+    if character.isLetter || character.isNumber || character == "_" {
+      identifier.append(character)
+    } else {
+      flush(character)
+    }
+  }
+  flush(nil)
+  if result.hasPrefix("Optional<"), result.hasSuffix(">") {
+    result = String(result.dropFirst("Optional<".count).dropLast()) + "?"
+  }
+  return result
+}
+
+extension String {
+  fileprivate func trimmingCharacters(in set: Character) -> String {
+    var text = Substring(self)
+    while text.first == set { text = text.dropFirst() }
+    while text.last == set { text = text.dropLast() }
+    return String(text)
+  }
+}

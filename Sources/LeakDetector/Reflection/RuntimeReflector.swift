@@ -1,0 +1,310 @@
+import CLeakRuntime
+import HeapGraph
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads the references of live heap objects from the Swift runtime's reflection metadata.
+///
+/// Layouts come from RemoteMirror (`libswiftRemoteMirror`, used in-process over a
+/// `process_vm_readv` reader): for a class, the fields of every class in its superclass chain;
+/// for a value type, its fields, tuple elements, enum cases or collection storage, recursively.
+/// A layout is computed once per type and cached; reading an instance then follows the cached
+/// items, asking RemoteMirror only for what varies per instance (the case of an enum, the
+/// content of an existential, the captures of a closure context).
+///
+/// Callers must keep the object alive (retained) while it is read. Every pointer that leads
+/// away from the object (collection storage, boxes) is checked with a fault-safe read before it
+/// is followed, so a corrupt or concurrently changed value becomes a diagnostic, not a crash.
+final class RuntimeReflector: Sendable {
+  static let shared = RuntimeReflector()
+
+  private let state: Mutex<State>
+
+  private init() {
+    state = Mutex(State(context: cleak_reflection_context_create()))
+  }
+
+  /// The references and diagnostics of the heap object at `address`.
+  func reflect(address: UInt, asBox: Bool = false) -> (kind: HeapObjectKind?, typeName: String, references: [RawReference], diagnostics: [String]) {
+    state.withLock { state in
+      var references: [RawReference] = []
+      var diagnostics: [String] = []
+      guard let metadata = MemoryReader.readWord(at: address), let kindWord = MemoryReader.readWord(at: metadata),
+        let kind = HeapObjectKind.of(kindWord: kindWord)
+      else {
+        return (nil, "<not a heap object>", [], ["0x\(String(address, radix: 16)) is not a readable heap object"])
+      }
+      switch kind {
+      case .classInstance:
+        let layout = state.classLayout(metadata: metadata)
+        diagnostics += layout.diagnostics
+        state.collect(layout.items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+        return (kind, layout.typeName, references, diagnostics)
+      case .closureContext, .box:
+        state.collectCaptures(ofContext: address, metadata: metadata, kind: kind, asBox: asBox, into: &references, diagnostics: &diagnostics)
+        return (kind, kind == .box || asBox ? "box" : "closure context", references, diagnostics)
+      }
+    }
+  }
+
+  /// The type name of the class whose metadata is `metadata`.
+  func className(metadata: UInt) -> String {
+    state.withLock { $0.className(metadata: metadata) }
+  }
+}
+
+/// A reference as read from memory, before its target is named.
+struct RawReference: Sendable {
+  var label: String
+  var ownership: Ownership
+  var target: UInt
+  /// For a closure: the code pointer, to name its context.
+  var function: UInt = 0
+  /// For a captured-`var` box: the boxed type.
+  var boxedType: String?
+}
+
+/// The cached layout of a class and its superclasses.
+struct ClassLayout: Sendable {
+  var typeName: String
+  var items: [LayoutItem]
+  var diagnostics: [String]
+}
+
+/// Where a native `Dictionary` or `Set` storage class keeps its fields.
+struct HashedStorageLayout: Sendable {
+  var countOffset: Int
+  var scaleOffset: Int
+  var keysOffset: Int
+  var valuesOffset: Int?
+  var bitmapOffset: Int
+}
+
+extension RuntimeReflector {
+  /// Everything behind the lock: the RemoteMirror context (not thread-safe) and the caches.
+  struct State: @unchecked Sendable {
+    let context: SwiftReflectionContextRef?
+    var classLayouts: [UInt: ClassLayout] = [:]
+    var classNames: [UInt: String] = [:]
+    var typeLayouts: [UInt64: [LayoutItem]] = [:]
+    var elementLayouts: [UInt64: ElementLayout] = [:]
+    var hashedStorageLayouts: [UInt: HashedStorageLayout?] = [:]
+
+    /// Bits of a heap-object pointer that enums may use for their tags (x86_64, arm64).
+    static let pointerMask: UInt = 0x00FF_FFFF_FFFF_FFF8
+    static let maximumDepth = 48
+
+    init(context: SwiftReflectionContextRef?) {
+      self.context = context
+    }
+
+    // MARK: - Names
+
+    func name(ofTypeRef typeRef: UInt64) -> String {
+      guard let context, typeRef != 0, let pointer = swift_reflection_copyNameForTypeRef(context, typeRef, false) else {
+        return "<unknown type>"
+      }
+      defer { free(pointer) }
+      return String(cString: pointer)
+    }
+
+    mutating func className(metadata: UInt) -> String {
+      if let name = classNames[metadata] { return name }
+      let name = context.map { self.name(ofTypeRef: swift_reflection_typeRefForMetadata($0, metadata)) } ?? "<unknown class>"
+      classNames[metadata] = name
+      return name
+    }
+
+    // MARK: - Layouts
+
+    mutating func classLayout(metadata: UInt) -> ClassLayout {
+      if let layout = classLayouts[metadata] { return layout }
+      var layout = ClassLayout(typeName: className(metadata: metadata), items: [], diagnostics: [])
+      guard let context else {
+        layout.diagnostics.append("the Swift reflection library is unavailable; no references are visible")
+        return layout
+      }
+      var current = metadata
+      var level = 0
+      while current != 0 && level < 64 {
+        let info = swift_reflection_infoForMetadata(context, current)
+        if info.Kind == SWIFT_CLASS_INSTANCE {
+          for index in 0..<info.NumFields {
+            let child = swift_reflection_childOfMetadata(context, current, index)
+            let label = child.Name.map { String(cString: $0) } ?? "field \(index)"
+            layout.items += items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
+          }
+        } else if level == 0 || info.Kind == SWIFT_UNKNOWN {
+          layout.diagnostics.append(
+            "\(className(metadata: current)) has no reflection metadata (built with -disable-reflection-metadata?); its stored properties are not visible")
+        }
+        current = MemoryReader.readWord(at: current + 8) ?? 0  // the superclass
+        level += 1
+      }
+      classLayouts[metadata] = layout
+      return layout
+    }
+
+    /// The items of a value of type `typeRef` stored at offset 0.
+    mutating func layout(ofTypeRef typeRef: UInt64, depth: Int) -> [LayoutItem] {
+      if let cached = typeLayouts[typeRef] { return cached }
+      guard let context, depth < Self.maximumDepth else {
+        return [.opaque(offset: 0, label: "", reason: "nested more than \(Self.maximumDepth) levels")]
+      }
+      let info = swift_reflection_infoForTypeRef(context, typeRef)
+      let result: [LayoutItem]
+      switch info.Kind {
+      case SWIFT_STRUCT:
+        result = structLayout(typeRef: typeRef, info: info, depth: depth)
+      case SWIFT_TUPLE:
+        result = (0..<info.NumFields).flatMap { index in
+          let child = swift_reflection_childOfTypeRef(context, typeRef, index)
+          let name = child.Name.map { String(cString: $0) } ?? ""
+          return items(kind: child.Kind, typeRef: child.TR, label: name.isEmpty ? "\(index)" : name, offset: Int(child.Offset), depth: depth + 1)
+        }
+      case SWIFT_SINGLE_PAYLOAD_ENUM, SWIFT_MULTI_PAYLOAD_ENUM:
+        result = enumLayout(typeRef: typeRef, info: info, depth: depth)
+      default:
+        result = items(kind: info.Kind, typeRef: typeRef, label: "", offset: 0, depth: depth + 1)
+      }
+      typeLayouts[typeRef] = result
+      return result
+    }
+
+    /// The items of one field (or element) of kind `kind` and type `typeRef`.
+    mutating func items(kind: swift_layout_kind_t, typeRef: UInt64, label: String, offset: Int, depth: Int) -> [LayoutItem] {
+      switch kind {
+      case SWIFT_STRONG_REFERENCE:
+        return [.reference(offset: offset, label: label, ownership: .strong, boxedType: boxedType(name(ofTypeRef: typeRef)))]
+      case SWIFT_WEAK_REFERENCE:
+        return [.reference(offset: offset, label: label, ownership: .weak, boxedType: nil)]
+      case SWIFT_UNOWNED_REFERENCE:
+        return [.reference(offset: offset, label: label, ownership: .unowned, boxedType: nil)]
+      case SWIFT_UNMANAGED_REFERENCE:
+        return [.reference(offset: offset, label: label, ownership: .unmanaged, boxedType: nil)]
+      case SWIFT_THICK_FUNCTION:
+        return [.function(offset: offset, label: label)]
+      case SWIFT_CLASS_EXISTENTIAL:
+        return [.reference(offset: offset, label: label, ownership: .strong, boxedType: nil)]  // word 0 is the object
+      case SWIFT_OPAQUE_EXISTENTIAL:
+        return [.existential(offset: offset, label: label, typeRef: typeRef)]
+      case SWIFT_ERROR_EXISTENTIAL:
+        return [.errorExistential(offset: offset, label: label, typeRef: typeRef)]
+      case SWIFT_STRUCT, SWIFT_TUPLE, SWIFT_SINGLE_PAYLOAD_ENUM, SWIFT_MULTI_PAYLOAD_ENUM:
+        return layout(ofTypeRef: typeRef, depth: depth + 1).map { $0.nested(at: offset, under: label) }
+      case SWIFT_UNKNOWN where typeRef != 0:
+        return [.opaque(offset: offset, label: label, reason: "no layout is known for \(name(ofTypeRef: typeRef))")]
+      default:
+        return []  // builtins, raw pointers, metatypes, enums without payload: no references
+      }
+    }
+
+    private mutating func structLayout(typeRef: UInt64, info: swift_typeinfo_t, depth: Int) -> [LayoutItem] {
+      guard let context else { return [] }
+      let name = name(ofTypeRef: typeRef)
+      if name == "Swift.String" || name == "Swift.Substring" { return [] }
+      if name.hasPrefix("Swift.Array<") || name.hasPrefix("Swift.ContiguousArray<") {
+        let element = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 0), depth: depth)
+        return element.items.isEmpty ? [] : [.array(offset: 0, label: "", element: element)]
+      }
+      if name.hasPrefix("Swift.Dictionary<") {
+        let key = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 0), depth: depth)
+        let value = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 1), depth: depth)
+        return key.items.isEmpty && value.items.isEmpty ? [] : [.dictionary(offset: 0, label: "", key: key, value: value)]
+      }
+      if name.hasPrefix("Swift.Set<") {
+        let element = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 0), depth: depth)
+        return element.items.isEmpty ? [] : [.set(offset: 0, label: "", element: element)]
+      }
+      return (0..<info.NumFields).flatMap { index in
+        let child = swift_reflection_childOfTypeRef(context, typeRef, index)
+        let label = child.Name.map { String(cString: $0) } ?? "\(index)"
+        return items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: depth + 1)
+      }
+    }
+
+    private mutating func enumLayout(typeRef: UInt64, info: swift_typeinfo_t, depth: Int) -> [LayoutItem] {
+      guard let context else { return [] }
+      let isOptional = name(ofTypeRef: typeRef).hasPrefix("Swift.Optional<")
+      var cases: [EnumCaseLayout] = []
+      for index in 0..<info.NumFields {
+        let child = swift_reflection_childOfTypeRef(context, typeRef, index)
+        let caseName = isOptional ? "" : child.Name.map { String(cString: $0) } ?? "case \(index)"
+        guard child.TR != 0 else {
+          cases.append(EnumCaseLayout(name: caseName, payload: nil, isIndirect: false))
+          continue
+        }
+        let isIndirect = child.Kind == SWIFT_STRONG_REFERENCE && name(ofTypeRef: child.TR) == "Builtin.NativeObject"
+        let payload = isIndirect ? [] : items(kind: child.Kind, typeRef: child.TR, label: "", offset: 0, depth: depth + 1)
+        cases.append(EnumCaseLayout(name: caseName, payload: payload, isIndirect: isIndirect))
+      }
+      if !cases.contains(where: { $0.isIndirect || !($0.payload ?? []).isEmpty }) { return [] }
+      // `T?` of a single reference or closure: nil is a null word, no projection needed.
+      if isOptional, let payload = cases.first?.payload, payload.count == 1, !cases[0].isIndirect {
+        switch payload[0] {
+        case .reference(0, _, let ownership, _) where ownership != .weak: return payload
+        case .function(0, _): return payload
+        default: break
+        }
+      }
+      return [.enumeration(offset: 0, label: "", typeRef: typeRef, cases: cases)]
+    }
+
+    mutating func elementLayout(_ typeRef: UInt64, depth: Int) -> ElementLayout {
+      if let cached = elementLayouts[typeRef] { return cached }
+      guard let context, typeRef != 0 else { return ElementLayout(items: [], stride: 1, typeName: "") }
+      let info = swift_reflection_infoForTypeRef(context, typeRef)
+      let element = ElementLayout(
+        items: layout(ofTypeRef: typeRef, depth: depth + 1), stride: max(Int(info.Stride), 1), typeName: name(ofTypeRef: typeRef))
+      elementLayouts[typeRef] = element
+      return element
+    }
+
+    /// `"<> { var Swift.Int } <>"` → `"Swift.Int"`: the type a captured-`var` box holds.
+    func boxedType(_ name: String) -> String? {
+      guard let open = name.firstRange(of: "{ var "), let close = name.lastIndex(of: "}") , open.upperBound <= close else {
+        return nil
+      }
+      return String(name[open.upperBound..<close]).trimmingTrailingSpaces
+    }
+
+    mutating func hashedStorageLayout(metadata: UInt) -> HashedStorageLayout? {
+      if let cached = hashedStorageLayouts[metadata] { return cached }
+      guard let context else { return nil }
+      var offsets: [String: Int] = [:]
+      var current = metadata
+      var level = 0
+      while current != 0 && level < 8 {
+        let info = swift_reflection_infoForMetadata(context, current)
+        for index in 0..<info.NumFields {
+          let child = swift_reflection_childOfMetadata(context, current, index)
+          if let name = child.Name { offsets[String(cString: name)] = Int(child.Offset) }
+        }
+        current = MemoryReader.readWord(at: current + 8) ?? 0
+        level += 1
+      }
+      let size = Int(swift_reflection_infoForMetadata(context, metadata).Size)
+      var layout: HashedStorageLayout?
+      if let count = offsets["_count"], let scale = offsets["_scale"], size > 0,
+        let keys = offsets["_rawKeys"] ?? offsets["_rawElements"]
+      {
+        layout = HashedStorageLayout(
+          countOffset: count, scaleOffset: scale, keysOffset: keys, valuesOffset: offsets["_rawValues"],
+          bitmapOffset: (size + 7) & ~7)
+      }
+      hashedStorageLayouts[metadata] = layout
+      return layout
+    }
+  }
+}
+
+extension String {
+  fileprivate var trimmingTrailingSpaces: String {
+    var text = self
+    while text.last == " " { text.removeLast() }
+    return text
+  }
+}
