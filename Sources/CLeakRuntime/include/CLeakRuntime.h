@@ -34,6 +34,16 @@ uintptr_t cleak_weak_load(uintptr_t slot);
 /// Demangles a Swift symbol with `swift_demangle`; returns a malloc'd string or NULL.
 char *cleak_demangle(const char *mangled, size_t length);
 
+// MARK: - Deallocation
+
+/// Called with the address of every Swift class instance that is deallocated (after its deinit
+/// ran, before its memory is freed). It must not retain the object.
+typedef void (*cleak_deallocation_observer)(uintptr_t object);
+
+/// Installs (or, with NULL, removes) the deallocation observer. The interposed
+/// `swift_deallocClassInstance` calls it; only one observer is active.
+void cleak_set_deallocation_observer(cleak_deallocation_observer observer);
+
 // MARK: - Symbolication (libdw)
 
 /// Symbolizes a code address of this process with libdw: the (mangled) function symbol from the

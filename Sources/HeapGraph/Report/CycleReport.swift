@@ -34,7 +34,7 @@ public struct CycleReport: Sendable, Equatable {
   public let configuration: CycleFinder.Configuration
   /// Every component that can hold a cycle, ordered by smallest object id. A component with no
   /// cycle within the length bound is still listed (its cycles are longer).
-  public let components: [Component]
+  public internal(set) var components: [Component]
 
   init(graph: ObjectGraph, configuration: CycleFinder.Configuration, components: [Component]) {
     objectCount = graph.objectCount
@@ -53,4 +53,18 @@ public struct CycleReport: Sendable, Equatable {
 
   /// Whether any cycle was found.
   public var hasCycles: Bool { components.contains { $0.foundCycleCount > 0 } }
+
+  /// The report without the listed cycles that `isIncluded` rejects, with counts adjusted; for
+  /// example the cycles of live objects that were broken while the search ran.
+  public func filteringCycles(_ isIncluded: (RetainCycle) -> Bool) -> CycleReport {
+    var copy = self
+    copy.components = components.map { component in
+      var component = component
+      let kept = component.cycles.filter(isIncluded)
+      component.foundCycleCount -= component.cycles.count - kept.count
+      component.cycles = kept
+      return component
+    }
+    return copy
+  }
 }

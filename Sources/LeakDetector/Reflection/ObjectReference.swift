@@ -21,6 +21,8 @@ public struct ObjectReference: Sendable, Hashable, CustomStringConvertible {
   public var targetKind: HeapObjectKind
   /// The target's type name; a closure context is named by its function.
   public var targetTypeName: String
+  /// For a reference held by a closure value: the closure's code address.
+  var closureFunction: UInt = 0
 
   public init(label: String, ownership: Ownership, targetAddress: UInt, targetKind: HeapObjectKind, targetTypeName: String) {
     self.label = label

@@ -61,7 +61,10 @@ struct LiveObjectReader {
 
   func reference(from raw: RawReference) -> ObjectReference {
     let (kind, typeName) = describe(address: raw.target, hint: TargetHint(raw))
-    return ObjectReference(label: raw.label, ownership: raw.ownership, targetAddress: raw.target, targetKind: kind, targetTypeName: typeName)
+    var reference = ObjectReference(
+      label: raw.label, ownership: raw.ownership, targetAddress: raw.target, targetKind: kind, targetTypeName: typeName)
+    reference.closureFunction = raw.function
+    return reference
   }
 
   /// The kind and name of the object at `address`.

@@ -63,11 +63,11 @@ public final class Symbolicator: Sendable {
   /// `"partial apply forwarder for closure #1 () -> () in MyApp.Feed.load() -> ()"` becomes
   /// `"closure #1 in MyApp.Feed.load()"`.
   public static func closureName(_ demangled: String) -> String {
-    if demangled.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
     var name = Substring(demangled)
     for prefix in ["partial apply forwarder for ", "partial apply for "] where name.hasPrefix(prefix) {
       name = name.dropFirst(prefix.count)
     }
+    if name.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
     // "closure #1 (A) -> B in context" → "closure #1 in context", at every nesting level.
     var result = ""
     while let range = name.range(of: "closure #") {

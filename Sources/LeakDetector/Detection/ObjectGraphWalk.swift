@@ -1,0 +1,165 @@
+import CLeakRuntime
+import HeapGraph
+
+/// One traversal of the live object graph from a set of roots: reads each object's references,
+/// retains every object it reaches until `releaseAll()`, and records what it saw as a heap
+/// snapshot.
+struct ObjectGraphWalk {
+  private let configuration: RetainCycleDetector.Configuration
+  private let reader = LiveObjectReader()
+  private var builder = HeapSnapshot.Builder(metadata: .init(tool: "swift-leak-detector RetainCycleDetector"))
+  private var idByAddress: [UInt: Int64] = [:]
+  private var pinned: [UInt] = []
+  private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind, function: UInt)] = []
+  private var nonRetaining: [(from: Int64, to: UInt, label: String, ownership: Ownership)] = []
+  private(set) var rootIDs: [Int64] = []
+  private(set) var diagnostics: [String] = []
+  private var stackIDs: [UInt: Int64] = [:]
+
+  init(configuration: RetainCycleDetector.Configuration) {
+    self.configuration = configuration
+  }
+
+  var snapshot: HeapSnapshot {
+    var builder = builder
+    for edge in nonRetaining {
+      guard let target = idByAddress[edge.to] else { continue }
+      builder.addReference(from: edge.from, to: target, label: edge.label, ownership: edge.ownership)
+    }
+    return builder.snapshot
+  }
+
+  mutating func addRoot(_ object: AnyObject) {
+    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    let (kind, typeName) = reader.describe(address: address, hint: .none)
+    if let id = visit(address: address, typeName: typeName, kind: kind, function: 0) {
+      rootIDs.append(id)
+    }
+  }
+
+  /// Reads objects until every strong reference has been followed.
+  mutating func run() {
+    var next = 0
+    while next < queue.count {
+      let object = queue[next]
+      next += 1
+      expand(object.address, kind: object.kind)
+    }
+  }
+
+  /// Whether every edge of `cycle` still exists (the objects are still retained by the walk).
+  func stillHolds(_ cycle: RetainCycle) -> Bool {
+    let elements = cycle.elements
+    for (index, element) in elements.enumerated() {
+      guard let address = element.address else { return false }
+      let next = elements[(index + 1) % elements.count]
+      let reflection = reader.reflect(address: UInt(address), hint: element.typeName.hasPrefix("box<") ? .box(boxedType: "") : .none)
+      let declared = declaredReferences(of: UInt(address), kind: reflection.kind).map(\.targetAddress)
+      let targets = reflection.references.filter { $0.ownership == .strong }.map(\.targetAddress) + declared
+        + Associations.strongValues(ofObjectAt: UInt(address)).map(\.address)
+      if !targets.contains(UInt(next.address ?? 0)) && !(configuration.includesUnownedReferencesAsSuspicious
+        && reflection.references.contains { $0.targetAddress == UInt(next.address ?? 0) })
+      {
+        return false
+      }
+    }
+    return true
+  }
+
+  mutating func releaseAll() {
+    for address in pinned { cleak_release(address) }
+    pinned.removeAll()
+  }
+
+  // MARK: - Steps
+
+  /// Records an object the first time it is reached and queues it; returns its id, or `nil`
+  /// when it is being deallocated (the reference is then dropped).
+  private mutating func visit(address: UInt, typeName: String, kind: HeapObjectKind, function: UInt) -> Int64? {
+    if let id = idByAddress[address] { return id }
+    guard idByAddress.count < configuration.maxObjects else {
+      if idByAddress.count == configuration.maxObjects {
+        diagnostics.append("the search stopped after \(configuration.maxObjects) objects (Configuration.maxObjects)")
+      }
+      return nil
+    }
+    guard cleak_try_retain(address) else {
+      diagnostics.append("\(typeName) at 0x\(String(address, radix: 16)) was being deallocated; its references were skipped")
+      return nil
+    }
+    pinned.append(address)
+    let id = Int64(idByAddress.count + 1)
+    idByAddress[address] = id
+    var stack: Int64?
+    if kind == .closureContext, function != 0 {
+      stack = stackID(forFunction: function)
+    }
+    builder.addObject(id: id, type: typeName, address: UInt64(address), stack: stack)
+    queue.append((address, typeName, kind, function))
+    return id
+  }
+
+  /// A closure context's "allocation site": the closure's own source location.
+  private mutating func stackID(forFunction function: UInt) -> Int64 {
+    if let id = stackIDs[function] { return id }
+    let id = Int64(stackIDs.count + 1)
+    stackIDs[function] = id
+    var frame = Symbolicator.shared.frame(at: function)
+    frame.symbol = frame.symbol.map(Symbolicator.closureName)
+    builder.addStack(id: id, frames: [frame])
+    return id
+  }
+
+  private mutating func expand(_ address: UInt, kind: HeapObjectKind) {
+    guard let sourceID = idByAddress[address] else { return }
+    let sourceType = queue.first { $0.address == address }?.typeName ?? ""
+    let reflection = reader.reflect(address: address, hint: kind == .box ? .box(boxedType: "") : .none)
+    diagnostics += reflection.diagnostics.map { "\(sourceType): \($0)" }
+    var references = reflection.references
+    references += declaredReferences(of: address, kind: kind)
+    for association in Associations.strongValues(ofObjectAt: address) {
+      let (targetKind, targetType) = reader.describe(address: association.address, hint: .none)
+      references.append(
+        ObjectReference(
+          label: "associated[\"\(association.key)\"]", ownership: .strong, targetAddress: association.address,
+          targetKind: targetKind, targetTypeName: targetType))
+    }
+    for reference in references {
+      if configuration.edgeFilters.contains(where: { $0(sourceType, reference.label, reference.targetTypeName) }) {
+        continue
+      }
+      var ownership = reference.ownership
+      var label = reference.label
+      if ownership == .unowned && configuration.includesUnownedReferencesAsSuspicious {
+        ownership = .strong
+        label += " (unowned)"
+      }
+      guard ownership == .strong else {
+        nonRetaining.append((sourceID, reference.targetAddress, label, ownership))
+        continue
+      }
+      guard
+        let targetID = visit(
+          address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind,
+          function: reference.closureFunction)
+      else { continue }
+      builder.addReference(from: sourceID, to: targetID, label: label, ownership: .strong)
+    }
+  }
+
+  /// References declared through `LeakReflectable` and the configured providers.
+  private func declaredReferences(of address: UInt, kind: HeapObjectKind) -> [ObjectReference] {
+    guard kind == .classInstance else { return [] }
+    let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
+    var declared = (object as? LeakReflectable)?.leakReferences ?? []
+    for provider in configuration.referenceProviders { declared += provider(object) }
+    return declared.map { reference in
+      let target = UInt(bitPattern: Unmanaged.passUnretained(reference.object).toOpaque())
+      let (targetKind, targetType) = reader.describe(address: target, hint: .none)
+      return ObjectReference(
+        label: reference.label, ownership: reference.ownership, targetAddress: target, targetKind: targetKind,
+        targetTypeName: targetType)
+    }
+  }
+}
+

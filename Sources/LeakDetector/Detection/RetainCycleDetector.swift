@@ -1,0 +1,90 @@
+import CLeakRuntime
+import HeapGraph
+
+/// Finds the retain cycles among live objects: the FBRetainCycleDetector analogue for Swift.
+///
+/// Add candidates, then ask for cycles. The detector walks the strong references reachable from
+/// the candidates (read from the Swift runtime's reflection metadata, plus associations and
+/// declared references), builds a heap graph, and runs the same search as `leak-detector
+/// analyze`: every elementary cycle up to `maxLength` objects, each once, canonically rotated.
+/// Objects are retained only while they are read; cycles broken during the search are dropped;
+/// the detector keeps no object alive afterwards.
+///
+/// ```swift
+/// let detector = RetainCycleDetector()
+/// detector.addCandidate(feed)
+/// for cycle in detector.findRetainCycles() { print(cycle) }
+/// ```
+/// ```text
+/// MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
+/// ```
+public final class RetainCycleDetector {
+  /// Decides whether to ignore an edge: `(source type, label, target type)`, `true` to drop it.
+  public typealias EdgeFilter = @Sendable (_ sourceType: String, _ label: String, _ targetType: String) -> Bool
+  /// Declares references of objects whose types the caller does not own.
+  public typealias ReferenceProvider = (_ object: AnyObject) -> [DeclaredReference]
+
+  /// How the detector searches.
+  public struct Configuration {
+    /// Edges to ignore, e.g. known long-lived caches.
+    public var edgeFilters: [EdgeFilter] = []
+    /// How many cycles to list per strongly connected component; the rest are counted.
+    public var maxCyclesPerComponent = CycleFinder.Configuration.defaultMaxCyclesPerComponent
+    /// Treat `unowned` references as edges too, labelled `… (unowned)`: cycles through them are
+    /// not leaks, but they crash when the owner dies first, so they are worth a look.
+    public var includesUnownedReferencesAsSuspicious = false
+    /// Extra references for objects of types the runtime cannot describe.
+    public var referenceProviders: [ReferenceProvider] = []
+    /// The most objects one search reads; beyond it the search stops with a diagnostic.
+    public var maxObjects = 1_000_000
+
+    public init() {}
+  }
+
+  public var configuration: Configuration
+  private var candidates: [WeakReference] = []
+  /// What the last search could not read (types without metadata, unreadable storage), and
+  /// where it stopped early.
+  public private(set) var diagnostics: [String] = []
+  /// The graph of the last search, as a heap snapshot (for reports and `leak-detector`).
+  public private(set) var lastSnapshot: HeapSnapshot?
+
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration
+  }
+
+  /// Adds an object whose reachable cycles to report. The detector holds it weakly.
+  public func addCandidate(_ object: AnyObject) {
+    candidates.append(WeakReference(object))
+  }
+
+  /// Every retain cycle reachable from the candidates, of at most `maxLength` objects.
+  public func findRetainCycles(maxLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) -> [RetainCycle] {
+    findRetainCycleReport(maxLength: maxLength).cycles
+  }
+
+  /// The full report of the search: cycles grouped by component, with counts of unlisted ones.
+  public func findRetainCycleReport(maxLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) -> CycleReport {
+    var walk = ObjectGraphWalk(configuration: configuration)
+    defer { walk.releaseAll() }
+    let roots = candidates.compactMap(\.object)
+    for root in roots { walk.addRoot(root) }
+    walk.run()
+    diagnostics = walk.diagnostics
+    let snapshot = walk.snapshot
+    lastSnapshot = snapshot
+    let graph = ObjectGraph(snapshot)
+    let startNodes = walk.rootIDs.compactMap { graph.node(forObjectID: $0) }
+    let finder = CycleFinder(
+      configuration: .init(maxCycleLength: maxLength, maxCyclesPerComponent: configuration.maxCyclesPerComponent))
+    let report = finder.findCycles(in: graph, from: startNodes)
+    return report.filteringCycles { walk.stillHolds($0) }
+  }
+
+  /// The retain cycles reachable from `object`.
+  public static func cycles(from object: AnyObject, maxLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) -> [RetainCycle] {
+    let detector = RetainCycleDetector()
+    detector.addCandidate(object)
+    return detector.findRetainCycles(maxLength: maxLength)
+  }
+}

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A value behind a pthread mutex, for state that holds non-`Sendable` objects (which
+/// `Synchronization.Mutex` cannot hand out). Callers must not let references escape the lock
+/// except to release them.
+final class Locked<Value>: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&value)
+  }
+}
