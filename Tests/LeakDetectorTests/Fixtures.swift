@@ -1,4 +1,8 @@
 import Foundation
+import LeakDetector
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// Keeps fixtures on the heap: the optimizer cannot stack-promote what escapes into here.
 nonisolated(unsafe) var fixtureSink: [AnyObject] = []
@@ -39,7 +43,7 @@ indirect enum Tree {
   case node(Tree, Tree)
 }
 
-struct BadThing: Error {
+struct BadThing: Error, @unchecked Sendable {
   var culprit: Leaf
 }
 
@@ -86,4 +90,33 @@ struct Wrapper: Hashable {
   init(_ leaf: Leaf) { self.leaf = leaf }
   static func == (lhs: Wrapper, rhs: Wrapper) -> Bool { lhs.leaf === rhs.leaf }
   func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(leaf)) }
+}
+
+final class GenericHolder<Value> {
+  var value: Value
+  var extra: Leaf? = Leaf()
+  init(_ value: Value) { self.value = value }
+}
+
+actor Counter {
+  var leaf = Leaf()
+  var count = 0
+}
+
+class Animal {
+  var owner: Leaf?
+}
+
+final class Dog: Animal {
+  var toy = Leaf()
+}
+
+/// `"LeakDetectorTests.Leaf"` → `"Leaf"`, for readable assertions.
+func unqualified(_ text: String) -> String {
+  text.replacingOccurrences(of: "LeakDetectorTests.", with: "")
+}
+
+/// `(label, ownership, target type)` of each reference, unqualified.
+func summary(_ references: [ObjectReference]) -> [String] {
+  references.map { "\($0.label) \($0.ownership.rawValue) \(unqualified($0.targetTypeName))" }
 }
