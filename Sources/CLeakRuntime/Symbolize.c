@@ -71,13 +71,30 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
     pthread_mutex_unlock(&lock);
     return 0;
   }
-  *symbol = copy(dwfl_module_addrname(module, (GElf_Addr)pc));
+  const char *name = dwfl_module_addrname(module, (GElf_Addr)pc);
+  *symbol = copy(name);
+  // A partial-apply forwarder ("…TA") has no source of its own: use the function it forwards to.
+  Dwarf_Addr lookup = (Dwarf_Addr)pc;
+  size_t nameLength = name == NULL ? 0 : strlen(name);
+  if (nameLength > 2 && strcmp(name + nameLength - 2, "TA") == 0) {
+    int count = dwfl_module_getsymtab(module);
+    for (int index = 1; index < count; index++) {
+      GElf_Sym entry;
+      GElf_Addr address = 0;
+      const char *candidate = dwfl_module_getsym_info(module, index, &entry, &address, NULL, NULL, NULL);
+      if (candidate != NULL && GELF_ST_TYPE(entry.st_info) == STT_FUNC && strncmp(candidate, name, nameLength - 2) == 0 &&
+          candidate[nameLength - 2] == 0) {
+        lookup = address;
+        break;
+      }
+    }
+  }
   const char *source = NULL;
-  Dwfl_Line *found = dwfl_module_getsrc(module, (Dwarf_Addr)pc);
+  Dwfl_Line *found = dwfl_module_getsrc(module, lookup);
   if (found != NULL) {
     source = dwfl_lineinfo(found, NULL, line, column, NULL, NULL);
   }
-  if (source == NULL) lineFromUnits(module, (Dwarf_Addr)pc, &source, line, column);
+  if (source == NULL || strcmp(source, "<compiler-generated>") == 0) lineFromUnits(module, lookup, &source, line, column);
   *file = copy(source);
   pthread_mutex_unlock(&lock);
   return *symbol != NULL || *file != NULL;

@@ -31,7 +31,10 @@ struct ObjectGraphWalk {
 
   mutating func addRoot(_ object: AnyObject) {
     let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-    let (kind, typeName) = reader.describe(address: address, hint: .none)
+    guard let (kind, typeName) = reader.describe(address: address, hint: .none) else {
+      diagnostics.append("a candidate at 0x\(String(address, radix: 16)) has no known class metadata; it was skipped")
+      return
+    }
     if let id = visit(address: address, typeName: typeName, kind: kind, function: 0) {
       rootIDs.append(id)
     }
@@ -118,7 +121,7 @@ struct ObjectGraphWalk {
     var references = reflection.references
     references += declaredReferences(of: address, kind: kind)
     for association in Associations.strongValues(ofObjectAt: address) {
-      let (targetKind, targetType) = reader.describe(address: association.address, hint: .none)
+      guard let (targetKind, targetType) = reader.describe(address: association.address, hint: .none) else { continue }
       references.append(
         ObjectReference(
           label: "associated[\"\(association.key)\"]", ownership: .strong, targetAddress: association.address,
@@ -153,9 +156,9 @@ struct ObjectGraphWalk {
     let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
     var declared = (object as? LeakReflectable)?.leakReferences ?? []
     for provider in configuration.referenceProviders { declared += provider(object) }
-    return declared.map { reference in
+    return declared.compactMap { reference in
       let target = UInt(bitPattern: Unmanaged.passUnretained(reference.object).toOpaque())
-      let (targetKind, targetType) = reader.describe(address: target, hint: .none)
+      guard let (targetKind, targetType) = reader.describe(address: target, hint: .none) else { return nil }
       return ObjectReference(
         label: reference.label, ownership: reference.ownership, targetAddress: target, targetKind: targetKind,
         targetTypeName: targetType)

@@ -52,31 +52,41 @@ struct LiveObjectReader {
   /// was reached (through a closure, or as a captured-`var` box).
   func reflect(address: UInt, hint: TargetHint = .none) -> ObjectReflection {
     let result = reflector.reflect(address: address, asBox: hint.isBox)
-    let (kind, typeName) = describe(address: address, hint: hint)
-    return ObjectReflection(
-      typeName: typeName, kind: result.kind ?? kind,
-      references: result.references.map(reference(from:)),
-      diagnostics: result.diagnostics)
+    let (kind, typeName) = describe(address: address, hint: hint) ?? (.classInstance, "<unreadable object>")
+    var diagnostics = result.diagnostics
+    var references: [ObjectReference] = []
+    for raw in result.references {
+      if let reference = reference(from: raw) {
+        references.append(reference)
+      } else {
+        diagnostics.append("\(raw.label): 0x\(String(raw.target, radix: 16)) is not a readable heap object; the reference was dropped")
+      }
+    }
+    return ObjectReflection(typeName: typeName, kind: result.kind ?? kind, references: references, diagnostics: diagnostics)
   }
 
-  func reference(from raw: RawReference) -> ObjectReference {
-    let (kind, typeName) = describe(address: raw.target, hint: TargetHint(raw))
+  /// The reference, or `nil` when its target is not a heap object reflection knows.
+  func reference(from raw: RawReference) -> ObjectReference? {
+    guard let (kind, typeName) = describe(address: raw.target, hint: TargetHint(raw)) else { return nil }
     var reference = ObjectReference(
       label: raw.label, ownership: raw.ownership, targetAddress: raw.target, targetKind: kind, targetTypeName: typeName)
     reference.closureFunction = raw.function
     return reference
   }
 
-  /// The kind and name of the object at `address`.
-  func describe(address: UInt, hint: TargetHint) -> (HeapObjectKind, String) {
-    guard let metadata = MemoryReader.readWord(at: address), let kindWord = MemoryReader.readWord(at: metadata),
-      let kind = HeapObjectKind.of(kindWord: kindWord)
+  /// The kind and name of the object at `address`, or `nil` when the address holds no heap
+  /// object reflection knows (never retain, cast or read such an address).
+  func describe(address: UInt, hint: TargetHint) -> (HeapObjectKind, String)? {
+    guard address & 7 == 0, address >= 0x1000, address < 1 << 56,
+      let metadata = MemoryReader.readWord(at: address), metadata & 7 == 0,
+      let kindWord = MemoryReader.readWord(at: metadata), let kind = HeapObjectKind.of(kindWord: kindWord)
     else {
-      return (.classInstance, "<unreadable object>")
+      return nil
     }
     switch (kind, hint) {
     case (.classInstance, _):
-      return (kind, reflector.className(metadata: metadata))
+      guard let name = reflector.className(metadata: metadata) else { return nil }
+      return (kind, name)
     case (_, .box(let boxedType)):
       return (.box, "box<\(boxedType)>")
     case (_, .closure(let function)):

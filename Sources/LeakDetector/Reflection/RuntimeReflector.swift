@@ -39,6 +39,9 @@ final class RuntimeReflector: Sendable {
       }
       switch kind {
       case .classInstance:
+        guard state.className(metadata: metadata) != State.unknownClassName else {
+          return (nil, "<unknown object>", [], ["0x\(String(address, radix: 16)) has no known class metadata; it was not read"])
+        }
         let layout = state.classLayout(metadata: metadata)
         diagnostics += layout.diagnostics
         state.collect(layout.items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
@@ -50,9 +53,13 @@ final class RuntimeReflector: Sendable {
     }
   }
 
-  /// The type name of the class whose metadata is `metadata`.
-  func className(metadata: UInt) -> String {
-    state.withLock { $0.className(metadata: metadata) }
+  /// The type name of the class whose metadata is `metadata`, or `nil` when reflection does not
+  /// know it (then the word is probably not class metadata at all).
+  func className(metadata: UInt) -> String? {
+    state.withLock { state in
+      let name = state.className(metadata: metadata)
+      return name == State.unknownClassName ? nil : name
+    }
   }
 }
 
@@ -111,9 +118,15 @@ extension RuntimeReflector {
       return String(cString: pointer)
     }
 
+    static let unknownClassName = "<unknown class>"
+
     mutating func className(metadata: UInt) -> String {
       if let name = classNames[metadata] { return name }
-      let name = context.map { self.name(ofTypeRef: swift_reflection_typeRefForMetadata($0, metadata)) } ?? "<unknown class>"
+      var name = Self.unknownClassName
+      if let context {
+        let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
+        if typeRef != 0 { name = self.name(ofTypeRef: typeRef) }
+      }
       classNames[metadata] = name
       return name
     }
@@ -188,7 +201,15 @@ extension RuntimeReflector {
       case SWIFT_THICK_FUNCTION:
         return [.function(offset: offset, label: label)]
       case SWIFT_CLASS_EXISTENTIAL:
-        return [.reference(offset: offset, label: label, ownership: .strong, boxedType: nil)]  // word 0 is the object
+        // Word 0 is the object; its ownership is that of the existential's `object` child.
+        let ownership: Ownership
+        switch context.map({ swift_reflection_childOfTypeRef($0, typeRef, 0).Kind }) {
+        case SWIFT_WEAK_REFERENCE: ownership = .weak
+        case SWIFT_UNOWNED_REFERENCE: ownership = .unowned
+        case SWIFT_UNMANAGED_REFERENCE: ownership = .unmanaged
+        default: ownership = .strong
+        }
+        return [.reference(offset: offset, label: label, ownership: ownership, boxedType: nil)]
       case SWIFT_OPAQUE_EXISTENTIAL:
         return [.existential(offset: offset, label: label, typeRef: typeRef)]
       case SWIFT_ERROR_EXISTENTIAL:
