@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
     .library(name: "LeakDetectorTesting", targets: ["LeakDetectorTesting"]),
     .executable(name: "leak-detector", targets: ["leak-detector"]),
+    .executable(name: "leak-detector-demo", targets: ["FeedApp"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -38,6 +39,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+
+    // The README's demo: a small app that leaks, found live by RetainCycleDetector.
+    .executableTarget(name: "FeedApp", dependencies: ["LeakDetector"], path: "Examples/FeedApp"),
 
     // Generates synthetic heap snapshots for the benchmark (not a product).
     .executableTarget(name: "heap-synth", dependencies: ["HeapGraph"], path: "Benchmarks/HeapSynth"),

@@ -4,7 +4,8 @@
 /// element's reference leads back to the first. The cycle is stored in a canonical rotation, so
 /// the same cycle always starts at the same object: the rotation whose sequence of type names is
 /// lexicographically smallest, and among equal ones, the one starting at the lowest address
-/// (FBRetainCycleDetector's normalisation).
+/// (FBRetainCycleDetector's normalisation), except that closure contexts and boxes sort after
+/// class instances, so that a cycle reads from the object that owns the closure.
 ///
 /// ```swift
 /// print(cycle)
@@ -49,8 +50,8 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     }
     var best = 0
     for start in 1..<max(count, 1) {
-      let candidate = rotation(start).map(\.typeName)
-      let current = rotation(best).map(\.typeName)
+      let candidate = rotation(start).map(\.rotationKey)
+      let current = rotation(best).map(\.rotationKey)
       if candidate.lexicographicallyPrecedes(current) {
         best = start
       } else if candidate.elementsEqual(current), Self.startsLower(elements[start], than: elements[best]) {
@@ -70,7 +71,7 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     fingerprint = Fingerprint(parts: ["cycle"] + (0..<count).flatMap { pairs[(fingerprintStart + $0) % count] })
   }
 
-  private static func startsLower(_ lhs: Element, than rhs: Element) -> Bool {
+  static func startsLower(_ lhs: Element, than rhs: Element) -> Bool {
     switch (lhs.address, rhs.address) {
     case let (left?, right?) where left != right: left < right
     case (.some, nil): true
@@ -104,6 +105,16 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
       return left.objectID < right.objectID
     }
     return false
+  }
+}
+
+extension RetainCycle.Element {
+  /// Orders elements for the canonical rotation: class instances before closure contexts and
+  /// boxes, then by type name.
+  var rotationKey: String {
+    let isClosureOrBox = typeName.hasPrefix("closure #") || typeName.hasPrefix("box<") || typeName == "box"
+      || typeName.hasPrefix("reabstraction thunk") || typeName == "closure context"
+    return (isClosureOrBox ? "1" : "0") + typeName
   }
 }
 

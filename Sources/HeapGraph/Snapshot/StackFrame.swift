@@ -19,11 +19,12 @@ public struct StackFrame: Sendable, Hashable {
     self.column = column
   }
 
-  /// `"MyApp.Feed.init() (Feed.swift:12)"`, or as much of it as is known.
+  /// `"MyApp.Feed.init() (Feed.swift:12)"`, or as much of it as is known (the file without its
+  /// directory).
   public var description: String {
     var text = symbol ?? pc.map { "0x" + String($0, radix: 16) } ?? "???"
     if let file {
-      text += " (\(file)"
+      text += " (\(file.split(separator: "/").last.map(String.init) ?? file)"
       if let line { text += ":\(line)" }
       text += ")"
     }

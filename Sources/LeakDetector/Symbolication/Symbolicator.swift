@@ -97,6 +97,26 @@ public final class Symbolicator: Sendable {
         index = name.index(after: index)
       }
     }
-    return result + name
+    return result + Self.unqualifyingParameters(name)
+  }
+
+  /// `"Feed.load(to: MyApp.View, Swift.Int)"` → `"Feed.load(to: View, Int)"`: qualifiers inside
+  /// the parameter list are noise in a closure's name.
+  static func unqualifyingParameters(_ name: Substring) -> String {
+    guard let open = name.firstIndex(of: "(") else { return String(name) }
+    var result = String(name[...open])
+    var identifier = ""
+    for character in name[name.index(after: open)...] {
+      if character.isLetter || character.isNumber || character == "_" {
+        identifier.append(character)
+      } else if character == "." && !identifier.isEmpty {
+        identifier = ""
+      } else {
+        result += identifier
+        identifier = ""
+        result.append(character)
+      }
+    }
+    return result + identifier
   }
 }
