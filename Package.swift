@@ -46,6 +46,9 @@ let package = Package(
     // Generates synthetic heap snapshots for the benchmark (not a product).
     .executableTarget(name: "heap-synth", dependencies: ["HeapGraph"], path: "Benchmarks/HeapSynth"),
 
+    // Measures reflection of live objects against a Mirror walk (not a product).
+    .executableTarget(name: "reflection-bench", dependencies: ["LeakDetector"], path: "Benchmarks/ReflectionBench"),
+
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
     .target(name: "LeakTestSupport", dependencies: ["HeapGraph"], path: "Tests/_LeakTestSupport"),
 

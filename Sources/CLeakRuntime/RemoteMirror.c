@@ -37,17 +37,20 @@ extern void swift_enumerateAllMetadataSections(bool (*body)(const metadata_secti
 
 static void freeBytes(void *readerContext, const void *bytes, void *context) {
   (void)readerContext;
-  (void)context;
-  free((void *)bytes);
+  if (context != NULL) free((void *)bytes);  // NULL context: the bytes were not copied
 }
 
 static const void *readBytes(void *readerContext, swift_addr_t address, uint64_t size, void **outFreeContext) {
   (void)readerContext;
   *outFreeContext = NULL;
+  // In-process and readable: hand out the memory itself, no copy.
+  if (cleak_is_readable((uintptr_t)address, (size_t)size)) return (const void *)(uintptr_t)address;
   void *buffer = malloc(size ? size : 1);
+  *outFreeContext = buffer;
   if (buffer == NULL) return NULL;
   if (size > 0 && cleak_read_memory(buffer, (uintptr_t)address, size) != (ptrdiff_t)size) {
     free(buffer);
+    *outFreeContext = NULL;
     return NULL;
   }
   return buffer;
@@ -55,6 +58,16 @@ static const void *readBytes(void *readerContext, swift_addr_t address, uint64_t
 
 static uint64_t stringLength(void *readerContext, swift_addr_t address) {
   (void)readerContext;
+  if (cleak_is_readable((uintptr_t)address, 1)) {
+    // Strings live in read-only sections of loaded images: bound the scan by the mapping.
+    const char *start = (const char *)(uintptr_t)address;
+    size_t length = 0;
+    while (cleak_is_readable((uintptr_t)address + length, 64)) {
+      const char *end = memchr(start + length, 0, 64);
+      if (end != NULL) return (uint64_t)(end - start);
+      length += 64;
+    }
+  }
   // Strings live in read-only sections of loaded images; read them a chunk at a time so that a
   // bad address is a failure (length 0), not a crash.
   char chunk[256];

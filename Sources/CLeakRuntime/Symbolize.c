@@ -61,7 +61,7 @@ static char *copy(const char *text) {
 
 int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column) {
   *symbol = NULL;
-  *file = NULL;
+  if (file != NULL) *file = NULL;
   *line = 0;
   *column = 0;
   pthread_mutex_lock(&lock);
@@ -73,6 +73,10 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
   }
   const char *name = dwfl_module_addrname(module, (GElf_Addr)pc);
   *symbol = copy(name);
+  if (file == NULL) {  // the caller wants the name only
+    pthread_mutex_unlock(&lock);
+    return *symbol != NULL;
+  }
   // A partial-apply forwarder ("…TA") has no source of its own: use the function it forwards to.
   Dwarf_Addr lookup = (Dwarf_Addr)pc;
   size_t nameLength = name == NULL ? 0 : strlen(name);

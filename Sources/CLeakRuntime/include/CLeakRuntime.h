@@ -11,9 +11,13 @@ extern "C" {
 
 // MARK: - Memory
 
+/// Whether `length` bytes at `address` lie in a readable mapping of this process, according to a
+/// cached copy of `/proc/self/maps` (refreshed on a miss). Thread-safe.
+bool cleak_is_readable(uintptr_t address, size_t length);
+
 /// Copies `length` bytes at `address` in this process into `destination` without faulting:
-/// an unmapped or unreadable source gives a short count instead of a crash.
-/// The corresponding system call is `process_vm_readv` on the calling process.
+/// an unmapped or unreadable source gives a short count instead of a crash. Readable ranges are
+/// copied directly; others go through `process_vm_readv` on the calling process.
 ///
 /// Returns the number of bytes copied, or -1 with errno set.
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length);
@@ -47,8 +51,8 @@ void cleak_set_deallocation_observer(cleak_deallocation_observer observer);
 // MARK: - Symbolication (libdw)
 
 /// Symbolizes a code address of this process with libdw: the (mangled) function symbol from the
-/// symbol table and, when debug information exists, the source file, line and column. Output
-/// strings are malloc'd (free them); absent parts are NULL or 0. Thread-safe.
+/// symbol table and, when debug information exists and `file` is not NULL, the source file, line
+/// and column. Output strings are malloc'd (free them); absent parts are NULL or 0. Thread-safe.
 /// Returns whether anything was found.
 int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column);
 

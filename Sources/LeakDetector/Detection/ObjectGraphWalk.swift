@@ -15,6 +15,7 @@ struct ObjectGraphWalk {
   private(set) var rootIDs: [Int64] = []
   private(set) var diagnostics: [String] = []
   private var stackIDs: [UInt: Int64] = [:]
+  private var kindsByAddress: [UInt: HeapObjectKind] = [:]
 
   init(configuration: RetainCycleDetector.Configuration) {
     self.configuration = configuration
@@ -46,25 +47,27 @@ struct ObjectGraphWalk {
     while next < queue.count {
       let object = queue[next]
       next += 1
-      expand(object.address, kind: object.kind)
+      expand(object.address, typeName: object.typeName, kind: object.kind)
     }
   }
 
-  /// Whether every edge of `cycle` still exists (the objects are still retained by the walk).
-  func stillHolds(_ cycle: RetainCycle) -> Bool {
+  /// Whether every edge of `cycle` still exists: references are read again (the objects are
+  /// still retained by the walk), so a cycle broken while the search ran is caught.
+  /// `targetsByAddress` memoizes what each object references during one re-check.
+  func stillHolds(_ cycle: RetainCycle, targetsByAddress: inout [UInt: Set<UInt>]) -> Bool {
     let elements = cycle.elements
     for (index, element) in elements.enumerated() {
-      guard let address = element.address else { return false }
-      let next = elements[(index + 1) % elements.count]
-      let reflection = reader.reflect(address: UInt(address), hint: element.typeName.hasPrefix("box<") ? .box(boxedType: "") : .none)
-      let declared = declaredReferences(of: UInt(address), kind: reflection.kind).map(\.targetAddress)
-      let targets = reflection.references.filter { $0.ownership == .strong }.map(\.targetAddress) + declared
-        + Associations.strongValues(ofObjectAt: UInt(address)).map(\.address)
-      if !targets.contains(UInt(next.address ?? 0)) && !(configuration.includesUnownedReferencesAsSuspicious
-        && reflection.references.contains { $0.targetAddress == UInt(next.address ?? 0) })
-      {
+      guard let address = element.address.map(UInt.init), let next = elements[(index + 1) % elements.count].address else {
         return false
       }
+      if targetsByAddress[address] == nil {
+        let kind: HeapObjectKind = element.typeName.hasPrefix("box<") ? .box : kindsByAddress[address] ?? .classInstance
+        let retaining = allReferences(of: address, kind: kind).references.filter {
+          $0.ownership == .strong || ($0.ownership == .unowned && configuration.includesUnownedReferencesAsSuspicious)
+        }
+        targetsByAddress[address] = Set(retaining.map(\.targetAddress))
+      }
+      guard targetsByAddress[address]?.contains(UInt(next)) == true else { return false }
     }
     return true
   }
@@ -99,6 +102,7 @@ struct ObjectGraphWalk {
     }
     builder.addObject(id: id, type: typeName, address: UInt64(address), stack: stack)
     queue.append((address, typeName, kind, function))
+    kindsByAddress[address] = kind
     return id
   }
 
@@ -113,11 +117,9 @@ struct ObjectGraphWalk {
     return id
   }
 
-  private mutating func expand(_ address: UInt, kind: HeapObjectKind) {
-    guard let sourceID = idByAddress[address] else { return }
-    let sourceType = queue.first { $0.address == address }?.typeName ?? ""
+  /// Everything `address` references: reflected, declared and associated.
+  private func allReferences(of address: UInt, kind: HeapObjectKind) -> (references: [ObjectReference], diagnostics: [String]) {
     let reflection = reader.reflect(address: address, hint: kind == .box ? .box(boxedType: "") : .none)
-    diagnostics += reflection.diagnostics.map { "\(sourceType): \($0)" }
     var references = reflection.references
     references += declaredReferences(of: address, kind: kind)
     for association in Associations.strongValues(ofObjectAt: address) {
@@ -127,6 +129,13 @@ struct ObjectGraphWalk {
           label: "associated[\"\(association.key)\"]", ownership: .strong, targetAddress: association.address,
           targetKind: targetKind, targetTypeName: targetType))
     }
+    return (references, reflection.diagnostics)
+  }
+
+  private mutating func expand(_ address: UInt, typeName sourceType: String, kind: HeapObjectKind) {
+    guard let sourceID = idByAddress[address] else { return }
+    let (references, problems) = allReferences(of: address, kind: kind)
+    diagnostics += problems.map { "\(sourceType): \($0)" }
     for reference in references {
       if configuration.edgeFilters.contains(where: { $0(sourceType, reference.label, reference.targetTypeName) }) {
         continue

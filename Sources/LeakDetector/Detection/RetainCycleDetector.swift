@@ -78,7 +78,8 @@ public final class RetainCycleDetector {
     let finder = CycleFinder(
       configuration: .init(maxCycleLength: maxLength, maxCyclesPerComponent: configuration.maxCyclesPerComponent))
     let report = finder.findCycles(in: graph, from: startNodes)
-    return report.filteringCycles { walk.stillHolds($0) }
+    var targetsByAddress: [UInt: Set<UInt>] = [:]
+    return report.filteringCycles { walk.stillHolds($0, targetsByAddress: &targetsByAddress) }
   }
 
   /// The retain cycles reachable from `object`.

@@ -22,6 +22,21 @@ public final class Symbolicator: Sendable {
   public static let shared = Symbolicator()
 
   private let cache = Mutex<[UInt: StackFrame]>([:])
+  private let names = Mutex<[UInt: String?]>([:])
+
+  /// The demangled function name at `pc`, without looking up its source location (cheaper than
+  /// ``frame(at:)``).
+  public func name(at pc: UInt) -> String? {
+    if let cached = names.withLock({ $0[pc] }) { return cached }
+    var symbol: UnsafeMutablePointer<CChar>?
+    var line: Int32 = 0
+    var column: Int32 = 0
+    _ = cleak_symbolize(pc, &symbol, nil, &line, &column)
+    defer { free(symbol) }
+    let name = symbol.map { Self.demangle(String(cString: $0)) }
+    names.withLock { $0[pc] = name }
+    return name
+  }
 
   /// The symbolized frame of the code address `pc`; the symbol is `nil` when the address is in
   /// no known image.

@@ -1,0 +1,93 @@
+#define _GNU_SOURCE
+#include "CLeakRuntime.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+// A sorted snapshot of the readable mappings of this process (from /proc/self/maps), so that
+// "is this address readable?" is a binary search instead of a system call. A miss refreshes the
+// snapshot (mappings come and go), at most once per millisecond.
+
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+} region_t;
+
+static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
+static region_t *regions = NULL;
+static size_t regionCount = 0;
+static struct timespec lastRefresh = {0, 0};
+
+static void refresh(void) {
+  FILE *maps = fopen("/proc/self/maps", "r");
+  if (maps == NULL) return;
+  size_t capacity = 256, count = 0;
+  region_t *fresh = malloc(capacity * sizeof(region_t));
+  char line[512];
+  while (fresh != NULL && fgets(line, sizeof line, maps) != NULL) {
+    unsigned long start, end;
+    char permissions[5] = {0};
+    if (sscanf(line, "%lx-%lx %4s", &start, &end, permissions) != 3 || permissions[0] != 'r') continue;
+    if (count > 0 && fresh[count - 1].end == start) {  // merge adjacent readable mappings
+      fresh[count - 1].end = end;
+      continue;
+    }
+    if (count == capacity) {
+      capacity *= 2;
+      region_t *grown = realloc(fresh, capacity * sizeof(region_t));
+      if (grown == NULL) break;
+      fresh = grown;
+    }
+    fresh[count].start = start;
+    fresh[count].end = end;
+    count += 1;
+  }
+  fclose(maps);
+  if (fresh == NULL) return;
+  free(regions);
+  regions = fresh;
+  regionCount = count;
+  clock_gettime(CLOCK_MONOTONIC, &lastRefresh);
+}
+
+static int contains(uintptr_t address, size_t length) {
+  size_t low = 0, high = regionCount;
+  while (low < high) {
+    size_t middle = (low + high) / 2;
+    if (regions[middle].end <= address) low = middle + 1;
+    else high = middle;
+  }
+  return low < regionCount && regions[low].start <= address && address + length <= regions[low].end &&
+         address + length >= address;
+}
+
+bool cleak_is_readable(uintptr_t address, size_t length) {
+  if (address < 4096) return false;
+  pthread_rwlock_rdlock(&lock);
+  int found = regions != NULL && contains(address, length);
+  pthread_rwlock_unlock(&lock);
+  if (found) return true;
+  pthread_rwlock_wrlock(&lock);
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  long elapsed = (now.tv_sec - lastRefresh.tv_sec) * 1000000000L + (now.tv_nsec - lastRefresh.tv_nsec);
+  if (regions == NULL || elapsed > 1000000L) refresh();
+  found = regions != NULL && contains(address, length);
+  pthread_rwlock_unlock(&lock);
+  return found;
+}
+
+ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length) {
+  if (cleak_is_readable(address, length)) {
+    memcpy(destination, (const void *)address, length);
+    return (ptrdiff_t)length;
+  }
+  struct iovec local = {.iov_base = destination, .iov_len = length};
+  struct iovec remote = {.iov_base = (void *)address, .iov_len = length};
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+}
