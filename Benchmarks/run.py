@@ -7,7 +7,11 @@
 2. The same heap at 100,000 objects, side by side with networkx's
    simple_cycles(G, length_bound=20) on its strong edges: times, cycle counts, and the ratio.
 
-Usage: Benchmarks/run.py [--runs N] [--skip-networkx]   (run from the package root)
+3. Reflection of live objects (reflection-bench): 100,000 objects of 20 types, cold and warm
+   `references(of:)`, a Mirror walk of the same objects as the peer, and RetainCycleDetector
+   from one candidate reaching all of them.
+
+Usage: Benchmarks/run.py [--runs N] [--skip-networkx] [--only-reflection]   (run from the package root)
 """
 import json
 import os
@@ -81,9 +85,23 @@ def networkx_cycles(snapshot):
     return count, loaded - start, done - loaded
 
 
+def reflection(runs):
+    """Runs reflection-bench `runs` times (one process each) and prints every result."""
+    run(["swift", "build", "-c", "release", "--product", "reflection-bench"], cwd=ROOT)
+    results = []
+    for _ in range(runs):
+        output = subprocess.run([os.path.join(BIN, "reflection-bench")], check=True, capture_output=True, text=True).stdout
+        results.append(json.loads(output))
+        print(output.strip(), flush=True)
+    return results
+
+
 def main():
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
     os.makedirs(OUT, exist_ok=True)
+    if "--only-reflection" in sys.argv:
+        reflection(runs)
+        return
     run(["swift", "build", "-c", "release", "--product", "leak-detector"], cwd=ROOT)
     run(["swift", "build", "-c", "release", "--product", "heap-synth"], cwd=ROOT)
     results = {}
@@ -119,6 +137,8 @@ def main():
             "plantedCycles": planted, "plantedMissing": missing,
         }
         print(json.dumps(results["100k"], indent=2), flush=True)
+
+    results["reflection"] = reflection(runs)
 
     with open(os.path.join(OUT, "results.json"), "w") as f:
         json.dump(results, f, indent=2)
