@@ -16,6 +16,7 @@ struct ObjectGraphWalk {
   private(set) var diagnostics: [String] = []
   private var stackIDs: [UInt: Int64] = [:]
   private var kindsByAddress: [UInt: HeapObjectKind] = [:]
+  private var notedTypes: Set<String> = []
 
   init(configuration: RetainCycleDetector.Configuration) {
     self.configuration = configuration
@@ -64,6 +65,7 @@ struct ObjectGraphWalk {
         let kind: HeapObjectKind = element.typeName.hasPrefix("box<") ? .box : kindsByAddress[address] ?? .classInstance
         let retaining = allReferences(of: address, kind: kind).references.filter {
           $0.ownership == .strong || ($0.ownership == .unowned && configuration.includesUnownedReferencesAsSuspicious)
+            || ($0.ownership == .unmanaged && RuntimeKnowledge.unmanagedReferenceRetains(label: $0.label))
         }
         targetsByAddress[address] = Set(retaining.map(\.targetAddress))
       }
@@ -136,12 +138,18 @@ struct ObjectGraphWalk {
     guard let sourceID = idByAddress[address] else { return }
     let (references, problems) = allReferences(of: address, kind: kind)
     diagnostics += problems.map { "\(sourceType): \($0)" }
+    if let note = RuntimeKnowledge.opacityNote(for: sourceType), notedTypes.insert(sourceType).inserted {
+      diagnostics.append(note)
+    }
     for reference in references {
       if configuration.edgeFilters.contains(where: { $0(sourceType, reference.label, reference.targetTypeName) }) {
         continue
       }
       var ownership = reference.ownership
       var label = reference.label
+      if ownership == .unmanaged && RuntimeKnowledge.unmanagedReferenceRetains(label: label) {
+        ownership = .strong
+      }
       if ownership == .unowned && configuration.includesUnownedReferencesAsSuspicious {
         ownership = .strong
         label += " (unowned)"

@@ -1,0 +1,77 @@
+import Foundation
+import LeakDetector
+import XCTest
+
+/// Library mechanisms that retain objects outside ordinary stored properties (SCENARIOS P1, P5,
+/// P8, P9): what the detector sees, and what it says it cannot see.
+final class FoundationRetentionTests: XCTestCase {
+  final class Downloader: @unchecked Sendable {
+    let queue = OperationQueue()
+    var completed = 0
+
+    @inline(never)
+    func enqueue() {
+      queue.isSuspended = true
+      queue.addOperation { self.completed += 1 }
+    }
+  }
+
+  func testOperationQueue_pendingOperationCapturingItsOwner_isACycle() {
+    let downloader = escaping(Downloader())
+    downloader.enqueue()
+    let cycles = cycleDescriptions(from: downloader)
+    XCTAssertEqual(
+      cycles,
+      [
+        "Foundation.BlockOperation._block -> FoundationRetentionTests.Downloader.queue"
+          + " -> Foundation.OperationQueue.__firstOperation._value -> Foundation.BlockOperation"
+      ])
+    downloader.queue.cancelAllOperations()
+    downloader.queue.isSuspended = false
+    downloader.queue.waitUntilAllOperationsAreFinished()
+    XCTAssertEqual(cycleDescriptions(from: downloader), [], "finished operations are released")
+  }
+
+  final class Poller: @unchecked Sendable {
+    var work: DispatchWorkItem?
+    var ticks = 0
+
+    @inline(never)
+    func schedule() {
+      work = DispatchWorkItem { self.ticks += 1 }
+    }
+  }
+
+  func testDispatchWorkItem_isReportedAsOpaque() {
+    let poller = escaping(Poller())
+    poller.schedule()
+    let detector = RetainCycleDetector()
+    detector.addCandidate(poller)
+    XCTAssertEqual(detector.findRetainCycles(), [], "the block lives in libdispatch, invisible to reflection")
+    XCTAssertTrue(
+      detector.diagnostics.contains { $0.hasPrefix("Dispatch.DispatchWorkItem: its block is stored by libdispatch") },
+      "\(detector.diagnostics)")
+  }
+
+  final class Ticker: @unchecked Sendable {
+    var timer: Timer?
+    var count = 0
+
+    @inline(never)
+    func start() {
+      timer = Timer(timeInterval: 60, repeats: true) { _ in self.count += 1 }
+    }
+  }
+
+  func testTimerStoredByItsTarget_isACycleThroughItsBlock() {
+    let ticker = escaping(Ticker())
+    ticker.start()
+    let detector = RetainCycleDetector()
+    detector.addCandidate(ticker)
+    let cycles = detector.findRetainCycles().map(normalized)
+    XCTAssertEqual(cycles.count, 1, "\(cycles)")
+    XCTAssertTrue(cycles[0].hasPrefix("Foundation.Timer._fire -> "), "\(cycles)")
+    XCTAssertTrue(detector.diagnostics.contains { $0.hasPrefix("Foundation.Timer: a scheduled or fired Timer") }, "\(detector.diagnostics)")
+    ticker.timer?.invalidate()
+  }
+}
