@@ -52,7 +52,12 @@ let package = Package(
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
     .target(name: "LeakTestSupport", dependencies: ["HeapGraph"], path: "Tests/_LeakTestSupport"),
 
-    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector"]),
+    // Types without reflection metadata, as in binaries built to hide it.
+    .target(
+      name: "StrippedFixtures", path: "Tests/_StrippedFixtures",
+      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
+    ),
+    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "StrippedFixtures"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector"],

@@ -1,5 +1,6 @@
 import Foundation
 import LeakDetector
+import StrippedFixtures
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -52,5 +53,23 @@ final class FoundationSafetyTests: XCTestCase {
     timer.invalidate()
     center.removeObserver(observer)
     operation.completionBlock = nil
+  }
+}
+
+
+final class StrippedMetadataTests: XCTestCase {
+  func testReflect_typeWithoutReflectionMetadata_saysSoInsteadOfGuessing() {
+    let node = escaping(StrippedNode())
+    node.next = node
+    let reflection = reflect(node)
+    XCTAssertEqual(reflection.references, [], "no edges may be invented without metadata")
+    XCTAssertTrue(
+      reflection.diagnostics.contains { $0.contains("StrippedFixtures.StrippedNode has no reflection metadata") },
+      "\(reflection.diagnostics)")
+    let detector = RetainCycleDetector()
+    detector.addCandidate(node)
+    XCTAssertEqual(detector.findRetainCycles(), [])
+    XCTAssertFalse(detector.diagnostics.isEmpty)
+    node.next = nil
   }
 }
