@@ -120,3 +120,21 @@ func unqualified(_ text: String) -> String {
 func summary(_ references: [ObjectReference]) -> [String] {
   references.map { "\($0.label) \($0.ownership.rawValue) \(unqualified($0.targetTypeName))" }
 }
+
+final class ClassError: Error, @unchecked Sendable {
+  var culprit = Leaf()
+}
+
+indirect enum Outcome {
+  case pending(Leaf)
+  case finished(Result<[UInt8], any Error>)
+  case retrying(Leaf, after: Outcome)
+  case idle
+}
+
+final class Request {
+  var state: Outcome = .idle
+  var typed: Result<Leaf, Never>?
+  var steps: [(request: Leaf, attempt: Int)] = []
+  lazy var formatter: Leaf = Leaf()
+}

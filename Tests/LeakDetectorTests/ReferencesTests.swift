@@ -72,6 +72,36 @@ final class ReferencesTests: XCTestCase {
     XCTAssertEqual(summary(references(of: registry)), ["byOwner[value] strong Leaf", "byOwner[key].leaf strong Leaf"])
   }
 
+  func testReferences_enumWhosePayloadIsAGenericEnum_readsTheActiveCase() {
+    let request = escaping(Request())
+    let error = ClassError()
+    request.state = .finished(.failure(error))
+    XCTAssertEqual(summary(references(of: request)), ["state.finished.failure strong ClassError"])
+    XCTAssertEqual(references(of: request).first?.targetAddress, address(of: error))
+    request.state = .finished(.success([1, 2, 3]))
+    XCTAssertEqual(summary(references(of: request)), [], "bytes hold no references")
+    request.state = .finished(.failure(BadThing(culprit: Leaf())))
+    XCTAssertEqual(summary(references(of: request)), ["state.finished.failure.culprit strong Leaf"])
+    request.state = .pending(Leaf())
+    XCTAssertEqual(summary(references(of: request)), ["state.pending strong Leaf"])
+    request.typed = .success(Leaf())
+    XCTAssertEqual(summary(references(of: request)), ["state.pending strong Leaf", "typed.success strong Leaf"])
+    XCTAssertEqual(reflect(request).diagnostics, [])
+  }
+
+  func testReferences_indirectCase_isReadThroughItsBox() {
+    let request = escaping(Request())
+    request.state = .retrying(Leaf(), after: .pending(Leaf()))
+    XCTAssertEqual(summary(references(of: request)), ["state.retrying.0 strong Leaf", "state.retrying.after.pending strong Leaf"])
+  }
+
+  func testReferences_labelledTuplesAndLazyProperties_keepTheirNames() {
+    let request = escaping(Request())
+    request.steps = [(Leaf(), 1)]
+    _ = request.formatter
+    XCTAssertEqual(summary(references(of: request)), ["steps[0].request strong Leaf", "formatter strong Leaf"])
+  }
+
   func testReferences_genericClasses_readTheirSpecializedFields() {
     let ofLeaf = escaping(GenericHolder(Leaf()))
     XCTAssertEqual(summary(references(of: ofLeaf)), ["value strong Leaf", "extra strong Leaf"])

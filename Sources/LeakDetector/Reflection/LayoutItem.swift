@@ -55,6 +55,8 @@ indirect enum LayoutItem: Sendable {
 struct EnumCaseLayout: Sendable {
   /// The case name, added to labels (except for `Optional`, which adds nothing).
   var name: String
+  /// The case name as the runtime reports it (`some` for `Optional`), to match the active case.
+  var runtimeName: String
   /// Where references live in the payload (relative to the enum's start); `nil` for a case
   /// without payload.
   var payload: [LayoutItem]?

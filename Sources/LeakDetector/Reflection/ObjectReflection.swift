@@ -58,7 +58,7 @@ struct LiveObjectReader {
     for raw in result.references {
       if let reference = reference(from: raw) {
         references.append(reference)
-      } else {
+      } else if RuntimeKnowledge.opaqueRetainers[typeName] == nil {  // those get a note of their own
         diagnostics.append("\(raw.label): 0x\(String(raw.target, radix: 16)) is not a readable heap object; the reference was dropped")
       }
     }

@@ -121,14 +121,27 @@ extension RuntimeReflector.State {
     into references: inout [RawReference], diagnostics: inout [String]
   ) {
     guard let context else { return }
-    var caseIndex: Int32 = -1
-    guard swift_reflection_projectEnumValue(context, UInt64(address), typeRef, &caseIndex) != 0,
-      caseIndex >= 0, Int(caseIndex) < cases.count
-    else {
-      diagnostics.append("\(label): could not tell which case of \(name(ofTypeRef: typeRef)) is stored")
-      return
+    let caseIndex: Int
+    if let type = runtimeType(ofTypeRef: typeRef) {
+      // The runtime's own answer (RemoteMirror's projection misreads enums whose payload is a
+      // generic enum, such as `Result`).
+      guard let active = Self.activeCaseName(of: type, at: address) else { return }  // a case without payload
+      guard let index = cases.firstIndex(where: { $0.runtimeName == active }) else {
+        diagnostics.append("\(label): case \(active) of \(name(ofTypeRef: typeRef)) has no known layout")
+        return
+      }
+      caseIndex = index
+    } else {
+      var projected: Int32 = -1
+      guard swift_reflection_projectEnumValue(context, UInt64(address), typeRef, &projected) != 0,
+        projected >= 0, Int(projected) < cases.count
+      else {
+        diagnostics.append("\(label): could not tell which case of \(name(ofTypeRef: typeRef)) is stored")
+        return
+      }
+      caseIndex = Int(projected)
     }
-    let selected = cases[Int(caseIndex)]
+    let selected = cases[caseIndex]
     guard let payload = selected.payload else { return }
     let path = joinLabel(label, selected.name)
     guard selected.isIndirect else {
@@ -223,6 +236,15 @@ extension RuntimeReflector.State {
       let items = items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
       collect(items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
     }
+  }
+
+  /// The name of the case of the enum of type `type` stored at `address`, as the runtime tells
+  /// it; `nil` for a case without payload.
+  static func activeCaseName(of type: Any.Type, at address: UInt) -> String? {
+    func load<T>(_: T.Type) -> Any {
+      UnsafeRawPointer(bitPattern: address)!.load(as: T.self)
+    }
+    return Mirror(reflecting: _openExistential(type, do: load)).children.first?.label
   }
 
   // MARK: - Memory

@@ -99,6 +99,7 @@ extension RuntimeReflector {
     var typeLayouts: [UInt64: [LayoutItem]] = [:]
     var elementLayouts: [UInt64: ElementLayout] = [:]
     var hashedStorageLayouts: [UInt: HashedStorageLayout?] = [:]
+    var runtimeTypes: [UInt64: Any.Type?] = [:]
 
     /// Bits of a heap-object pointer that enums may use for their tags (x86_64, arm64).
     static let pointerMask: UInt = 0x00FF_FFFF_FFFF_FFF8
@@ -147,12 +148,14 @@ extension RuntimeReflector {
         if info.Kind == SWIFT_CLASS_INSTANCE {
           for index in 0..<info.NumFields {
             let child = swift_reflection_childOfMetadata(context, current, index)
-            let label = child.Name.map { String(cString: $0) } ?? "field \(index)"
+            var label = child.Name.map { String(cString: $0) } ?? "field \(index)"
+            if label.hasPrefix(Self.lazyStoragePrefix) { label.removeFirst(Self.lazyStoragePrefix.count) }
             layout.items += items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
           }
         } else if level == 0 || info.Kind == SWIFT_UNKNOWN {
           layout.diagnostics.append(
-            "\(className(metadata: current)) has no reflection metadata (built with -disable-reflection-metadata?); its stored properties are not visible")
+            "\(className(metadata: current)) has no reflection metadata, or a stored property whose layout it cannot describe;"
+              + " its stored properties are not visible")
         }
         current = MemoryReader.readWord(at: current + 8) ?? 0  // the superclass
         level += 1
@@ -173,10 +176,12 @@ extension RuntimeReflector {
       case SWIFT_STRUCT:
         result = structLayout(typeRef: typeRef, info: info, depth: depth)
       case SWIFT_TUPLE:
+        let labels = tupleLabels(name(ofTypeRef: typeRef), count: Int(info.NumFields))
         result = (0..<info.NumFields).flatMap { index in
           let child = swift_reflection_childOfTypeRef(context, typeRef, index)
           let name = child.Name.map { String(cString: $0) } ?? ""
-          return items(kind: child.Kind, typeRef: child.TR, label: name.isEmpty ? "\(index)" : name, offset: Int(child.Offset), depth: depth + 1)
+          let label = !name.isEmpty ? name : labels[Int(index)] ?? "\(index)"
+          return items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: depth + 1)
         }
       case SWIFT_SINGLE_PAYLOAD_ENUM, SWIFT_MULTI_PAYLOAD_ENUM:
         result = enumLayout(typeRef: typeRef, info: info, depth: depth)
@@ -253,14 +258,15 @@ extension RuntimeReflector {
       var cases: [EnumCaseLayout] = []
       for index in 0..<info.NumFields {
         let child = swift_reflection_childOfTypeRef(context, typeRef, index)
-        let caseName = isOptional ? "" : child.Name.map { String(cString: $0) } ?? "case \(index)"
+        let runtimeName = child.Name.map { String(cString: $0) } ?? "case \(index)"
+        let caseName = isOptional ? "" : runtimeName
         guard child.TR != 0 else {
-          cases.append(EnumCaseLayout(name: caseName, payload: nil, isIndirect: false))
+          cases.append(EnumCaseLayout(name: caseName, runtimeName: runtimeName, payload: nil, isIndirect: false))
           continue
         }
         let isIndirect = child.Kind == SWIFT_STRONG_REFERENCE && name(ofTypeRef: child.TR) == "Builtin.NativeObject"
         let payload = isIndirect ? [] : items(kind: child.Kind, typeRef: child.TR, label: "", offset: 0, depth: depth + 1)
-        cases.append(EnumCaseLayout(name: caseName, payload: payload, isIndirect: isIndirect))
+        cases.append(EnumCaseLayout(name: caseName, runtimeName: runtimeName, payload: payload, isIndirect: isIndirect))
       }
       if !cases.contains(where: { $0.isIndirect || !($0.payload ?? []).isEmpty }) { return [] }
       // `T?` of a single reference or closure: nil is a null word, no projection needed.
@@ -282,6 +288,56 @@ extension RuntimeReflector {
         items: layout(ofTypeRef: typeRef, depth: depth + 1), stride: max(Int(info.Stride), 1), typeName: name(ofTypeRef: typeRef))
       elementLayouts[typeRef] = element
       return element
+    }
+
+    /// The storage of a `lazy var x` is named `$__lazy_storage_$_x`; labels say `x`.
+    static let lazyStoragePrefix = "$__lazy_storage_$_"
+
+    /// The element labels of a tuple type's name: `"(Swift.Int, next: Foo)"` → `[nil, "next"]`.
+    func tupleLabels(_ name: String, count: Int) -> [String?] {
+      guard name.first == "(", name.last == ")" else { return Array(repeating: nil, count: count) }
+      var labels: [String?] = []
+      var depth = 0
+      var element = ""
+      func finish() {
+        let trimmed = element.drop { $0 == " " }
+        if let colon = trimmed.firstIndex(of: ":"), trimmed[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+          trimmed.index(after: colon) < trimmed.endIndex, trimmed[trimmed.index(after: colon)] == " "
+        {
+          labels.append(String(trimmed[..<colon]))
+        } else {
+          labels.append(nil)
+        }
+        element = ""
+      }
+      for character in name.dropFirst().dropLast() {
+        switch character {
+        case "(", "<", "[": depth += 1
+        case ")", ">", "]": depth -= 1
+        case "," where depth == 0:
+          finish()
+          continue
+        default: break
+        }
+        element.append(character)
+      }
+      finish()
+      return labels.count == count ? labels : Array(repeating: nil, count: count)
+    }
+
+    /// The runtime's metadata for the type `typeRef` names, resolved from its mangled name; `nil`
+    /// when the runtime cannot resolve it (a type local to a function, say).
+    mutating func runtimeType(ofTypeRef typeRef: UInt64) -> Any.Type? {
+      if let cached = runtimeTypes[typeRef] { return cached }
+      var resolved: Any.Type?
+      if let context, let pointer = swift_reflection_copyNameForTypeRef(context, typeRef, true) {
+        var mangled = String(cString: pointer)
+        free(pointer)
+        if mangled.hasPrefix("$s") { mangled.removeFirst(2) }
+        resolved = _typeByName(mangled)
+      }
+      runtimeTypes[typeRef] = .some(resolved)
+      return resolved
     }
 
     /// `"<> { var Swift.Int } <>"` → `"Swift.Int"`: the type a captured-`var` box holds.
