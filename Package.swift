@@ -21,7 +21,8 @@ let package = Package(
     .target(
       name: "CLeakRuntime",
       linkerSettings: [
-        .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dw"), .linkedLibrary("elf"), .linkedLibrary("dl"),
+        .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dw"), .linkedLibrary("elf"), .linkedLibrary("unwind"),
+        .linkedLibrary("dl"),
       ]
     ),
 

@@ -1,9 +1,11 @@
-// FeedApp (the leak-detector-demo executable): a small app that leaks, found live by RetainCycleDetector.
+// FeedApp (the leak-detector-demo executable): a small app that leaks, caught by the allocation
+// tracker.
 //
-// It builds a feed screen the way real code does (a view model whose update handler captures
-// it, an image loader whose pending request's completion captures the loader, a session whose
-// delegate owns it), plus safe look-alikes ([weak self], a weak parent), then asks the detector
-// for the cycles, prints them, and writes the detector's heap snapshot for `leak-detector analyze`.
+// It shows a feed screen built the way real code does (a view model whose update handler
+// captures it, an image loader whose pending request's completion captures the loader, a session
+// whose delegate owns it), plus safe look-alikes ([weak self], a weak parent), then dismisses it.
+// Everything allocated for the screen that is still alive afterwards was leaked: the tracker's
+// snapshot of that generation, with allocation stacks, goes to `leak-detector analyze`.
 
 import Foundation
 import LeakDetector
@@ -68,8 +70,9 @@ final class Network: SessionDelegate {
   init() { session.delegate = self }
 }
 
+/// Shows the feed screen and dismisses it: afterwards nothing should be left of it.
 @inline(never)
-func makeScreen() -> (Coordinator, FeedViewModel, Network, FeedViewModel) {
+func showAndDismissFeedScreen() {
   let coordinator = Coordinator()
   let leaking = FeedViewModel()
   leaking.coordinator = coordinator
@@ -78,20 +81,26 @@ func makeScreen() -> (Coordinator, FeedViewModel, Network, FeedViewModel) {
   let safe = FeedViewModel()
   safe.bindSafely(to: FeedView())
   coordinator.children = [leaking, safe]
-  return (coordinator, leaking, Network(), safe)
+  let network = Network()
+  print("FeedApp: showing the feed (\(coordinator.children.count) view models, session \(network.session.delegate != nil))")
 }
 
-let (coordinator, leaking, network, safe) = makeScreen()
-let detector = RetainCycleDetector()
-for candidate: AnyObject in [coordinator, leaking, network, safe] { detector.addCandidate(candidate) }
-let report = detector.findRetainCycleReport()
-for diagnostic in detector.diagnostics { print("note: \(diagnostic)") }
+// Track every class instance with its allocation stack, from a fresh generation.
+AllocationTracker.start(.init(capturesStacks: true))
+let generation = AllocationTracker.markGeneration()
+showAndDismissFeedScreen()
 
-if CommandLine.arguments.count > 1, let snapshot = detector.lastSnapshot {
-  // Capture: write what the detector saw, for `leak-detector analyze`.
+// Whatever of that generation is still alive was leaked.
+let survivors = AllocationTracker.liveCounts(inGeneration: generation)
+print("FeedApp: after dismissing, \(survivors.values.reduce(0, +)) objects of the screen are still alive:")
+for (type, count) in survivors.sorted(by: { $0.key < $1.key }) { print("  \(count) \(type)") }
+
+let snapshot = AllocationTracker.snapshot(inGeneration: generation, process: "FeedApp")
+AllocationTracker.stop()
+if CommandLine.arguments.count > 1 {
+  // Capture: write the leaked objects, their references and allocation stacks, for `leak-detector analyze`.
   try FileBytes.writeAtomically(snapshot.jsonBytes(), to: CommandLine.arguments[1])
-  print("FeedApp: found \(report.foundCycleCount) retain cycles among \(report.objectCount) live objects; heap snapshot written to \(CommandLine.arguments[1])")
+  print("FeedApp: heap snapshot written to \(CommandLine.arguments[1])")
 } else {
-  print(report.renderText(), terminator: "")
+  print(CycleFinder().findCycles(in: ObjectGraph(snapshot)).renderText(), terminator: "")
 }
-withExtendedLifetime((coordinator, leaking, network, safe)) {}

@@ -48,6 +48,41 @@ typedef void (*cleak_deallocation_observer)(uintptr_t object);
 /// `swift_deallocClassInstance` calls it; only one observer is active.
 void cleak_set_deallocation_observer(cleak_deallocation_observer observer);
 
+/// Whether the interposed `swift_allocObject` of this library is the one the process calls.
+bool cleak_interposition_is_active(void);
+
+// MARK: - Allocation tracking
+
+/// A tracked object, as copied out of the live table.
+typedef struct {
+  uintptr_t object;
+  uintptr_t metadata;
+  uint32_t generation;
+  uint32_t stack;  // 0: no stack captured
+  uint64_t size;
+} cleak_tracked_object;
+
+/// Starts recording class instances allocated through the interposed `swift_allocObject`,
+/// optionally with their allocation stacks (libunwind), every `interval`th allocation per thread.
+void cleak_tracker_start(bool stacks, unsigned interval);
+/// Stops recording and empties the table.
+void cleak_tracker_stop(void);
+bool cleak_tracker_is_running(void);
+/// Starts a new generation; returns its number.
+uint32_t cleak_tracker_mark_generation(void);
+uint32_t cleak_tracker_generation(void);
+/// Records an object explicitly (when interposition is unavailable), in the current generation.
+void cleak_tracker_track(uintptr_t object, uintptr_t metadata, size_t size);
+/// Called by the interposers.
+void cleak_tracker_allocated(uintptr_t object, uintptr_t metadata, size_t size);
+void cleak_tracker_deallocated(uintptr_t object);
+/// The number of tracked live objects.
+size_t cleak_tracker_count(void);
+/// Copies up to `capacity` live entries (of `generation`, or all when negative) into `buffer`.
+size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation);
+/// Copies the frames of stack `id` (innermost first); returns their number.
+int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity);
+
 // MARK: - Symbolication (libdw)
 
 /// Symbolizes a code address of this process with libdw: the (mangled) function symbol from the

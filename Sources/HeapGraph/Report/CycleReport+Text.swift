@@ -40,7 +40,7 @@ extension CycleReport {
           out += "     - \(element.typeName) (object \(element.objectID)"
           if let address = element.address { out += ", 0x\(String(address, radix: 16))" }
           out += ")"
-          if let site = element.allocationSite.first(where: { $0.file != nil }) ?? element.allocationSite.first {
+          if let site = element.allocationSite.allocationSite {
             out += " allocated at \(site.description)"
           }
           out += "\n"

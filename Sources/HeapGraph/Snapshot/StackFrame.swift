@@ -31,3 +31,19 @@ public struct StackFrame: Sendable, Hashable {
     return text
   }
 }
+
+extension [StackFrame] {
+  /// The frame that best says where an object was allocated: the first with a source file and
+  /// line that is not the allocating initializer itself or compiler-generated code; otherwise
+  /// the first with a file, otherwise the first.
+  ///
+  /// ```text
+  /// [MyApp.Feed.__allocating_init() (Feed.swift), MyApp.makeFeed() (Screen.swift:12)] → MyApp.makeFeed() (Screen.swift:12)
+  /// ```
+  public var allocationSite: StackFrame? {
+    first { frame in
+      frame.line != nil && frame.file != nil && frame.file != "<compiler-generated>"
+        && !(frame.symbol?.contains("__allocating_init") ?? false)
+    } ?? first { $0.file != nil } ?? first
+  }
+}

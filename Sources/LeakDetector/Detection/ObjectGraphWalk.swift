@@ -7,7 +7,7 @@ import HeapGraph
 struct ObjectGraphWalk {
   private let configuration: RetainCycleDetector.Configuration
   private let reader = LiveObjectReader()
-  private var builder = HeapSnapshot.Builder(metadata: .init(tool: "swift-leak-detector RetainCycleDetector"))
+  private var builder: HeapSnapshot.Builder
   private var idByAddress: [UInt: Int64] = [:]
   private var pinned: [UInt] = []
   private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind, function: UInt)] = []
@@ -18,8 +18,12 @@ struct ObjectGraphWalk {
   private var kindsByAddress: [UInt: HeapObjectKind] = [:]
   private var notedTypes: Set<String> = []
 
-  init(configuration: RetainCycleDetector.Configuration) {
+  init(
+    configuration: RetainCycleDetector.Configuration,
+    metadata: HeapSnapshot.Metadata = .init(tool: "swift-leak-detector RetainCycleDetector")
+  ) {
     self.configuration = configuration
+    builder = HeapSnapshot.Builder(metadata: metadata)
   }
 
   var snapshot: HeapSnapshot {
@@ -31,8 +35,23 @@ struct ObjectGraphWalk {
     return builder.snapshot
   }
 
+  /// What a tracker knows about an object that reflection does not.
+  struct Annotation {
+    var generation: Int
+    var size: Int
+    var stackID: UInt32
+  }
+
+  /// Generations, sizes and allocation stacks to record for tracked objects.
+  var annotations: [UInt: Annotation] = [:]
+  private var trackerStackIDs: [UInt32: Int64] = [:]
+
   mutating func addRoot(_ object: AnyObject) {
-    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    addRoot(address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()))
+  }
+
+  /// Adds the object at `address`, which must be a live heap object (a tracked one).
+  mutating func addRoot(address: UInt) {
     guard let (kind, typeName) = reader.describe(address: address, hint: .none) else {
       diagnostics.append("a candidate at 0x\(String(address, radix: 16)) has no known class metadata; it was skipped")
       return
@@ -99,19 +118,35 @@ struct ObjectGraphWalk {
     let id = Int64(idByAddress.count + 1)
     idByAddress[address] = id
     var stack: Int64?
+    var generation: Int?
+    var size: Int?
     if kind == .closureContext, function != 0 {
       stack = stackID(forFunction: function)
     }
-    builder.addObject(id: id, type: typeName, address: UInt64(address), stack: stack)
+    if let annotation = annotations[address] {
+      generation = annotation.generation
+      size = annotation.size > 0 ? annotation.size : nil
+      if annotation.stackID != 0 { stack = stackID(forTrackerStack: annotation.stackID) }
+    }
+    builder.addObject(id: id, type: typeName, address: UInt64(address), size: size, generation: generation, stack: stack)
     queue.append((address, typeName, kind, function))
     kindsByAddress[address] = kind
+    return id
+  }
+
+  /// The snapshot stack of an allocation stack recorded by the tracker (symbolized once).
+  private mutating func stackID(forTrackerStack trackerID: UInt32) -> Int64 {
+    if let id = trackerStackIDs[trackerID] { return id }
+    let id = Int64(stackIDs.count + trackerStackIDs.count + 1)
+    trackerStackIDs[trackerID] = id
+    builder.addStack(id: id, frames: AllocationTracker.frames(ofStack: trackerID))
     return id
   }
 
   /// A closure context's "allocation site": the closure's own source location.
   private mutating func stackID(forFunction function: UInt) -> Int64 {
     if let id = stackIDs[function] { return id }
-    let id = Int64(stackIDs.count + 1)
+    let id = Int64(stackIDs.count + trackerStackIDs.count + 1)
     stackIDs[function] = id
     var frame = Symbolicator.shared.frame(at: function)
     frame.symbol = frame.symbol.map(Symbolicator.closureName)

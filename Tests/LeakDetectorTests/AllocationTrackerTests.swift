@@ -1,0 +1,172 @@
+import Foundation
+import HeapGraph
+import LeakDetector
+import XCTest
+
+final class TrackedThing {
+  var next: TrackedThing?
+  var handler: (() -> Void)?
+}
+
+final class OtherTrackedThing {}
+
+final class FailingThing {
+  let leaf = Leaf()
+  init?(fail: Bool) {
+    if fail { return nil }
+  }
+}
+
+/// Allocates a thing and says on which line (the allocation site the stack test looks for).
+@inline(never)
+func makeTrackedThingAndLine() -> (TrackedThing, line: Int) {
+  (TrackedThing(), #line)
+}
+
+@inline(never)
+func makeTrackedThing() -> TrackedThing {
+  makeTrackedThingAndLine().0
+}
+
+/// FBAllocationTracker's generation semantics, plus what it never had (stacks, snapshots).
+final class AllocationTrackerTests: XCTestCase {
+  override func setUp() {
+    AllocationTracker.start()
+  }
+
+  override func tearDown() {
+    AllocationTracker.stop()
+  }
+
+  func testTracker_usesInterpositionInThisProcess() {
+    XCTAssertEqual(AllocationTracker.mechanism, .interposition)
+    XCTAssertTrue(AllocationTracker.isRunning)
+  }
+
+  func testTracker_objectsGoToTheNewestGeneration() {
+    let first = AllocationTracker.markGeneration()
+    let early = (0..<3).map { _ in escaping(TrackedThing()) }
+    let second = AllocationTracker.markGeneration()
+    XCTAssertEqual(second, first + 1)
+    let late = (0..<2).map { _ in escaping(TrackedThing()) } + [escaping(OtherTrackedThing())]
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: first)["LeakDetectorTests.TrackedThing"], 3)
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: second)["LeakDetectorTests.TrackedThing"], 2)
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: second)["LeakDetectorTests.OtherTrackedThing"], 1)
+    let addresses = Set(AllocationTracker.liveObjects(inGeneration: first).filter { $0.typeName.hasSuffix("TrackedThing") }.map(\.address))
+    XCTAssertEqual(addresses, Set(early.map(address(of:))))
+    XCTAssertEqual(AllocationTracker.generationSummary()[second]?["LeakDetectorTests.TrackedThing"], 2)
+    withExtendedLifetime(late) {}
+  }
+
+  func testTracker_deallocationRemovesFromAnyGeneration() {
+    let generation = AllocationTracker.markGeneration()
+    var things: [TrackedThing]? = (0..<5).map { _ in TrackedThing() }
+    AllocationTracker.markGeneration()
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.TrackedThing"], 5)
+    things = nil
+    XCTAssertNil(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.TrackedThing"])
+    XCTAssertNil(things)
+  }
+
+  func testTracker_objectsFromBeforeStart_areNotCountedAndFreeingThemIsHarmless() {
+    AllocationTracker.stop()
+    var before: TrackedThing? = TrackedThing()
+    AllocationTracker.start()
+    XCTAssertNil(AllocationTracker.liveCounts()["LeakDetectorTests.TrackedThing"])
+    before = nil
+    XCTAssertTrue(AllocationTracker.liveCounts().values.allSatisfy { $0 > 0 })
+    XCTAssertNil(before)
+  }
+
+  func testTracker_seesUserGenericActorAndFoundationClasses() {
+    let generation = AllocationTracker.markGeneration()
+    let objects: [AnyObject] = [
+      escaping(TrackedThing()), escaping(GenericHolder(1)), escaping(Counter()), escaping(JSONEncoder()),
+      escaping(NSMutableArray()),
+    ]
+    let names = Set(AllocationTracker.liveObjects(inGeneration: generation).map(\.typeName))
+    for expected in ["LeakDetectorTests.TrackedThing", "LeakDetectorTests.GenericHolder<Swift.Int>", "LeakDetectorTests.Counter",
+                     "FoundationEssentials.JSONEncoder", "Foundation.NSMutableArray"] {
+      XCTAssertTrue(names.contains(expected), "\(expected) not in \(names.sorted())")
+    }
+    XCTAssertFalse(names.contains { $0.hasPrefix("Swift._ContiguousArrayStorage") }, "stdlib storage is not tracked")
+    withExtendedLifetime(objects) {}
+  }
+
+  func testTracker_failedFailableInitializer_leavesNoEntry() {
+    let generation = AllocationTracker.markGeneration()
+    for index in 0..<10 { _ = FailingThing(fail: index % 2 == 0).map(escaping) }
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.FailingThing"], 5)
+  }
+
+  func testTracker_explicitTracking_followsTheObjectsLifetime() {
+    AllocationTracker.stop()
+    var object: TrackedThing? = TrackedThing()
+    AllocationTracker.start()
+    let generation = AllocationTracker.markGeneration()
+    AllocationTracker.track(object!)
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.TrackedThing"], 1)
+    object = nil
+    XCTAssertNil(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.TrackedThing"])
+  }
+
+  func testTracker_allocationStack_namesTheAllocatingFunctionAndLine() throws {
+    AllocationTracker.stop()
+    AllocationTracker.start(.init(capturesStacks: true))
+    let generation = AllocationTracker.markGeneration()
+    let (thing, line) = makeTrackedThingAndLine()
+    _ = escaping(thing)
+    let tracked = try XCTUnwrap(AllocationTracker.liveObjects(inGeneration: generation).first { $0.address == address(of: thing) })
+    let frame = try XCTUnwrap(
+      tracked.allocationStack.first { $0.symbol?.contains("makeTrackedThingAndLine") ?? false }, "\(tracked.allocationStack)")
+    XCTAssertEqual(frame.file.map { URL(fileURLWithPath: $0).lastPathComponent }, "AllocationTrackerTests.swift")
+    XCTAssertEqual(frame.line, line)
+    XCTAssertFalse(tracked.allocationStack.contains { $0.symbol?.contains("cleak_tracker") ?? false }, "tracker frames are trimmed")
+  }
+
+  func testTracker_concurrentAllocationsGenerationsAndSnapshots_leaveNothingBehind() {
+    let generation = AllocationTracker.markGeneration()
+    DispatchQueue.concurrentPerform(iterations: 6) { worker in
+      var kept: [TrackedThing] = []
+      for round in 0..<20_000 {
+        let thing = TrackedThing()
+        if round % 3 == 0 { kept.append(thing) }
+        if kept.count > 100 { kept.removeFirst(50) }
+        if worker == 0 && round % 5_000 == 0 { AllocationTracker.markGeneration() }
+        if worker == 1 && round % 7_000 == 0 { _ = AllocationTracker.snapshot(inGeneration: generation) }
+      }
+    }
+    let leftovers = AllocationTracker.liveObjects().filter { $0.typeName == "LeakDetectorTests.TrackedThing" && $0.generation >= generation }
+    XCTAssertEqual(leftovers, [], "every thread's objects were freed")
+  }
+
+  func testSnapshot_roundTripsAndFindsThePlantedCycle() throws {
+    AllocationTracker.stop()
+    AllocationTracker.start(.init(capturesStacks: true))
+    let generation = AllocationTracker.markGeneration()
+    do {
+      let a = makeTrackedThing()
+      let b = TrackedThing()
+      a.next = b
+      b.handler = { print(a) }  // a -> b -> closure -> a, then nothing else holds them
+      _ = escaping(OtherTrackedThing())
+    }
+    let snapshot = AllocationTracker.snapshot(inGeneration: generation, process: "AllocationTrackerTests")
+    let reread = try HeapSnapshot(jsonBytes: snapshot.jsonBytes())
+    XCTAssertEqual(reread, snapshot)
+    XCTAssertEqual(reread.metadata.process, "AllocationTrackerTests")
+    let things = reread.objects.filter { $0.type == "LeakDetectorTests.TrackedThing" }
+    XCTAssertEqual(things.count, 2)
+    XCTAssertTrue(things.allSatisfy { $0.generation == generation && $0.size.map { $0 > 16 } == true && $0.stack != nil })
+    let report = CycleFinder().findCycles(in: ObjectGraph(reread))
+    // The closure captures only `a`, so its context is `a` itself: a two-object cycle.
+    XCTAssertEqual(report.cycles.map(normalized), ["TrackedThing.handler -> TrackedThing.next -> TrackedThing"])
+    let site = try XCTUnwrap(report.cycles.first?.elements.first { $0.typeName.hasSuffix("TrackedThing") }?.allocationSite)
+    XCTAssertTrue(site.contains { $0.line != nil && $0.file?.hasSuffix(".swift") == true }, "\(site)")
+    // Break the cycle so the test leaves nothing behind.
+    for object in AllocationTracker.liveObjects(inGeneration: generation) where object.typeName.hasSuffix(".TrackedThing") {
+      let thing = Unmanaged<TrackedThing>.fromOpaque(UnsafeRawPointer(bitPattern: object.address)!).takeUnretainedValue()
+      thing.handler = nil
+    }
+  }
+}
