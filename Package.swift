@@ -61,7 +61,7 @@ let package = Package(
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "StrippedFixtures"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector"],
+      name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector", "FeedApp"],
       exclude: ["Fixtures"]),
   ]
 )

@@ -55,6 +55,60 @@ static int lineFromUnits(Dwfl_Module *module, Dwarf_Addr pc, const char **file, 
   return 0;
 }
 
+/// For code inlined from compiler-generated functions (an allocating initializer, say), the line
+/// table says line 0. The place worth reporting is then the nearest earlier row of the same
+/// function that has a real line: the source line whose evaluation the inlined code belongs to.
+static int nearestEarlierLine(Dwfl_Module *module, Dwarf_Addr pc, const char **file, int *line, int *column) {
+  GElf_Off offset = 0;
+  GElf_Sym symbol;
+  if (dwfl_module_addrinfo(module, pc, &offset, &symbol, NULL, NULL, NULL) == NULL) return 0;
+  Dwarf_Addr bias = 0;
+  Dwarf *dwarf = dwfl_module_getdwarf(module, &bias);
+  if (dwarf == NULL) return 0;
+  Dwarf_Addr address = pc - bias, functionStart = pc - offset - bias;
+  Dwarf_Off unitOffset = 0, next = 0;
+  size_t headerSize = 0;
+  while (dwarf_nextcu(dwarf, unitOffset, &next, &headerSize, NULL, NULL, NULL) == 0) {
+    Dwarf_Die unit;
+    if (dwarf_offdie(dwarf, unitOffset + headerSize, &unit) != NULL && dwarf_haspc(&unit, address) == 1) {
+      Dwarf_Lines *lines = NULL;
+      size_t count = 0;
+      if (dwarf_getsrclines(&unit, &lines, &count) != 0) return 0;
+      // The latest real row at or before the address; failing that (a function's entry, such as
+      // a closure's), the earliest real row after it, within the same function.
+      Dwarf_Addr functionEnd = functionStart + (symbol.st_size ? symbol.st_size : 1);
+      Dwarf_Addr before = 0, after = 0;
+      Dwarf_Line *beforeRow = NULL, *afterRow = NULL;
+      for (size_t index = 0; index < count; index++) {
+        Dwarf_Line *row = dwarf_onesrcline(lines, index);
+        Dwarf_Addr rowAddress = 0;
+        int rowLine = 0;
+        if (row == NULL || dwarf_lineaddr(row, &rowAddress) != 0 || rowAddress < functionStart || rowAddress >= functionEnd) continue;
+        if (dwarf_lineno(row, &rowLine) != 0 || rowLine == 0) continue;
+        const char *rowFile = dwarf_linesrc(row, NULL, NULL);
+        if (rowFile == NULL || strcmp(rowFile, "<compiler-generated>") == 0) continue;
+        if (rowAddress <= address && (beforeRow == NULL || rowAddress >= before)) {
+          before = rowAddress;
+          beforeRow = row;
+        } else if (rowAddress > address && (afterRow == NULL || rowAddress < after)) {
+          after = rowAddress;
+          afterRow = row;
+        }
+      }
+      // The row at the function's entry is its prologue (the declaration line): the code after
+      // the address says more about what was being evaluated.
+      Dwarf_Line *chosen = beforeRow != NULL && !(before == functionStart && afterRow != NULL) ? beforeRow : afterRow;
+      if (chosen == NULL) return 0;
+      *file = dwarf_linesrc(chosen, NULL, NULL);
+      dwarf_lineno(chosen, line);
+      dwarf_linecol(chosen, column);
+      return 1;
+    }
+    unitOffset = next;
+  }
+  return 0;
+}
+
 static char *copy(const char *text) {
   return text == NULL ? NULL : strdup(text);
 }
@@ -99,6 +153,9 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
     source = dwfl_lineinfo(found, NULL, line, column, NULL, NULL);
   }
   if (source == NULL || strcmp(source, "<compiler-generated>") == 0) lineFromUnits(module, lookup, &source, line, column);
+  if (source == NULL || *line == 0 || strcmp(source, "<compiler-generated>") == 0) {
+    nearestEarlierLine(module, lookup, &source, line, column);
+  }
   *file = copy(source);
   pthread_mutex_unlock(&lock);
   return *symbol != NULL || *file != NULL;

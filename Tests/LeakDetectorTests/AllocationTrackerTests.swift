@@ -120,7 +120,13 @@ final class AllocationTrackerTests: XCTestCase {
     let frame = try XCTUnwrap(
       tracked.allocationStack.first { $0.symbol?.contains("makeTrackedThingAndLine") ?? false }, "\(tracked.allocationStack)")
     XCTAssertEqual(frame.file.map { URL(fileURLWithPath: $0).lastPathComponent }, "AllocationTrackerTests.swift")
-    XCTAssertEqual(frame.line, line)
+    #if DEBUG
+      XCTAssertEqual(frame.line, line)
+    #else
+      // Optimized code inlines the initializer, whose instructions the line table attributes to
+      // line 0; the nearest real row of the same function is reported, within a line of the call.
+      XCTAssertTrue((line - 1...line + 1).contains(frame.line ?? 0), "line \(frame.line ?? 0), allocation on line \(line)")
+    #endif
     XCTAssertFalse(tracked.allocationStack.contains { $0.symbol?.contains("cleak_tracker") ?? false }, "tracker frames are trimmed")
   }
 
@@ -163,10 +169,11 @@ final class AllocationTrackerTests: XCTestCase {
     XCTAssertEqual(report.cycles.map(normalized), ["TrackedThing.handler -> TrackedThing.next -> TrackedThing"])
     let site = try XCTUnwrap(report.cycles.first?.elements.first { $0.typeName.hasSuffix("TrackedThing") }?.allocationSite)
     XCTAssertTrue(site.contains { $0.line != nil && $0.file?.hasSuffix(".swift") == true }, "\(site)")
-    // Break the cycle so the test leaves nothing behind.
-    for object in AllocationTracker.liveObjects(inGeneration: generation) where object.typeName.hasSuffix(".TrackedThing") {
-      let thing = Unmanaged<TrackedThing>.fromOpaque(UnsafeRawPointer(bitPattern: object.address)!).takeUnretainedValue()
-      thing.handler = nil
+    // Break the cycle so the test leaves nothing behind: hold every thing first (breaking the
+    // cycle frees the others, whose addresses must not be used after that).
+    let held = AllocationTracker.liveObjects(inGeneration: generation).filter { $0.typeName.hasSuffix(".TrackedThing") }.map {
+      Unmanaged<TrackedThing>.fromOpaque(UnsafeRawPointer(bitPattern: $0.address)!).takeUnretainedValue()
     }
+    for thing in held { thing.handler = nil }
   }
 }

@@ -80,6 +80,9 @@ void cleak_tracker_deallocated(uintptr_t object);
 size_t cleak_tracker_count(void);
 /// Copies up to `capacity` live entries (of `generation`, or all when negative) into `buffer`.
 size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation);
+/// Like `cleak_tracker_copy_entries`, but retains each copied object (skipping those being
+/// deallocated); the caller releases them with `cleak_release`.
+size_t cleak_tracker_copy_retained_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation);
 /// Copies the frames of stack `id` (innermost first); returns their number.
 int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity);
 

@@ -25,7 +25,8 @@ extension AllocationTracker {
     var walk = ObjectGraphWalk(configuration: configuration, metadata: .init(
       tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process))
     defer { walk.releaseAll() }
-    let entries = entries(inGeneration: generation)
+    let entries = entries(inGeneration: generation, retaining: true)
+    defer { for entry in entries { cleak_release(entry.object) } }
     for entry in entries {
       walk.annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
     }

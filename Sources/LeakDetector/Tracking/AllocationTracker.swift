@@ -125,14 +125,23 @@ public enum AllocationTracker {
 
   /// The raw entries, validated: an entry whose memory no longer holds an object of its class
   /// (freed without a hook seeing it) is removed, and an explicitly tracked object that died is too.
-  static func entries(inGeneration generation: Int?) -> [cleak_tracked_object] {
-    var capacity = cleak_tracker_count() + 1024
-    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: capacity)
-    var count = buffer.withUnsafeMutableBufferPointer { cleak_tracker_copy_entries($0.baseAddress, capacity, Int64(generation ?? -1)) }
-    while count == capacity {  // the table grew while copying
-      capacity *= 2
-      buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: capacity)
-      count = buffer.withUnsafeMutableBufferPointer { cleak_tracker_copy_entries($0.baseAddress, capacity, Int64(generation ?? -1)) }
+  ///
+  /// - Parameter retaining: retain each returned object (the caller releases it); objects being
+  ///   deallocated are then skipped, so the addresses stay valid however other threads run.
+  static func entries(inGeneration generation: Int?, retaining: Bool = false) -> [cleak_tracked_object] {
+    func copy(into buffer: inout [cleak_tracked_object]) -> Int {
+      buffer.withUnsafeMutableBufferPointer { pointer in
+        retaining
+          ? cleak_tracker_copy_retained_entries(pointer.baseAddress, pointer.count, Int64(generation ?? -1))
+          : cleak_tracker_copy_entries(pointer.baseAddress, pointer.count, Int64(generation ?? -1))
+      }
+    }
+    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: cleak_tracker_count() + 1024)
+    var count = copy(into: &buffer)
+    while count == buffer.count {  // the table grew while copying: try again with more room
+      if retaining { for entry in buffer { cleak_release(entry.object) } }
+      buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: buffer.count * 2)
+      count = copy(into: &buffer)
     }
     let explicit = explicitObjects.withLock { objects -> [UInt: Bool] in
       var alive: [UInt: Bool] = [:]
@@ -143,6 +152,7 @@ public enum AllocationTracker {
     return buffer[..<count].filter { entry in
       if explicit[entry.object] == false || MemoryReader.readWord(at: entry.object) != entry.metadata {
         cleak_tracker_deallocated(entry.object)
+        if retaining { cleak_release(entry.object) }
         return false
       }
       return true
