@@ -47,6 +47,12 @@ let package = Package(
     // Generates synthetic heap snapshots for the benchmark (not a product).
     .executableTarget(name: "heap-synth", dependencies: ["HeapGraph"], path: "Benchmarks/HeapSynth"),
 
+    // Allocation-tracking cost: the same loop with and without the library (not products).
+    .target(name: "AllocationLoop", path: "Benchmarks/AllocationLoop"),
+    .executableTarget(name: "allocation-baseline", dependencies: ["AllocationLoop"], path: "Benchmarks/AllocationBaseline"),
+    .executableTarget(
+      name: "allocation-bench", dependencies: ["AllocationLoop", "LeakDetector"], path: "Benchmarks/AllocationBench"),
+
     // Measures reflection of live objects against a Mirror walk (not a product).
     .executableTarget(name: "reflection-bench", dependencies: ["LeakDetector"], path: "Benchmarks/ReflectionBench"),
 

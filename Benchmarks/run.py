@@ -11,7 +11,13 @@
    `references(of:)`, a Mirror walk of the same objects as the peer, and RetainCycleDetector
    from one candidate reaching all of them.
 
-Usage: Benchmarks/run.py [--runs N] [--skip-networkx] [--only-reflection]   (run from the package root)
+4. Allocation tracking (allocation-baseline, allocation-bench): the same allocation loop in a
+   program without the library and in one with it (tracking off, on, on with stacks), 7
+   processes each, interleaved, median of each process's best; plus cached symbolization and a
+   snapshot of 100,000 tracked objects.
+
+Usage: Benchmarks/run.py [--runs N] [--skip-networkx] [--only-reflection] [--only-tracking]
+(run from the package root)
 """
 import json
 import os
@@ -96,11 +102,47 @@ def reflection(runs):
     return results
 
 
+def tracking(processes=7):
+    """Allocation cost per configuration: median over processes of each one's best repetition."""
+    for product in ("allocation-baseline", "allocation-bench"):
+        run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT)
+    commands = {
+        "baseline": [os.path.join(BIN, "allocation-baseline")],
+        "off": [os.path.join(BIN, "allocation-bench"), "off"],
+        "tracked": [os.path.join(BIN, "allocation-bench"), "tracked"],
+        "stacks": [os.path.join(BIN, "allocation-bench"), "stacks"],
+    }
+    samples = {name: [] for name in commands}
+    for _ in range(processes):
+        for name, command in commands.items():  # interleaved, so drift hits every configuration
+            output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            samples[name].append(json.loads(output)["nanoseconds"])
+    medians = {name: statistics.median(values) for name, values in samples.items()}
+    extras = json.loads(subprocess.run([os.path.join(BIN, "allocation-bench"), "extras"], check=True,
+                                       capture_output=True, text=True).stdout)
+    result = {
+        "nanosecondsPerAllocation": {name: round(value, 1) for name, value in medians.items()},
+        "ratios": {
+            "offOverBaseline": round(medians["off"] / medians["baseline"], 2),
+            "trackedOverBaseline": round(medians["tracked"] / medians["baseline"], 2),
+            "stacksOverBaseline": round(medians["stacks"] / medians["baseline"], 2),
+        },
+        "samples": {name: [round(value, 1) for value in values] for name, values in samples.items()},
+        "snapshotOf100kSeconds": round(extras["snapshotSeconds"], 3),
+        "cachedFramesPerSecond": extras["cachedFramesPerSecond"],
+    }
+    print(json.dumps(result, indent=2), flush=True)
+    return result
+
+
 def main():
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
     os.makedirs(OUT, exist_ok=True)
     if "--only-reflection" in sys.argv:
         reflection(runs)
+        return
+    if "--only-tracking" in sys.argv:
+        tracking()
         return
     run(["swift", "build", "-c", "release", "--product", "leak-detector"], cwd=ROOT)
     run(["swift", "build", "-c", "release", "--product", "heap-synth"], cwd=ROOT)
@@ -139,6 +181,7 @@ def main():
         print(json.dumps(results["100k"], indent=2), flush=True)
 
     results["reflection"] = reflection(runs)
+    results["tracking"] = tracking()
 
     with open(os.path.join(OUT, "results.json"), "w") as f:
         json.dump(results, f, indent=2)

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern void swift_deallocObject(void *object, size_t allocatedSize, size_t allocatedAlignMask);
+
 // The live table of the allocation tracker: every tracked Swift class instance, keyed by address,
 // with its metadata, generation and allocation stack. It is sharded by address; each shard is an
 // open-addressing hash (linear probing, backward-shift deletion: no tombstones) behind a spinlock.
@@ -36,6 +38,10 @@ typedef struct {
 
 static shard_t shards[SHARD_COUNT];
 static atomic_bool tracking = false;
+/// Whether the table may hold entries: when not, deallocations skip it entirely.
+atomic_bool cleak_tracker_table_in_use = false;
+/// Whether allocations are recorded (read inline by the interposer).
+atomic_bool cleak_tracker_recording = false;
 static atomic_bool capturingStacks = false;
 static atomic_uint currentGeneration = 0;
 static atomic_uint sampleInterval = 1;
@@ -53,11 +59,8 @@ static inline void unlockShard(shard_t *shard) {
 }
 
 static inline size_t hashAddress(uintptr_t address) {
-  uint64_t value = (uint64_t)address >> 4;
-  value ^= value >> 33;
-  value *= 0xff51afd7ed558ccdULL;
-  value ^= value >> 33;
-  return (size_t)value;
+  // Fibonacci hashing of the 16-byte-aligned address: one multiply, high bits kept.
+  return (size_t)((((uint64_t)address >> 4) * 0x9E3779B97F4A7C15ULL) >> 24);
 }
 
 static inline shard_t *shardFor(uintptr_t object, size_t *hash) {
@@ -66,7 +69,7 @@ static inline shard_t *shardFor(uintptr_t object, size_t *hash) {
 }
 
 static int grow(shard_t *shard) {
-  size_t capacity = shard->capacity ? shard->capacity * 2 : 1024;
+  size_t capacity = shard->capacity ? shard->capacity * 2 : 32;  // start small: stay in cache
   entry_t *slots = calloc(capacity, sizeof(entry_t));
   if (slots == NULL) return 0;
   for (size_t index = 0; index < shard->capacity; index++) {
@@ -83,6 +86,9 @@ static int grow(shard_t *shard) {
 }
 
 static void insertEntry(entry_t entry) {
+  if (!atomic_load_explicit(&cleak_tracker_table_in_use, memory_order_relaxed)) {
+    atomic_store(&cleak_tracker_table_in_use, true);
+  }
   size_t hash;
   shard_t *shard = shardFor(entry.object, &hash);
   lockShard(shard);
@@ -257,7 +263,7 @@ static inline int isTrackableClass(uintptr_t metadata) {
 
 // MARK: - Hooks (called from the interposers)
 
-void cleak_tracker_allocated(uintptr_t object, uintptr_t metadata, size_t size) {
+static inline void trackerAllocated(uintptr_t object, uintptr_t metadata, size_t size) {
   if (!atomic_load_explicit(&tracking, memory_order_relaxed) || !isTrackableClass(metadata)) return;
   entry_t entry = {object, metadata, atomic_load_explicit(&currentGeneration, memory_order_relaxed), 0, size};
   if (atomic_load_explicit(&capturingStacks, memory_order_relaxed)) {
@@ -269,6 +275,10 @@ void cleak_tracker_allocated(uintptr_t object, uintptr_t metadata, size_t size) 
     }
   }
   insertEntry(entry);
+}
+
+void cleak_tracker_allocated(uintptr_t object, uintptr_t metadata, size_t size) {
+  trackerAllocated(object, metadata, size);
 }
 
 void cleak_tracker_deallocated(uintptr_t object) {
@@ -285,10 +295,12 @@ void cleak_tracker_start(bool stacks, unsigned interval) {
   atomic_store(&sampleInterval, interval ? interval : 1);
   atomic_store(&capturingStacks, stacks);
   atomic_store(&tracking, true);
+  atomic_store(&cleak_tracker_recording, true);
 }
 
 void cleak_tracker_stop(void) {
   atomic_store(&tracking, false);
+  atomic_store(&cleak_tracker_recording, false);
   for (int index = 0; index < SHARD_COUNT; index++) {
     shard_t *shard = &shards[index];
     lockShard(shard);
@@ -296,6 +308,9 @@ void cleak_tracker_stop(void) {
     shard->count = 0;
     unlockShard(shard);
   }
+  // A hook that read the flags before they were cleared may still insert: keep the table in use
+  // (at the cost of a lock per deallocation) only while it is not empty.
+  if (cleak_tracker_count() == 0) atomic_store(&cleak_tracker_table_in_use, false);
 }
 
 bool cleak_tracker_is_running(void) {
@@ -373,4 +388,70 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
     unlockShard(shard);
   }
   return copied;
+}
+
+// MARK: - Interposers
+
+// Symbol interposition of the runtime's allocation entry points (RUNTIME-NOTES Q1): this
+// executable's definitions win over libswiftCore's for every call through the PLT (user code,
+// Foundation, Dispatch, Concurrency). The real functions are resolved on first call, not in a
+// constructor: libFoundation allocates Swift objects before constructors of the executable run.
+// The runtime's `_swift_allocObject` pointer hooks are never used: on Swift 6.3 they crash code
+// that uses Foundation.
+
+
+typedef void *(*allocate_t)(const void *metadata, size_t size, size_t alignMask);
+typedef void (*deallocate_partial_t)(void *object, const void *metadata, size_t size, size_t alignMask);
+
+static _Atomic(allocate_t) realAllocate = NULL;
+static _Atomic(deallocate_partial_t) realDeallocatePartial = NULL;
+static _Atomic(cleak_deallocation_observer) observer = NULL;
+static atomic_int interposedCalls = 0;
+
+void cleak_set_deallocation_observer(cleak_deallocation_observer newObserver) {
+  atomic_store_explicit(&observer, newObserver, memory_order_release);
+}
+
+bool cleak_interposition_is_active(void) {
+  return atomic_load(&interposedCalls) > 0;
+}
+
+void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
+  allocate_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
+  if (__builtin_expect(allocate == NULL, 0)) {
+    allocate = (allocate_t)dlsym(RTLD_NEXT, "swift_allocObject");
+    atomic_store(&realAllocate, allocate);
+    atomic_store(&interposedCalls, 1);
+  }
+  void *object = allocate(metadata, size, alignMask);
+  if (__builtin_expect(atomic_load_explicit(&cleak_tracker_recording, memory_order_relaxed), 0)) {
+    trackerAllocated((uintptr_t)object, (uintptr_t)metadata, size);
+  }
+  return object;
+}
+
+/// The deallocating deinit of every Swift class calls this through the PLT once `deinit` ran. It
+/// removes the object from the tracker, tells the observer, then frees the memory with
+/// `swift_deallocObject`, which is all the runtime's version does on Linux besides a debug check
+/// for objects retained during deinit.
+void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
+  if (__builtin_expect(atomic_load_explicit(&cleak_tracker_table_in_use, memory_order_relaxed), 0)) {
+    removeEntry((uintptr_t)object);
+  }
+  cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
+  if (__builtin_expect(current != NULL, 0)) current((uintptr_t)object);
+  swift_deallocObject(object, allocatedSize, allocatedAlignMask);
+}
+
+/// A failable or throwing initializer that fails frees the partial object here.
+void swift_deallocPartialClassInstance(void *object, const void *metadata, size_t size, size_t alignMask) {
+  deallocate_partial_t deallocate = atomic_load_explicit(&realDeallocatePartial, memory_order_relaxed);
+  if (deallocate == NULL) {
+    deallocate = (deallocate_partial_t)dlsym(RTLD_NEXT, "swift_deallocPartialClassInstance");
+    atomic_store(&realDeallocatePartial, deallocate);
+  }
+  cleak_tracker_deallocated((uintptr_t)object);
+  cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
+  if (current != NULL) current((uintptr_t)object);
+  deallocate(object, metadata, size, alignMask);
 }

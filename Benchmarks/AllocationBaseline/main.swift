@@ -1,0 +1,4 @@
+// allocation-baseline: the allocation loop in a program that does not link LeakDetector.
+import AllocationLoop
+
+print("{\"configuration\": \"baseline\", \"nanoseconds\": \(bestNanosecondsPerAllocation())}")
