@@ -92,7 +92,7 @@ static void insertEntry(entry_t entry) {
   size_t hash;
   shard_t *shard = shardFor(entry.object, &hash);
   lockShard(shard);
-  if ((shard->count + 1) * 4 > shard->capacity * 3 && !grow(shard)) {
+  if ((shard->count + 1) * 2 > shard->capacity && !grow(shard)) {  // at most half full: short probes
     unlockShard(shard);
     return;  // out of memory: the object is not tracked
   }
