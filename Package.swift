@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),
 
     // XCTest and Swift Testing integrations.
-    .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector"]),
+    .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector", "HeapGraph"]),
 
     // The CLI: parsing, file I/O and exit codes only.
     .executableTarget(
@@ -65,6 +65,7 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
     ),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "StrippedFixtures"]),
+    .testTarget(name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector", "FeedApp"],

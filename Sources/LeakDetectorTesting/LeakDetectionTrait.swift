@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+/// A Swift Testing trait that checks a test (or every test of a suite) for leaks: everything
+/// allocated during the test and still alive after it fails the test (generation mode, top-most
+/// objects only, allow list applied), and so does every object passed to ``trackForLeaks(_:sourceLocation:)``
+/// that outlives it, at the line where it was tracked.
+///
+/// ```swift
+/// @Test(.detectsLeaks) func profileScreenReleasesItsViewModel() {
+///   let viewModel = trackForLeaks(ProfileViewModel())
+///   viewModel.load()
+/// }
+/// ```
+///
+/// The allocation tracker sees the whole process, so leak-checked tests run one at a time; tests
+/// without the trait that run in parallel can still allocate into a checked test's generation:
+/// mark suites that use the trait `.serialized`, or run them in a separate process.
+public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
+  public var configuration: LeakCheckConfiguration
+  public var isRecursive: Bool { true }
+
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    guard testCase != nil || !test.isSuite, configuration.isEnabled else {
+      try await function()
+      return
+    }
+    await LeakCheckSerializer.shared.acquire()
+    let scope = LeakScope()
+    do {
+      try await LeakScope.$current.withValue(scope) {
+        try await checkingGenerationAsync(
+          configuration: configuration, location: location(of: test), excluding: { Set(scope.entries.map(\.address)) }
+        ) {
+          try await function()
+        }
+      }
+    } catch {
+      await LeakCheckSerializer.shared.release()
+      throw error
+    }
+    for finding in LeakChecker(configuration: configuration).check(scope.entries) {
+      let place = finding.trackedAt ?? location(of: test)
+      LeakReporting.report(finding, file: place.file, line: place.line, testCase: nil)
+    }
+    await LeakCheckSerializer.shared.release()
+  }
+
+  private func location(of test: Test) -> (file: String, line: Int) {
+    (test.sourceLocation.filePath, test.sourceLocation.line)
+  }
+}
+
+extension Trait where Self == LeakDetectionTrait {
+  /// Checks the test (or each test of the suite) for leaks with the default configuration.
+  public static var detectsLeaks: Self { LeakDetectionTrait(configuration: LeakCheckConfiguration()) }
+
+  /// Checks the test (or each test of the suite) for leaks with `configuration`.
+  public static func detectsLeaks(_ configuration: LeakCheckConfiguration) -> Self {
+    LeakDetectionTrait(configuration: configuration)
+  }
+}
+
+/// Registers `object` to be checked when the enclosing `.detectsLeaks` test (or
+/// ``withLeakChecking(_:sourceLocation:_:)``) ends; returns `object`.
+@discardableResult
+public func trackForLeaks<Object: AnyObject>(_ object: Object, sourceLocation: SourceLocation = #_sourceLocation) -> Object {
+  guard let scope = LeakScope.current else {
+    Issue.record(
+      "trackForLeaks(_:) needs the .detectsLeaks trait on the test or an enclosing withLeakChecking { }",
+      sourceLocation: sourceLocation)
+    return object
+  }
+  scope.add(
+    LeakChecker.TrackedEntry(
+      object: object, address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()),
+      typeName: _typeName(type(of: object), qualified: true), file: sourceLocation.filePath, line: sourceLocation.line))
+  return object
+}
+
+/// Checks that everything allocated in `body` is gone once it returns, and every object passed to
+/// ``trackForLeaks(_:sourceLocation:)`` inside it; for async Swift Testing tests.
+public func withLeakChecking<Result>(
+  _ configuration: LeakCheckConfiguration = LeakCheckConfiguration(), sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: () async throws -> Result
+) async rethrows -> Result {
+  let scope = LeakScope()
+  let result = try await LeakScope.$current.withValue(scope) {
+    try await checkingGenerationAsync(
+      configuration: configuration, location: (sourceLocation.filePath, sourceLocation.line),
+      excluding: { Set(scope.entries.map(\.address)) }, body)
+  }
+  for finding in LeakChecker(configuration: configuration).check(scope.entries) {
+    let place = finding.trackedAt ?? (sourceLocation.filePath, sourceLocation.line)
+    LeakReporting.report(finding, file: place.file, line: place.line, testCase: nil)
+  }
+  return result
+}
+
+/// The async form of the generation check.
+///
+/// - Parameter excluding: objects tracked explicitly, which are reported at their tracking line
+///   instead.
+func checkingGenerationAsync<Result>(
+  configuration: LeakCheckConfiguration, location: (file: String, line: Int), excluding: () -> Set<UInt> = { [] },
+  _ body: () async throws -> Result
+) async rethrows -> Result {
+  guard configuration.isEnabled else { return try await body() }
+  let startedHere = !AllocationTracker.isRunning
+  if startedHere { AllocationTracker.start(.init(capturesStacks: configuration.capturesAllocationStacks)) }
+  defer { if startedHere { AllocationTracker.stop() } }
+  let generation = AllocationTracker.markGeneration()
+  let result = try await body()
+  AllocationTracker.markGeneration()
+  let tracked = excluding()
+  for finding in LeakChecker(configuration: configuration).check(generation: generation) where !tracked.contains(finding.address) {
+    let site = finding.allocationSite
+    LeakReporting.report(finding, file: site?.file ?? location.file, line: site?.line ?? location.line, testCase: nil)
+  }
+  return result
+}
+
+/// The objects tracked explicitly within one leak-checked test.
+final class LeakScope: @unchecked Sendable {
+  @TaskLocal static var current: LeakScope?
+
+  private let lock = NSLock()
+  private var tracked: [LeakChecker.TrackedEntry] = []
+
+  func add(_ entry: LeakChecker.TrackedEntry) {
+    lock.lock()
+    tracked.append(entry)
+    lock.unlock()
+  }
+
+  var entries: [LeakChecker.TrackedEntry] {
+    lock.lock()
+    defer { lock.unlock() }
+    return tracked
+  }
+}
+
+/// Lets one leak-checked test run at a time: the tracker's generations are process-wide.
+actor LeakCheckSerializer {
+  static let shared = LeakCheckSerializer()
+  private var isHeld = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func acquire() async {
+    if !isHeld {
+      isHeld = true
+      return
+    }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  func release() {
+    if waiters.isEmpty {
+      isHeld = false
+    } else {
+      waiters.removeFirst().resume()
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import HeapGraph
+
+/// One object that outlived its test, with what keeps it alive.
+///
+/// ```text
+/// FeedTests.FeedViewModel (0x55d0c8a1b2c0) is still alive 0.1 s after the test.
+/// It is held by a retain cycle (2 objects):
+///   FeedTests.FeedViewModel.onUpdate -> closure #1 in FeedTests.FeedViewModel.bind().capture #0: FeedViewModel -> FeedTests.FeedViewModel
+///     - FeedTests.FeedViewModel allocated at FeedTests.makeViewModel() (FeedTests.swift:12)
+///     - closure #1 in FeedTests.FeedViewModel.bind() allocated at closure #1 in FeedTests.FeedViewModel.bind() (Feed.swift:31)
+/// Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done).
+/// ```
+public struct LeakFinding: Sendable, CustomStringConvertible {
+  /// What was found.
+  public enum Kind: Sendable, Hashable {
+    /// Still alive after the grace period.
+    case leaked
+    /// Deallocated after the grace period, while the report was prepared: slow, not leaked.
+    case deallocatedLate
+    /// Still alive, but its type is declared as a known leak.
+    case knownLeak
+  }
+
+  public var kind: Kind
+  /// The leaked object's type.
+  public var typeName: String
+  /// Its address.
+  public var address: UInt
+  /// Where the test registered it (`trackForLeaks`), if it did.
+  public var trackedAt: (file: String, line: Int)?
+  /// Where it was allocated, when stacks were captured.
+  public var allocationSite: StackFrame?
+  /// The retain cycles it is part of.
+  public var cycles: [RetainCycle]
+  /// When no cycle holds it: the strong references that lead to it, outermost first
+  /// (`["Cache.entries[\"k\"]", "Item.owner"]`), as far as the tracker knows them.
+  public var retainingPath: [String]
+  /// The grace period that was waited.
+  public var gracePeriod: Duration
+
+  /// The report a person can act on.
+  public var description: String {
+    let seconds = Double(gracePeriod.components.seconds) + Double(gracePeriod.components.attoseconds) / 1e18
+    var text: String
+    switch kind {
+    case .deallocatedLate:
+      return "\(typeName) (0x\(String(address, radix: 16))) was deallocated late: after the grace period of \(seconds) s, "
+        + "but before the report. Not a leak; raise the grace period if that is expected."
+    case .knownLeak:
+      text = "Known leak: \(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
+    case .leaked:
+      text = "\(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
+    }
+    if let allocationSite { text += "It was allocated at \(allocationSite.description).\n" }
+    if !cycles.isEmpty {
+      for cycle in cycles {
+        text += "It is held by a retain cycle (\(cycle.length) object\(cycle.length == 1 ? "" : "s")):\n"
+        text += "  \(cycle)\n"
+        for element in cycle.elements {
+          if let site = element.allocationSite.allocationSite {
+            text += "    - \(element.typeName) allocated at \(site.description)\n"
+          }
+        }
+      }
+      text += "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
+    } else if !retainingPath.isEmpty {
+      text += "No retain cycle holds it; it is retained through:\n  " + retainingPath.joined(separator: " -> ") + " -> \(typeName)\n"
+      text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
+    } else {
+      text += "No retain cycle holds it and no tracked object refers to it: something outside the heap graph"
+      text += " (a global, a static cache, a task or queue still running) keeps it alive."
+    }
+    return text
+  }
+}

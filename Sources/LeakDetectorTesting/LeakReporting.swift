@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import XCTest
+
+/// Where leak findings go: by default a test failure at the finding's location (XCTest's
+/// `recordFailure`, or Swift Testing's `Issue.record`); known leaks and late deallocations are
+/// notes, not failures. Replace the sink for a scope with ``withLeakReporter(_:_:)``.
+public enum LeakReporting {
+  /// Receives a finding and where to report it.
+  public typealias Reporter = @Sendable (_ finding: LeakFinding, _ file: String, _ line: Int) -> Void
+
+  @TaskLocal static var reporter: Reporter?
+
+  /// Reports `finding` at `file:line`: to the scoped reporter if one is set, else to the running
+  /// test framework (`testCase` for XCTest, the current Swift Testing test otherwise).
+  static func report(_ finding: LeakFinding, file: String, line: Int, testCase: XCTestCase?) {
+    if let reporter { return reporter(finding, file, line) }
+    let message = "Leak detected: " + finding.description
+    switch finding.kind {
+    case .leaked where Test.current != nil:
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(fileID: fileID(file), filePath: file, line: max(line, 1), column: 1))
+    case .leaked:
+      if let testCase {
+        testCase.recordFailure(withDescription: message, inFile: file, atLine: line, expected: true)
+      } else {
+        XCTFail(message)
+      }
+    case .knownLeak, .deallocatedLate:
+      print("\(file):\(line): note: \(finding.description)")
+    }
+  }
+
+  /// `/path/to/Module/File.swift` → `Module/File.swift`, as Swift Testing names files.
+  private static func fileID(_ path: String) -> String {
+    let parts = path.split(separator: "/")
+    return parts.suffix(2).joined(separator: "/")
+  }
+}
+
+/// Sends leak findings from `body` to `reporter` instead of failing tests, e.g. to test a leak
+/// check itself or to collect findings.
+///
+/// ```swift
+/// let findings = Locked<[LeakFinding]>([])
+/// withLeakReporter({ finding, _, _ in findings.append(finding) }) { runLeakyScenario() }
+/// ```
+public func withLeakReporter<Result>(_ reporter: @escaping LeakReporting.Reporter, _ body: () throws -> Result) rethrows -> Result {
+  try LeakReporting.$reporter.withValue(reporter, operation: body)
+}
+
+/// The async form of ``withLeakReporter(_:_:)``.
+public func withLeakReporter<Result>(
+  _ reporter: @escaping LeakReporting.Reporter, _ body: () async throws -> Result
+) async rethrows -> Result {
+  try await LeakReporting.$reporter.withValue(reporter, operation: body)
+}

@@ -1,0 +1,57 @@
+import Foundation
+import LeakDetectorTesting
+import Testing
+
+@Suite(.serialized) struct LeakCheckSwiftTestingTests {
+  @Test(.detectsLeaks(fastConfiguration)) func weakCaptureRelease_passesTheTrait() {
+    let viewModel = trackForLeaks(LeakyViewModel())
+    viewModel.bindWeakly()
+  }
+
+  @Test(.detectsLeaks(fastConfiguration)) func transientCycleBrokenAtTheEnd_passesTheTrait() {
+    let viewModel = trackForLeaks(LeakyViewModel())
+    viewModel.bindStrongly()
+    viewModel.onUpdate = nil
+  }
+
+  @Test func leakingObject_isRecordedAsAnIssueWithItsCycle() async {
+    await withKnownIssue {
+      await withLeakChecking(fastConfiguration) {
+        let viewModel = trackForLeaks(LeakyViewModel())
+        viewModel.bindStrongly()
+      }
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("Leak detected: LeakDetectorTestingTests.LeakyViewModel") && text.contains("It is held by a retain cycle")
+    }
+  }
+
+  @Test func trackedLeak_isReportedAtTheTrackedLine() async throws {
+    let collector = FindingCollector()
+    var line = 0
+    await withLeakReporter(collector.reporter) {
+      await withLeakChecking(fastConfiguration) {
+        let viewModel = LeakyViewModel()
+        line = #line + 1
+        trackForLeaks(viewModel)
+        viewModel.bindStrongly()
+      }
+    }
+    let tracked = try #require(collector.findings.first { $0.finding.trackedAt != nil })
+    #expect(tracked.line == line)
+    #expect(tracked.file.hasSuffix("LeakCheckSwiftTestingTests.swift"))
+    #expect(tracked.finding.cycles.count == 1)
+  }
+
+  @Test func untrackedLeak_inGenerationMode_reportsTheTopObjectOnly() async {
+    let collector = FindingCollector()
+    await withLeakReporter(collector.reporter) {
+      await withLeakChecking(fastConfiguration) {
+        let viewModel = LeakyViewModel()
+        viewModel.child = ChildModel()
+        viewModel.bindStrongly()
+      }
+    }
+    #expect(collector.findings.map(\.finding.typeName) == ["LeakDetectorTestingTests.LeakyViewModel"])
+  }
+}

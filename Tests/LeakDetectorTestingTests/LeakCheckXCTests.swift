@@ -1,0 +1,146 @@
+import Foundation
+import LeakDetectorTesting
+import XCTest
+
+/// Test cases run programmatically by the tests below: their leak checks report to a collector.
+final class FixtureCases: XCTestCase {
+  nonisolated(unsafe) static var trackedLine = 0
+
+  func leaksThroughAClosure() {
+    let viewModel = LeakyViewModel()
+    FixtureCases.trackedLine = #line + 1
+    trackForLeaks(viewModel, configuration: fastConfiguration)
+    viewModel.bindStrongly()
+  }
+
+  func releasesWithAWeakCapture() {
+    let viewModel = trackForLeaks(LeakyViewModel(), configuration: fastConfiguration)
+    viewModel.bindWeakly()
+  }
+
+  func breaksItsCycleAtTheEnd() {
+    let viewModel = trackForLeaks(LeakyViewModel(), configuration: fastConfiguration)
+    viewModel.bindStrongly()
+    viewModel.onUpdate = nil  // the transient cycle is broken before the test ends
+  }
+
+  func keepsAnObjectInAGlobal() {
+    let viewModel = trackForLeaks(LeakyViewModel(), configuration: fastConfiguration)
+    globalCache.append(viewModel)
+  }
+}
+
+final class LeakCheckXCTests: XCTestCase {
+  private func run(_ name: String, _ body: @escaping (FixtureCases) -> Void) -> [(finding: LeakFinding, file: String, line: Int)] {
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      let testCase = FixtureCases(name: name) { body($0 as! FixtureCases) }
+      testCase.run()
+    }
+    return collector.findings
+  }
+
+  func testTrackForLeaks_leakingObject_failsAtTheTrackedLineWithItsCycle() throws {
+    let findings = run("leaksThroughAClosure") { $0.leaksThroughAClosure() }
+    XCTAssertEqual(findings.count, 1)
+    let report = try XCTUnwrap(findings.first)
+    XCTAssertEqual(report.finding.kind, .leaked)
+    XCTAssertEqual(report.line, FixtureCases.trackedLine)
+    XCTAssertTrue(report.file.hasSuffix("LeakCheckXCTests.swift"), report.file)
+    XCTAssertEqual(report.finding.typeName, "LeakDetectorTestingTests.LeakyViewModel")
+    XCTAssertEqual(report.finding.cycles.count, 1)
+    let text = report.finding.description
+    XCTAssertTrue(text.contains("is still alive 0.02 s after the test"), text)
+    XCTAssertTrue(text.contains("It is held by a retain cycle"), text)
+    XCTAssertTrue(text.contains("LeakDetectorTestingTests.LeakyViewModel.onUpdate"), text)
+  }
+
+  func testTrackForLeaks_weakCaptureAndBrokenCycle_pass() {
+    XCTAssertTrue(run("releasesWithAWeakCapture") { $0.releasesWithAWeakCapture() }.isEmpty)
+    XCTAssertTrue(run("breaksItsCycleAtTheEnd") { $0.breaksItsCycleAtTheEnd() }.isEmpty)
+  }
+
+  func testTrackForLeaks_objectHeldWithoutACycle_saysSo() throws {
+    AllocationTracker.start()
+    defer {
+      AllocationTracker.stop()
+      globalCache.removeAll()
+    }
+    let findings = run("keepsAnObjectInAGlobal") { $0.keepsAnObjectInAGlobal() }
+    let finding = try XCTUnwrap(findings.first?.finding)
+    XCTAssertTrue(finding.cycles.isEmpty)
+    XCTAssertTrue(finding.description.contains("No retain cycle holds it"), finding.description)
+  }
+
+  func testGenerationMode_untrackedLeak_reportsOnlyTheTopOfTheLeakedTree() throws {
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      withLeakChecking(fastConfiguration) {
+        let viewModel = LeakyViewModel()
+        viewModel.child = ChildModel()
+        viewModel.bindStrongly()  // the view model leaks, and with it its child and grandchild
+        let fine = LeakyViewModel()
+        fine.bindWeakly()
+      }
+    }
+    let findings = collector.findings
+    XCTAssertEqual(findings.map(\.finding.typeName), ["LeakDetectorTestingTests.LeakyViewModel"])
+    let site = try XCTUnwrap(findings.first)
+    XCTAssertTrue(site.file.hasSuffix("LeakCheckXCTests.swift"), "reported at the allocation site: \(site.file)")
+    XCTAssertGreaterThan(site.line, 0)
+  }
+
+  func testGenerationMode_allowListsAndKnownLeaks() {
+    var allowing = fastConfiguration
+    allowing.allowedTypes.append("LeakDetectorTestingTests.LeakyViewModel")
+    let allowed = FindingCollector()
+    withLeakReporter(allowed.reporter) {
+      withLeakChecking(allowing) { LeakyViewModel().bindStrongly() }
+    }
+    XCTAssertTrue(allowed.findings.isEmpty)
+
+    var byReference = fastConfiguration
+    byReference.allowedReferences = ["LeakDetectorTestingTests.LeakyViewModel.onUpdate"]
+    let referenceAllowed = FindingCollector()
+    withLeakReporter(referenceAllowed.reporter) {
+      withLeakChecking(byReference) { LeakyViewModel().bindStrongly() }
+    }
+    XCTAssertTrue(referenceAllowed.findings.isEmpty)
+
+    var known = fastConfiguration
+    known.knownLeaks = ["LeakDetectorTestingTests.LeakyViewModel"]
+    let knownCollector = FindingCollector()
+    withLeakReporter(knownCollector.reporter) {
+      withLeakChecking(known) { LeakyViewModel().bindStrongly() }
+    }
+    XCTAssertEqual(knownCollector.findings.map(\.finding.kind), [.knownLeak])
+  }
+
+  func testEnvironmentVariable_disablesChecks() {
+    setenv(LeakCheckConfiguration.disablingEnvironmentVariable, "1", 1)
+    defer { unsetenv(LeakCheckConfiguration.disablingEnvironmentVariable) }
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      withLeakChecking(fastConfiguration) { LeakyViewModel().bindStrongly() }
+    }
+    XCTAssertTrue(collector.findings.isEmpty)
+  }
+
+  func testTheCheckerItself_leaksNothing() {
+    // Warm up the process-wide singletons (reflection context, symbolicator) first.
+    _ = RetainCycleDetector.cycles(from: LeakyViewModel())
+    var strict = fastConfiguration
+    strict.allowedTypes = LeakCheckConfiguration.standardAllowedTypes.filter { !$0.hasPrefix("LeakDetector") }
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      withLeakChecking(strict) {
+        let viewModel = LeakyViewModel()
+        viewModel.bindWeakly()
+        _ = RetainCycleDetector.cycles(from: viewModel)
+        _ = AllocationTracker.snapshot()
+        _ = references(of: viewModel)
+      }
+    }
+    XCTAssertEqual(collector.findings.map(\.finding.description), [])
+  }
+}
