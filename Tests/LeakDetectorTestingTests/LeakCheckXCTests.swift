@@ -144,3 +144,54 @@ final class LeakCheckXCTests: XCTestCase {
     XCTAssertEqual(collector.findings.map(\.finding.description), [])
   }
 }
+
+/// A whole class in generation mode.
+final class GenerationFixtureCases: LeakTestCase {
+  override var leakCheckConfiguration: LeakCheckConfiguration { fastConfiguration }
+
+  func leaksWithoutTracking() {
+    let viewModel = LeakyViewModel()
+    viewModel.bindStrongly()
+  }
+
+  func releasesEverything() {
+    let viewModel = LeakyViewModel()
+    viewModel.bindWeakly()
+  }
+}
+
+final class LeakTestCaseTests: XCTestCase {
+  private func run(_ name: String, _ body: @escaping (GenerationFixtureCases) -> Void) -> [LeakFinding] {
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      GenerationFixtureCases(name: name) { body($0 as! GenerationFixtureCases) }.run()
+    }
+    return collector.findings.map(\.finding)
+  }
+
+  func testLeakTestCase_checksEveryTestWithoutTracking() {
+    XCTAssertEqual(run("leaksWithoutTracking") { $0.leaksWithoutTracking() }.map(\.typeName), ["LeakDetectorTestingTests.LeakyViewModel"])
+    XCTAssertEqual(run("releasesEverything") { $0.releasesEverything() }.map(\.typeName), [])
+  }
+
+  func testLateDeallocation_isReportedAsSuchNotAsALeak() {
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      let testCase = FixtureCases(name: "late") { testCase in
+        let object = SlowToDie()
+        SlowToDie.holder = object
+        testCase.trackForLeaks(object, configuration: fastConfiguration)
+      }
+      testCase.run()
+    }
+    XCTAssertEqual(collector.findings.map(\.finding.kind), [.deallocatedLate])
+    XCTAssertTrue(collector.findings.first?.finding.description.contains("was deallocated late") ?? false)
+  }
+
+  /// Run with LEAK_DETECTOR_SHOW_FAILURE=1 to see a real failure (it is the README's example).
+  func testShowTheFailureText() throws {
+    try XCTSkipUnless(ProcessInfo.processInfo.environment["LEAK_DETECTOR_SHOW_FAILURE"] == "1", "shows a real failure on demand")
+    let viewModel = trackForLeaks(ProfileViewModel())
+    viewModel.bind(to: ProfileView())
+  }
+}

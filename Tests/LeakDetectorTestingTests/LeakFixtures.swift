@@ -48,3 +48,14 @@ var fastConfiguration: LeakCheckConfiguration {
   configuration.gracePeriod = .milliseconds(20)
   return configuration
 }
+
+/// Deallocates while a leak report is being prepared: the detector asks it for its declared
+/// references, and it uses that moment to drop its last owner.
+final class SlowToDie: LeakReflectable {
+  nonisolated(unsafe) static var holder: SlowToDie?
+  var leakReferences: [DeclaredReference] {
+    DispatchQueue.global().async { SlowToDie.holder = nil }
+    usleep(20_000)
+    return []
+  }
+}
