@@ -16,7 +16,10 @@
    processes each, interleaved, median of each process's best; plus cached symbolization and a
    snapshot of 100,000 tracked objects.
 
-Usage: Benchmarks/run.py [--runs N] [--skip-networkx] [--only-reflection] [--only-tracking]
+5. Leak checks in tests (leak-check-bench): trackForLeaks and generation mode against the same
+   tests without checks.
+
+Usage: Benchmarks/run.py [--runs N] [--skip-networkx] [--only-reflection] [--only-tracking] [--only-leak-checks]
 (run from the package root)
 """
 import json
@@ -135,6 +138,17 @@ def tracking(processes=7):
     return result
 
 
+def leak_checks(runs):
+    """Runs leak-check-bench `runs` times and prints every result."""
+    run(["swift", "build", "-c", "release", "--product", "leak-check-bench"], cwd=ROOT)
+    results = []
+    for _ in range(runs):
+        output = subprocess.run([os.path.join(BIN, "leak-check-bench")], check=True, capture_output=True, text=True).stdout
+        results.append(json.loads(output))
+        print(output.strip(), flush=True)
+    return results
+
+
 def main():
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
     os.makedirs(OUT, exist_ok=True)
@@ -143,6 +157,9 @@ def main():
         return
     if "--only-tracking" in sys.argv:
         tracking()
+        return
+    if "--only-leak-checks" in sys.argv:
+        leak_checks(runs)
         return
     run(["swift", "build", "-c", "release", "--product", "leak-detector"], cwd=ROOT)
     run(["swift", "build", "-c", "release", "--product", "heap-synth"], cwd=ROOT)
@@ -182,6 +199,7 @@ def main():
 
     results["reflection"] = reflection(runs)
     results["tracking"] = tracking()
+    results["leakChecks"] = leak_checks(runs)
 
     with open(os.path.join(OUT, "results.json"), "w") as f:
         json.dump(results, f, indent=2)

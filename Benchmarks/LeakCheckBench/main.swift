@@ -1,0 +1,69 @@
+// leak-check-bench: what leak checks add to a test that leaks nothing.
+//   - trackForLeaks: an XCTestCase that creates and tracks one object, run 2,000 times (best of 7
+//     interleaved rounds), against
+//     the same test without the call;
+//   - generation mode: a test body that allocates (and frees) 10,000 objects inside
+//     withLeakChecking { }, against the same body alone.
+// Prints one JSON object; milliseconds are per test, best of 5 rounds.
+import LeakDetectorTesting
+import XCTest
+
+final class Item {
+  var next: Item?
+  var value = 0
+}
+
+final class BenchCases: XCTestCase {
+  func plain() { _ = Item() }
+  func tracked() { trackForLeaks(Item()) }
+}
+
+func milliseconds(_ body: () -> Void) -> Double {
+  let start = ContinuousClock.now
+  body()
+  let elapsed = ContinuousClock.now - start
+  return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 1000
+}
+
+@inline(never)
+func allocateAndFree(_ count: Int) -> Int {
+  var items: [Item] = []
+  items.reserveCapacity(count)
+  for index in 0..<count {
+    let item = Item()
+    item.value = index
+    if index > 0 && index % 2 == 0 { item.next = items[index - 1] }
+    items.append(item)
+  }
+  return items.reduce(0) { $0 + $1.value }
+}
+
+func best(_ rounds: Int = 5, _ body: () -> Double) -> Double { (0..<rounds).map { _ in body() }.min() ?? 0 }
+
+let runs = 2_000
+func runPlain() -> Double {
+  milliseconds { for _ in 0..<runs { BenchCases(name: "plain") { ($0 as! BenchCases).plain() }.run() } } / Double(runs)
+}
+func runTracked() -> Double {
+  milliseconds { for _ in 0..<runs { BenchCases(name: "tracked") { ($0 as! BenchCases).tracked() }.run() } } / Double(runs)
+}
+_ = (runPlain(), runTracked())  // warm up both
+var plainTimes: [Double] = []
+var trackedTimes: [Double] = []
+for _ in 0..<7 {  // interleaved, so drift hits both
+  plainTimes.append(runPlain())
+  trackedTimes.append(runTracked())
+}
+let plainTest = plainTimes.min() ?? 0
+let trackedTest = trackedTimes.min() ?? 0
+
+var sink = 0
+let plainBody = best { milliseconds { sink &+= allocateAndFree(10_000) } }
+let checkedBody = best { milliseconds { withLeakChecking { sink &+= allocateAndFree(10_000) } } }
+
+func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+print(
+  "{\"trackForLeaks\": {\"plainTestMilliseconds\": \(rounded(plainTest)), \"trackedTestMilliseconds\": \(rounded(trackedTest)), "
+    + "\"extraMilliseconds\": \(rounded(trackedTest - plainTest)), \"ratio\": \(rounded(trackedTest / plainTest))}, "
+    + "\"generationMode10k\": {\"plainMilliseconds\": \(rounded(plainBody)), \"checkedMilliseconds\": \(rounded(checkedBody)), "
+    + "\"extraMilliseconds\": \(rounded(checkedBody - plainBody)), \"ratio\": \(rounded(checkedBody / plainBody))}, \"sink\": \(sink % 2)}")
