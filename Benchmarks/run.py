@@ -94,15 +94,23 @@ def networkx_cycles(snapshot):
     return count, loaded - start, done - loaded
 
 
-def reflection(runs):
-    """Runs reflection-bench `runs` times (one process each) and prints every result."""
-    run(["swift", "build", "-c", "release", "--product", "reflection-bench"], cwd=ROOT)
+def repeated(product, runs):
+    """Builds `product` and runs it `runs` times (one process each); prints and returns every result."""
+    run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT)
     results = []
     for _ in range(runs):
-        output = subprocess.run([os.path.join(BIN, "reflection-bench")], check=True, capture_output=True, text=True).stdout
+        output = subprocess.run([os.path.join(BIN, product)], check=True, capture_output=True, text=True).stdout
         results.append(json.loads(output))
         print(output.strip(), flush=True)
     return results
+
+
+def reflection(runs):
+    return repeated("reflection-bench", runs)
+
+
+def leak_checks(runs):
+    return repeated("leak-check-bench", runs)
 
 
 def tracking(processes=7):
@@ -136,17 +144,6 @@ def tracking(processes=7):
     }
     print(json.dumps(result, indent=2), flush=True)
     return result
-
-
-def leak_checks(runs):
-    """Runs leak-check-bench `runs` times and prints every result."""
-    run(["swift", "build", "-c", "release", "--product", "leak-check-bench"], cwd=ROOT)
-    results = []
-    for _ in range(runs):
-        output = subprocess.run([os.path.join(BIN, "leak-check-bench")], check=True, capture_output=True, text=True).stdout
-        results.append(json.loads(output))
-        print(output.strip(), flush=True)
-    return results
 
 
 def main():

@@ -342,10 +342,8 @@ size_t cleak_tracker_count(void) {
 
 extern void *swift_tryRetain(void *object);
 
-size_t cleak_tracker_copy_retained_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
-  // Retaining under the shard lock is what makes this safe against concurrent deallocation: the
-  // deallocation path removes the entry under the same lock before the memory is freed, and
-  // swift_tryRetain refuses an object whose deinit has started.
+/// Copies live entries; with `retain`, retains each copied object first, under the shard lock.
+static size_t copyEntries(cleak_tracked_object *buffer, size_t capacity, int64_t generation, int retain) {
   size_t copied = 0;
   for (int index = 0; index < SHARD_COUNT && copied < capacity; index++) {
     shard_t *shard = &shards[index];
@@ -353,11 +351,15 @@ size_t cleak_tracker_copy_retained_entries(cleak_tracked_object *buffer, size_t 
     for (size_t slot = 0; slot < shard->capacity && copied < capacity; slot++) {
       entry_t entry = shard->slots[slot];
       if (entry.object == 0 || (generation >= 0 && entry.generation != (uint32_t)generation)) continue;
-      // An entry whose object was freed where no hook saw it must never be retained: check that
-      // the memory is readable and still starts with the recorded metadata (the allocator
-      // overwrites the first word of a freed block).
-      if (!cleak_is_readable(entry.object, 16) || *(const uintptr_t *)entry.object != entry.metadata) continue;
-      if (swift_tryRetain((void *)entry.object) == NULL) continue;
+      if (retain) {
+        // Retaining under the shard lock is what makes this safe against concurrent deallocation:
+        // the deallocation path removes the entry under the same lock before the memory is freed,
+        // and swift_tryRetain refuses an object whose deinit has started. An entry whose object
+        // was freed where no hook saw it must never be retained: the memory must be readable and
+        // still start with the recorded metadata (the allocator overwrites a freed block's first word).
+        if (!cleak_is_readable(entry.object, 16) || *(const uintptr_t *)entry.object != entry.metadata) continue;
+        if (swift_tryRetain((void *)entry.object) == NULL) continue;
+      }
       buffer[copied].object = entry.object;
       buffer[copied].metadata = entry.metadata;
       buffer[copied].generation = entry.generation;
@@ -370,24 +372,12 @@ size_t cleak_tracker_copy_retained_entries(cleak_tracked_object *buffer, size_t 
   return copied;
 }
 
+size_t cleak_tracker_copy_retained_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
+  return copyEntries(buffer, capacity, generation, 1);
+}
+
 size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
-  size_t copied = 0;
-  for (int index = 0; index < SHARD_COUNT && copied < capacity; index++) {
-    shard_t *shard = &shards[index];
-    lockShard(shard);
-    for (size_t slot = 0; slot < shard->capacity && copied < capacity; slot++) {
-      entry_t entry = shard->slots[slot];
-      if (entry.object == 0 || (generation >= 0 && entry.generation != (uint32_t)generation)) continue;
-      buffer[copied].object = entry.object;
-      buffer[copied].metadata = entry.metadata;
-      buffer[copied].generation = entry.generation;
-      buffer[copied].stack = entry.stack;
-      buffer[copied].size = entry.size;
-      copied += 1;
-    }
-    unlockShard(shard);
-  }
-  return copied;
+  return copyEntries(buffer, capacity, generation, 0);
 }
 
 // MARK: - Interposers
