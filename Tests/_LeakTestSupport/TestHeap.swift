@@ -15,7 +15,10 @@ public struct TestHeap {
   /// Object id by name.
   public private(set) var ids: [String: Int64] = [:]
 
-  public init(_ text: String, addresses: [String: UInt64] = [:], extraObjects: [String] = []) {
+  public init(
+    _ text: String, addresses: [String: UInt64] = [:], extraObjects: [String] = [], roots: [String] = [],
+    sizes: [String: Int] = [:], generations: [String: Int] = [:]
+  ) {
     var builder = HeapSnapshot.Builder(metadata: .init(tool: "TestHeap"))
     var ids: [String: Int64] = [:]
     func id(_ name: String) -> Int64 {
@@ -23,7 +26,8 @@ public struct TestHeap {
       let id = Int64(ids.count + 1)
       ids[name] = id
       let type = name.split(separator: "#", maxSplits: 1).first.map(String.init) ?? name
-      builder.addObject(id: id, type: type, address: addresses[name] ?? UInt64(id) * 0x1000)
+      builder.addObject(
+        id: id, type: type, address: addresses[name] ?? UInt64(id) * 0x1000, size: sizes[name], generation: generations[name])
       return id
     }
     for name in extraObjects { _ = id(name) }
@@ -47,6 +51,7 @@ public struct TestHeap {
         }
       builder.addReference(from: id(name), to: id(target), label: label, ownership: ownership)
     }
+    for root in roots { builder.addRoot(object: id(root), kind: "global", label: root) }
     self.snapshot = builder.snapshot
     self.ids = ids
   }

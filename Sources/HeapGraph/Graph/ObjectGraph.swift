@@ -31,6 +31,8 @@ public struct ObjectGraph: Sendable {
   let objectIDs: [Int64]
   let typeRanks: [Int32]
   let addresses: [UInt64]
+  let sizes: [Int64]  // -1: unknown
+  let generations: [Int64]  // Int64.min: unknown
   let stackIndices: [Int32]
   let stacks: [HeapSnapshot.Stack]
   /// Distinct type names, sorted.
@@ -97,6 +99,8 @@ public struct ObjectGraph: Sendable {
     typeNames = sortedTypes
     typeRanks = permuted(snapshot.objectTypes.map { typeRank[Int($0)] })
     addresses = permuted(snapshot.objectAddresses)
+    sizes = permuted(snapshot.objectSizes)
+    generations = permuted(snapshot.objectGenerations)
     stackIndices = permuted(snapshot.objectStacks)
 
     let (sortedLabels, labelRank) = Self.sortedTable(snapshot.labels.strings)
@@ -195,6 +199,12 @@ extension ObjectGraph {
 
   /// The address of `node` in the captured process, when known.
   public func address(of node: Int) -> UInt64? { addresses[node] == 0 ? nil : addresses[node] }
+
+  /// The size of `node` in bytes, when known.
+  public func size(of node: Int) -> Int? { sizes[node] < 0 ? nil : Int(sizes[node]) }
+
+  /// The tracker generation of `node`, when known.
+  public func generation(of node: Int) -> Int? { generations[node] == Int64.min ? nil : Int(generations[node]) }
 
   /// The allocation stack of `node`, when captured.
   public func allocationStack(of node: Int) -> HeapSnapshot.Stack? {
