@@ -5,16 +5,19 @@ import HeapGraph
 struct AnalyzeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "analyze",
-    abstract: "Find the retain cycles in a heap snapshot.",
+    abstract: "Find the retain cycles, leaked objects and survivors in a heap snapshot.",
     discussion: """
       Reports every elementary cycle of strong references with at most --max-cycle-length \
       objects, grouped by strongly connected component, each with a fingerprint that does not \
-      depend on addresses. Weak, unowned and unmanaged references never form cycles.
+      depend on addresses. Weak, unowned and unmanaged references never form cycles. When the \
+      snapshot lists roots, also reports leaked objects (unreachable from every root, grouped, \
+      with retained sizes) and, with --expect-dead-generation, survivors with their shortest \
+      retaining path.
 
       EXIT CODES
         0  no retain cycles
         1  usage or input error
-        2  retain cycles found
+        2  retain cycles, leaks or survivors found
 
       EXAMPLES
         leak-detector analyze app.heapsnapshot.json
@@ -41,6 +44,12 @@ struct AnalyzeCommand: ParsableCommand {
 
   @Option(help: "Write the report to this file (atomically) instead of standard output.")
   var output: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Objects of this tracker generation or later should be gone: report those still reachable from a root.",
+      valueName: "generation"))
+  var expectDeadGeneration: Int?
 
   func validate() throws {
     guard (1...10_000).contains(maxCycleLength) else {
@@ -78,11 +87,13 @@ struct AnalyzeCommand: ParsableCommand {
         progress.report("searching \(total) components for cycles (\(completed * 100 / max(total, 1))%)")
       }
     }
+    progress.report("finding leaked objects, survivors and retained sizes")
+    let analysis = LeakAnalysis(graph: graph, expectedDead: expectDeadGeneration.map { .generation(atLeast: $0) })
     progress.report("rendering the report")
     let rendered =
       switch format {
-      case .text: report.renderText()
-      case .json: report.renderJSON()
+      case .text: report.renderText() + analysis.renderText()
+      case .json: report.renderJSON(with: analysis)
       }
     if let output {
       do {
@@ -94,6 +105,6 @@ struct AnalyzeCommand: ParsableCommand {
       standardOutput.write(rendered)
     }
     progress.report("done")
-    if report.hasCycles { throw ExitCode(ExitStatus.cyclesFound.rawValue) }
+    if report.hasCycles || analysis.hasFindings { throw ExitCode(ExitStatus.cyclesFound.rawValue) }
   }
 }

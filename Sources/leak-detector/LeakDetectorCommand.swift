@@ -19,7 +19,7 @@ struct LeakDetectorCommand: ParsableCommand {
       EXIT CODES
         0  success: no retain cycles
         1  usage or input error (bad option, unreadable or malformed snapshot)
-        2  retain cycles found
+        2  retain cycles, leaks or survivors found
       """,
     version: "0.1.0",
     subcommands: [AnalyzeCommand.self]

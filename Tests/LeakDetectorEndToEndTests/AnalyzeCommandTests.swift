@@ -148,7 +148,7 @@ final class AnalyzeCommandTests: XCTestCase {
   func testHelp_documentsTheExitCodesAndExitsWithZero() throws {
     let result = try run(["analyze", "--help"])
     XCTAssertEqual(result.status, 0)
-    XCTAssertTrue(result.standardOutput.contains("2  retain cycles found"), result.standardOutput)
+    XCTAssertTrue(result.standardOutput.contains("2  retain cycles, leaks or survivors found"), result.standardOutput)
     let root = try run(["--help"])
     XCTAssertEqual(root.status, 0)
     XCTAssertTrue(root.standardOutput.contains("EXIT CODES"))

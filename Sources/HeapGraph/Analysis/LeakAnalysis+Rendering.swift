@@ -1,0 +1,99 @@
+extension LeakAnalysis {
+  /// The leak and survivor sections of a text report.
+  ///
+  /// ```text
+  /// Leaks: 2 objects unreachable from every root, in 1 group
+  ///   1) 2 × A.b -> B.a -> A  (4 objects, 96 bytes retained; fingerprint 5d3f0e61c1a2b3c4; first object 12)
+  /// Survivors: 1 object expected dead is still reachable
+  ///   1) global App: App.screen ~~> Screen  (48 bytes retained; suspect App.screen; fingerprint 0b26…)
+  /// ```
+  public func renderText() -> String {
+    var out = ""
+    if !hasRoots {
+      out += "\nLeaks: the snapshot lists no roots, so leaked objects cannot be told from live ones.\n"
+    } else if leakGroups.isEmpty {
+      out += "\nLeaks: none (every object is reachable from a root)\n"
+    } else {
+      out += "\nLeaks: \(count(leakedObjectCount, "object")) unreachable from every root, in \(count(leakGroups.count, "group"))\n"
+      for (index, group) in leakGroups.enumerated() {
+        out += "  \(index + 1)) \(group.instanceCount) × \(group.summary)  (\(count(group.objectCount, "object")), "
+        out += "\(grouped(group.retainedSize)) bytes retained; fingerprint \(group.fingerprint); first object \(group.entryObjectIDs[0]))\n"
+      }
+    }
+    if !survivors.isEmpty {
+      out += "\nSurvivors: \(count(survivors.count, "object")) expected dead still reachable\n"
+      for (index, survivor) in survivors.enumerated() {
+        let steps = survivor.path.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }
+        out += "  \(index + 1)) \(survivor.root): \(steps.joined(separator: " -> "))\n"
+        out += "     suspect ~~~ \(survivor.suspect); \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)\n"
+      }
+    }
+    return out
+  }
+
+  /// Writes the `leaks` and `survivors` members of a JSON report.
+  func write(into writer: inout JSONWriter) {
+    writer.key("leaks")
+    writer.beginObject(multiline: true)
+    writer.field("hasRoots", hasRoots)
+    writer.field("leakedObjects", leakedObjectCount)
+    writer.key("groups")
+    writer.beginArray(multiline: true)
+    for group in leakGroups {
+      writer.beginObject()
+      writer.field("fingerprint", group.fingerprint.description)
+      writer.field("summary", group.summary)
+      writer.field("instances", group.instanceCount)
+      writer.field("objects", group.objectCount)
+      writer.field("retainedSize", group.retainedSize)
+      writer.key("entryObjects")
+      writer.beginArray()
+      for id in group.entryObjectIDs { writer.integer(id) }
+      writer.endArray()
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
+    writer.key("survivors")
+    writer.beginArray(multiline: true)
+    for survivor in survivors {
+      writer.beginObject()
+      writer.field("fingerprint", survivor.fingerprint.description)
+      writer.field("root", survivor.root)
+      writer.field("suspect", survivor.suspect)
+      writer.field("retainedSize", survivor.retainedSize)
+      writer.key("path")
+      writer.beginArray()
+      for step in survivor.path {
+        writer.beginObject()
+        writer.field("object", step.objectID)
+        writer.field("type", step.typeName)
+        writer.field("reference", step.reference)
+        writer.endObject()
+      }
+      writer.endArray()
+      writer.endObject()
+    }
+    writer.endArray()
+  }
+
+  /// Whether the analysis found leaks or survivors.
+  public var hasFindings: Bool { !leakGroups.isEmpty || !survivors.isEmpty }
+}
+
+extension CycleReport {
+  /// The JSON report with the analysis' `leaks` and `survivors` members added.
+  public func renderJSON(with analysis: LeakAnalysis) -> String {
+    var text = renderJSON()
+    var writer = JSONWriter()
+    writer.beginObject(multiline: true)
+    analysis.write(into: &writer)
+    writer.endObject()
+    var members = String(decoding: writer.bytes, as: UTF8.self)
+    members.removeFirst(2)  // "{\n"
+    members.removeLast(2)  // "\n}"
+    // Splice before the closing brace of the report object.
+    text.removeLast(3)  // "\n}\n"
+    return text + ",\n" + members + "\n}\n"
+  }
+}
