@@ -62,21 +62,7 @@ struct AnalyzeCommand: ParsableCommand {
 
   func run() throws {
     let progress = ProgressPrinter()
-    let bytes: [UInt8]
-    do {
-      bytes = try FileBytes.read(snapshot)
-    } catch {
-      throw InputFailure(message: error.description)
-    }
-    progress.report("parsing \(bytes.count / 1_000_000) MB")
-    let heap: HeapSnapshot
-    do {
-      heap = try HeapSnapshot(jsonBytes: bytes)
-    } catch {
-      throw InputFailure(message: "\(snapshot): \(error.description)")
-    }
-    progress.report("building the graph of \(heap.objectCount) objects and \(heap.referenceCount) references")
-    let graph = ObjectGraph(heap)
+    let graph = try loadGraph(snapshot, progress: progress)
     let finder = CycleFinder(
       configuration: .init(maxCycleLength: maxCycleLength, maxCyclesPerComponent: maxCyclesPerComponent))
     let report = finder.findCycles(in: graph) { step in
@@ -95,15 +81,7 @@ struct AnalyzeCommand: ParsableCommand {
       case .text: report.renderText() + analysis.renderText()
       case .json: report.renderJSON(with: analysis)
       }
-    if let output {
-      do {
-        try FileBytes.writeAtomically(Array(rendered.utf8), to: output)
-      } catch {
-        throw InputFailure(message: error.description)
-      }
-    } else {
-      standardOutput.write(rendered)
-    }
+    try emit(rendered, to: output)
     progress.report("done")
     if report.hasCycles || analysis.hasFindings { throw ExitCode(ExitStatus.cyclesFound.rawValue) }
   }

@@ -1,0 +1,213 @@
+extension GateOutcome {
+  /// The command that accepts the current findings, for messages.
+  public static func acceptCommand(snapshots: [String], baseline: String) -> String {
+    "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline"
+  }
+
+  /// The verdict for people, with what to do next.
+  public func renderText(snapshots: [String], baseline: String) -> String {
+    var out = ""
+    if newFindings.isEmpty {
+      out += "No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.\n"
+    } else {
+      out += "\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):\n"
+      for finding in newFindings {
+        out += "  \(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(finding.summary)\n"
+        if let location = finding.location { out += "    allocated at \(location.description)\n" }
+      }
+      out += "Fix them, or accept them with:\n  \(Self.acceptCommand(snapshots: snapshots, baseline: baseline))\n"
+      out += "and write the reason for each in the baseline.\n"
+    }
+    if !fixedFingerprints.isEmpty {
+      out += "\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).\n"
+      out += "Tighten the baseline with:\n  \(Self.acceptCommand(snapshots: snapshots, baseline: baseline))\n"
+    }
+    return out
+  }
+
+  /// The verdict for machines.
+  public func renderJSON() -> String {
+    var writer = JSONWriter()
+    writer.beginObject(multiline: true)
+    writer.field("format", "swift-leak-gate")
+    writer.field("version", 1)
+    writer.field("exitStatus", Int(exitStatus))
+    for (key, findings) in [("new", newFindings), ("accepted", acceptedFindings)] as [(StaticString, [HeapFinding])] {
+      writer.key(key)
+      writer.beginArray(multiline: true)
+      for finding in findings { finding.write(into: &writer) }
+      writer.endArray()
+    }
+    writer.key("fixed")
+    writer.beginArray()
+    for fingerprint in fixedFingerprints { writer.string(fingerprint) }
+    writer.endArray()
+    writer.endObject()
+    return String(decoding: writer.bytes + [UInt8(ascii: "\n")], as: UTF8.self)
+  }
+
+  /// SARIF 2.1.0: one result per finding (`baselineState` new, unchanged or absent), with the
+  /// allocation site as the physical location so that code-scanning UIs annotate that line.
+  public func renderSARIF(toolVersion: String) -> String {
+    var writer = JSONWriter()
+    writer.beginObject(multiline: true)
+    writer.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
+    writer.field("version", "2.1.0")
+    writer.key("runs")
+    writer.beginArray(multiline: true)
+    writer.beginObject(multiline: true)
+    writer.key("tool")
+    writer.beginObject()
+    writer.key("driver")
+    writer.beginObject()
+    writer.field("name", "leak-detector")
+    writer.field("version", toolVersion)
+    writer.field("informationUri", "https://github.com/swift-leak-detector/swift-leak-detector")
+    writer.key("rules")
+    writer.beginArray()
+    for (id, text) in [
+      ("retain-cycle", "Objects keep each other alive through strong references."),
+      ("leaked-object", "Objects unreachable from every root are still allocated."),
+      ("survivor", "An object expected to be deallocated is still reachable from a root."),
+    ] {
+      writer.beginObject()
+      writer.field("id", id)
+      writer.key("shortDescription")
+      writer.beginObject()
+      writer.field("text", text)
+      writer.endObject()
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
+    writer.endObject()
+    writer.key("results")
+    writer.beginArray(multiline: true)
+    for (findings, state) in [(newFindings, "new"), (acceptedFindings, "unchanged")] {
+      for finding in findings {
+        writer.beginObject()
+        writer.field("ruleId", finding.ruleID)
+        writer.field("level", state == "new" ? "error" : "note")
+        writer.field("baselineState", state)
+        writer.key("message")
+        writer.beginObject()
+        writer.field("text", "\(finding.count > 1 ? "\(finding.count) × " : "")\(finding.summary)")
+        writer.endObject()
+        writer.key("partialFingerprints")
+        writer.beginObject()
+        writer.field("leakDetectorFingerprint/v1", finding.fingerprint.description)
+        writer.endObject()
+        if let location = finding.location, let file = location.file {
+          writer.key("locations")
+          writer.beginArray()
+          writer.beginObject()
+          writer.key("physicalLocation")
+          writer.beginObject()
+          writer.key("artifactLocation")
+          writer.beginObject()
+          writer.field("uri", file)
+          writer.endObject()
+          if let line = location.line, line > 0 {
+            writer.key("region")
+            writer.beginObject()
+            writer.field("startLine", line)
+            writer.endObject()
+          }
+          writer.endObject()
+          writer.endObject()
+          writer.endArray()
+        }
+        writer.endObject()
+      }
+    }
+    writer.endArray()
+    writer.endObject()
+    writer.endArray()
+    writer.endObject()
+    return String(decoding: writer.bytes + [UInt8(ascii: "\n")], as: UTF8.self)
+  }
+
+  /// JUnit XML: one test case per finding; new findings fail.
+  public func renderJUnit() -> String {
+    let all = newFindings.map { ($0, true) } + acceptedFindings.map { ($0, false) }
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    out += "<testsuites name=\"leak-detector\" tests=\"\(all.count)\" failures=\"\(newFindings.count)\">\n"
+    out += "  <testsuite name=\"leak-detector gate\" tests=\"\(all.count)\" failures=\"\(newFindings.count)\">\n"
+    for (finding, isNew) in all {
+      out += "    <testcase classname=\"leak-detector.\(finding.kind.rawValue)\" name=\"\(xmlEscaped(finding.fingerprint.description + " " + finding.summary))\""
+      if isNew {
+        out += ">\n      <failure message=\"new \(finding.kind.rawValue) not in the baseline\">\(xmlEscaped(finding.summary))</failure>\n    </testcase>\n"
+      } else {
+        out += "/>\n"
+      }
+    }
+    out += "  </testsuite>\n</testsuites>\n"
+    return out
+  }
+
+  /// Markdown for CI step summaries.
+  public func renderMarkdown(snapshots: [String], baseline: String) -> String {
+    var out = "## Leak gate: \(newFindings.isEmpty ? "passed" : "\(count(newFindings.count, "new finding"))")\n\n"
+    if !newFindings.isEmpty || !acceptedFindings.isEmpty {
+      out += "| | kind | fingerprint | finding |\n| --- | --- | --- | --- |\n"
+      for finding in newFindings {
+        out += "| new | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(finding.summary)) |\n"
+      }
+      for finding in acceptedFindings {
+        out += "| accepted | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(finding.summary)) |\n"
+      }
+    }
+    if !fixedFingerprints.isEmpty { out += "\nFixed (no longer found): \(fixedFingerprints.map { "`\($0)`" }.joined(separator: ", "))\n" }
+    if !newFindings.isEmpty || !fixedFingerprints.isEmpty {
+      out += "\nUpdate the baseline with `\(Self.acceptCommand(snapshots: snapshots, baseline: baseline))`.\n"
+    }
+    return out
+  }
+}
+
+extension HeapFinding {
+  var ruleID: String {
+    switch kind {
+    case .cycle: "retain-cycle"
+    case .leak: "leaked-object"
+    case .survivor: "survivor"
+    }
+  }
+
+  func write(into writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("kind", kind.rawValue)
+    writer.field("fingerprint", fingerprint.description)
+    writer.field("summary", summary)
+    writer.field("count", count)
+    if let location, let file = location.file {
+      writer.field("file", file)
+      if let line = location.line { writer.field("line", line) }
+    }
+    writer.endObject()
+  }
+}
+
+func xmlEscaped(_ text: String) -> String {
+  var out = ""
+  for character in text {
+    switch character {
+    case "&": out += "&amp;"
+    case "<": out += "&lt;"
+    case ">": out += "&gt;"
+    case "\"": out += "&quot;"
+    case "'": out += "&apos;"
+    default: out.append(character)
+    }
+  }
+  return out
+}
+
+func markdownEscaped(_ text: String) -> String {
+  var out = ""
+  for character in text {
+    if character == "|" { out += "\\" }
+    out.append(character)
+  }
+  return out
+}

@@ -1,0 +1,48 @@
+/// One finding of an analysis, in the form CI gates and reports share: a retain cycle, a leak
+/// group, or a survivor, identified by a fingerprint that does not depend on addresses.
+public struct HeapFinding: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable {
+    case cycle
+    case leak
+    case survivor
+  }
+
+  public var kind: Kind
+  public var fingerprint: Fingerprint
+  /// `A.b -> B.a -> A`, or the survivor's path.
+  public var summary: String
+  /// How many instances (identical cycles or groups).
+  public var count: Int
+  /// Where an object of the finding was allocated (for code-scanning annotations), when known.
+  public var location: StackFrame?
+
+  /// The findings of a cycle search and a leak analysis, one per fingerprint, in a stable order.
+  public static func findings(cycles: CycleReport, analysis: LeakAnalysis) -> [HeapFinding] {
+    var byFingerprint: [Fingerprint: HeapFinding] = [:]
+    func add(_ finding: HeapFinding) {
+      if var existing = byFingerprint[finding.fingerprint] {
+        existing.count += finding.count
+        byFingerprint[finding.fingerprint] = existing
+      } else {
+        byFingerprint[finding.fingerprint] = finding
+      }
+    }
+    for cycle in cycles.cycles {
+      add(
+        HeapFinding(
+          kind: .cycle, fingerprint: cycle.fingerprint, summary: cycle.description, count: 1,
+          location: cycle.elements.lazy.compactMap(\.allocationSite.allocationSite).first))
+    }
+    for group in analysis.leakGroups {
+      add(HeapFinding(kind: .leak, fingerprint: group.fingerprint, summary: group.summary, count: group.instanceCount, location: nil))
+    }
+    for survivor in analysis.survivors {
+      let path = survivor.path.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }.joined(separator: " -> ")
+      add(
+        HeapFinding(
+          kind: .survivor, fingerprint: survivor.fingerprint, summary: "\(survivor.root): \(path) (suspect \(survivor.suspect))",
+          count: 1, location: nil))
+    }
+    return byFingerprint.values.sorted { ($0.kind.rawValue, $0.summary, $0.fingerprint) < ($1.kind.rawValue, $1.summary, $1.fingerprint) }
+  }
+}

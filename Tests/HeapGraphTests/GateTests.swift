@@ -1,0 +1,70 @@
+import HeapGraph
+import LeakTestSupport
+import XCTest
+
+final class GateTests: XCTestCase {
+  private func findings(_ heap: TestHeap) -> [HeapFinding] {
+    let graph = heap.graph
+    return HeapFinding.findings(cycles: CycleFinder().findCycles(in: graph), analysis: LeakAnalysis(graph: graph))
+  }
+
+  private let leaky = TestHeap("App.feed -> Feed; Feed.onUpdate -> Closure; Closure.capture -> Feed; Orphan.x -> Orphan", roots: ["App"])
+
+  func testGate_newFinding_fails() {
+    let outcome = GateOutcome(findings: findings(leaky), baseline: Baseline())
+    XCTAssertEqual(outcome.exitStatus, 2)
+    XCTAssertEqual(outcome.newFindings.map(\.kind), [.cycle, .cycle, .leak])
+    XCTAssertTrue(outcome.renderText(snapshots: ["s.json"], baseline: "b.json").contains("--update-baseline"))
+  }
+
+  func testGate_acceptedFindings_pass() {
+    let all = findings(leaky)
+    let outcome = GateOutcome(findings: all, baseline: Baseline(accepting: all, previous: nil))
+    XCTAssertEqual(outcome.exitStatus, 0)
+    XCTAssertEqual(outcome.acceptedFindings.count, 3)
+  }
+
+  func testGate_fixedFinding_isReportedWithItsOwnStatus() {
+    let baseline = Baseline(accepting: findings(leaky), previous: nil)
+    let fixed = TestHeap("App.feed -> Feed; Feed.onUpdate -> Closure; Closure.capture -> Feed", roots: ["App"])
+    let outcome = GateOutcome(findings: findings(fixed), baseline: baseline)
+    XCTAssertEqual(outcome.exitStatus, 4)
+    XCTAssertEqual(outcome.fixedFingerprints.count, 2, "the orphan was both a cycle and a leak group")
+  }
+
+  func testBaseline_roundTripsAndKeepsReasons() throws {
+    var baseline = Baseline(accepting: findings(leaky), previous: nil)
+    let key = try XCTUnwrap(baseline.accepted.keys.sorted().first)
+    baseline.accepted[key]?.reason = "known, issue #12"
+    let reread = try Baseline(jsonBytes: baseline.jsonBytes())
+    XCTAssertEqual(reread, baseline)
+    XCTAssertEqual(Baseline(accepting: findings(leaky), previous: reread).accepted[key]?.reason, "known, issue #12")
+  }
+
+  func testBaseline_malformed_saysWhatIsWrong() {
+    for (text, message) in [
+      ("{", "not a valid baseline"),
+      (#"{"formatVersion": 2, "accepted": {}}"#, "format version 2 is not supported"),
+      (#"{"formatVersion": 1, "accepted": {"xyz": {"kind": "cycle", "summary": "s", "reason": "r"}}}"#, "\"xyz\" is not a fingerprint"),
+    ] {
+      XCTAssertThrowsError(try Baseline(jsonBytes: Array(text.utf8))) { error in
+        XCTAssertTrue("\(error)".contains(message), "\(error)")
+      }
+    }
+  }
+
+  func testRenderers_produceWellFormedDocuments() throws {
+    let outcome = GateOutcome(findings: findings(leaky), baseline: Baseline())
+    let sarif = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.renderSARIF(toolVersion: "0.1.0").utf8)) as? [String: Any])
+    XCTAssertEqual(sarif["version"] as? String, "2.1.0")
+    let run = try XCTUnwrap((sarif["runs"] as? [[String: Any]])?.first)
+    let results = try XCTUnwrap(run["results"] as? [[String: Any]])
+    XCTAssertEqual(results.count, 3)
+    XCTAssertEqual(Set(results.compactMap { $0["baselineState"] as? String }), ["new"])
+    XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(outcome.renderJSON().utf8)))
+    let junit = outcome.renderJUnit()
+    XCTAssertTrue(junit.contains("failures=\"3\""))
+    XCTAssertEqual(junit.components(separatedBy: "<testcase").count - 1, 3)
+    XCTAssertTrue(outcome.renderMarkdown(snapshots: ["s"], baseline: "b").contains("| new | cycle |"))
+  }
+}
