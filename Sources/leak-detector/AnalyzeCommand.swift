@@ -28,6 +28,7 @@ struct AnalyzeCommand: ParsableCommand {
   enum Format: String, ExpressibleByArgument, CaseIterable {
     case text
     case json
+    case dot
   }
 
   @Argument(help: "The heap snapshot to analyse (JSON, format version 1).")
@@ -39,7 +40,7 @@ struct AnalyzeCommand: ParsableCommand {
   @Option(help: "How many cycles to list per strongly connected component; the rest are counted.")
   var maxCyclesPerComponent: Int = CycleFinder.Configuration.defaultMaxCyclesPerComponent
 
-  @Option(help: "The report format: text for people, json for machines.")
+  @Option(help: "The report format: text for people, json for machines, dot for Graphviz.")
   var format: Format = .text
 
   @Option(help: "Write the report to this file (atomically) instead of standard output.")
@@ -80,6 +81,7 @@ struct AnalyzeCommand: ParsableCommand {
       switch format {
       case .text: report.renderText() + analysis.renderText()
       case .json: report.renderJSON(with: analysis)
+      case .dot: report.renderDOT()
       }
     try emit(rendered, to: output)
     progress.report("done")

@@ -19,12 +19,12 @@ struct LeakDetectorCommand: ParsableCommand {
       EXIT CODES
         0  success: nothing found (analyze), no new findings (gate)
         1  usage or input error (bad option, unreadable or malformed snapshot or baseline)
-        2  retain cycles, leaks or survivors found (analyze); new findings (gate)
+        2  retain cycles, leaks or survivors found (analyze); growth (diff); new findings (gate)
         4  gate: accepted findings are gone; update the baseline
         5  gate: the baseline does not exist
       """,
     version: "0.1.0",
-    subcommands: [AnalyzeCommand.self, GateCommand.self]
+    subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, StripCommand.self]
   )
 
   /// Runs a command and maps its outcome to the documented exit codes (ArgumentParser's own

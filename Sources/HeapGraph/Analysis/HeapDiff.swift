@@ -1,0 +1,97 @@
+/// What grew between two snapshots of the same program: live objects per type, and findings
+/// (cycles, leak groups) by fingerprint, so that a leak that repeats per iteration stands out.
+///
+/// ```text
+/// Growth from old.json to new.json:
+///   MyApp.Feed: 10 -> 15 (+5)
+///   closure #1 in MyApp.Feed.load(): 10 -> 15 (+5)
+/// New or growing findings:
+///   cycle 5d3f0e61c1a2b3c4: 10 -> 15 (+5)  MyApp.Feed.onUpdate -> … -> MyApp.Feed
+/// ```
+public struct HeapDiff: Sendable {
+  /// A count that changed.
+  public struct Growth: Sendable, Hashable {
+    /// A type name, or a finding's summary.
+    public var name: String
+    /// The finding's fingerprint (nil for a type).
+    public var fingerprint: Fingerprint?
+    public var before: Int
+    public var after: Int
+    public var delta: Int { after - before }
+  }
+
+  /// Types with more live objects in the new snapshot, largest growth first.
+  public let growingTypes: [Growth]
+  /// Findings that are new or have more instances, largest growth first.
+  public let growingFindings: [Growth]
+  /// Types with fewer objects (for the record).
+  public let shrinkingTypeCount: Int
+
+  public init(old: ObjectGraph, new: ObjectGraph, maxCycleLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) {
+    func counts(_ graph: ObjectGraph) -> [String: Int] {
+      var counts: [String: Int] = [:]
+      for node in graph.nodes { counts[graph.typeName(of: node), default: 0] += 1 }
+      return counts
+    }
+    func findings(_ graph: ObjectGraph) -> [Fingerprint: HeapFinding] {
+      let cycles = CycleFinder(configuration: .init(maxCycleLength: maxCycleLength)).findCycles(in: graph)
+      var result: [Fingerprint: HeapFinding] = [:]
+      for finding in HeapFinding.findings(cycles: cycles, analysis: LeakAnalysis(graph: graph)) { result[finding.fingerprint] = finding }
+      return result
+    }
+    let before = counts(old)
+    let after = counts(new)
+    growingTypes = after.compactMap { name, count in
+      let previous = before[name] ?? 0
+      return count > previous ? Growth(name: name, fingerprint: nil, before: previous, after: count) : nil
+    }.sorted { ($0.delta, $1.name) > ($1.delta, $0.name) }
+    shrinkingTypeCount = before.filter { name, count in (after[name] ?? 0) < count }.count
+    let oldFindings = findings(old)
+    growingFindings = findings(new).values.compactMap { finding in
+      let previous = oldFindings[finding.fingerprint]?.count ?? 0
+      return finding.count > previous
+        ? Growth(name: "\(finding.kind.rawValue): \(finding.summary)", fingerprint: finding.fingerprint, before: previous, after: finding.count)
+        : nil
+    }.sorted { ($0.delta, $1.name) > ($1.delta, $0.name) }
+  }
+
+  /// Whether anything grew.
+  public var hasGrowth: Bool { !growingTypes.isEmpty || !growingFindings.isEmpty }
+
+  /// The diff for people.
+  public func renderText(old: String, new: String) -> String {
+    guard hasGrowth else { return "No growth from \(old) to \(new).\n" }
+    var out = "Growth from \(old) to \(new):\n"
+    for growth in growingTypes { out += "  \(growth.name): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
+    if !growingFindings.isEmpty {
+      out += "New or growing findings:\n"
+      for growth in growingFindings {
+        out += "  \(growth.fingerprint?.description ?? ""): \(growth.before) -> \(growth.after) (+\(growth.delta))  \(growth.name)\n"
+      }
+    }
+    return out
+  }
+
+  /// The diff for machines.
+  public func renderJSON() -> String {
+    var writer = JSONWriter()
+    writer.beginObject(multiline: true)
+    writer.field("format", "swift-heap-diff")
+    writer.field("version", 1)
+    for (key, list) in [("growingTypes", growingTypes), ("growingFindings", growingFindings)] as [(StaticString, [Growth])] {
+      writer.key(key)
+      writer.beginArray(multiline: true)
+      for growth in list {
+        writer.beginObject()
+        writer.field("name", growth.name)
+        if let fingerprint = growth.fingerprint { writer.field("fingerprint", fingerprint.description) }
+        writer.field("before", growth.before)
+        writer.field("after", growth.after)
+        writer.endObject()
+      }
+      writer.endArray()
+    }
+    writer.endObject()
+    return String(decoding: writer.bytes + [UInt8(ascii: "\n")], as: UTF8.self)
+  }
+}

@@ -1,0 +1,24 @@
+extension HeapSnapshot {
+  /// The snapshot without what a user may not want to share (LeakCanary's strip-hprof
+  /// analogue): the process name and creation time, the program counters of stack frames (which
+  /// reveal the memory layout), and the directories of source files (or the files altogether).
+  /// Types, labels, ownership, generations and line numbers stay, so the analysis is unchanged.
+  ///
+  /// - Parameter keepingFileNames: keep `Feed.swift` (without its directory); otherwise drop files.
+  public func stripped(keepingFileNames: Bool = true) -> HeapSnapshot {
+    var copy = self
+    copy.metadata.process = nil
+    copy.metadata.createdAt = nil
+    copy.stacks = stacks.map { stack in
+      HeapSnapshot.Stack(
+        id: stack.id,
+        frames: stack.frames.map { frame in
+          var frame = frame
+          frame.pc = nil
+          frame.file = keepingFileNames ? frame.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } : nil
+          return frame
+        })
+    }
+    return copy
+  }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import HeapGraph
+
+/// `leak-detector strip SNAPSHOT --output FILE`: a snapshot safe to share.
+struct StripCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "strip",
+    abstract: "Remove what you may not want to share from a heap snapshot.",
+    discussion: """
+      Drops the process name and creation time, the program counters of stack frames and the \
+      directories of source files (--drop-file-names drops the files too). Types, labels, \
+      ownership, generations and line numbers stay, so analyses give the same results.
+      """
+  )
+
+  @Argument(help: "The snapshot to strip.")
+  var snapshot: String
+
+  @Option(help: "Where to write the stripped snapshot (atomically); may be the input itself.")
+  var output: String
+
+  @Flag(help: "Drop source file names as well as their directories.")
+  var dropFileNames = false
+
+  func run() throws {
+    let bytes: [UInt8]
+    do {
+      bytes = try FileBytes.read(snapshot)
+    } catch {
+      throw InputFailure(message: error.description)
+    }
+    let heap: HeapSnapshot
+    do {
+      heap = try HeapSnapshot(jsonBytes: bytes)
+    } catch {
+      throw InputFailure(message: "\(snapshot): \(error.description)")
+    }
+    do {
+      try FileBytes.writeAtomically(heap.stripped(keepingFileNames: !dropFileNames).jsonBytes(), to: output)
+    } catch {
+      throw InputFailure(message: error.description)
+    }
+  }
+}
