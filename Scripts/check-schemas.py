@@ -60,5 +60,29 @@ for name, document in bad.items():
         print(f"the snapshot schema accepts a bad snapshot ({name})")
         failures += 1
 
-print(f"schemas: {checked} snapshots and their reports checked, {len(bad)} bad snapshots rejected, {failures} problems")
+# The gate's SARIF against the official OASIS SARIF 2.1.0 schema (draft-04), shipped as test data.
+sarif_schema_path = os.path.join(ROOT, "Tests/LeakDetectorEndToEndTests/Fixtures/sarif-schema-2.1.0.json")
+sarif_checked = 0
+if os.path.exists(sarif_schema_path):
+    sarif_validator = jsonschema.Draft4Validator(load(sarif_schema_path))
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        baseline = os.path.join(scratch, "baseline.json")
+        with open(baseline, "w") as f:
+            f.write('{"formatVersion": 1, "accepted": {}}')
+        for path in examples:
+            output = os.path.join(scratch, "out.sarif")
+            result = subprocess.run([binary, "gate", path, "--baseline", baseline, "--format", "sarif", "--output", output],
+                                    capture_output=True, text=True)
+            if result.returncode not in (0, 2):
+                print(f"{path}: leak-detector gate exited with {result.returncode}: {result.stderr}")
+                failures += 1
+                continue
+            for error in sarif_validator.iter_errors(load(output)):
+                print(f"{path}: SARIF 2.1.0 schema: {error.message} at {list(error.absolute_path)}")
+                failures += 1
+            sarif_checked += 1
+
+print(f"schemas: {checked} snapshots and their reports checked, {len(bad)} bad snapshots rejected, "
+      f"{sarif_checked} SARIF logs checked against SARIF 2.1.0, {failures} problems")
 sys.exit(1 if failures else 0)
