@@ -82,6 +82,19 @@ if os.path.exists(sarif_schema_path):
                 print(f"{path}: SARIF 2.1.0 schema: {error.message} at {list(error.absolute_path)}")
                 failures += 1
             sarif_checked += 1
+            # JUnit XML must parse, with one test case per finding.
+            junit = subprocess.run([binary, "gate", path, "--baseline", baseline, "--format", "junit"],
+                                   capture_output=True, text=True).stdout
+            import xml.etree.ElementTree as ElementTree
+            try:
+                suites = ElementTree.fromstring(junit)
+                cases = suites.findall("./testsuite/testcase")
+                if suites.get("tests") != str(len(cases)):
+                    print(f"{path}: JUnit: tests={suites.get('tests')} but {len(cases)} test cases")
+                    failures += 1
+            except ElementTree.ParseError as error:
+                print(f"{path}: JUnit XML does not parse: {error}")
+                failures += 1
 
 print(f"schemas: {checked} snapshots and their reports checked, {len(bad)} bad snapshots rejected, "
       f"{sarif_checked} SARIF logs checked against SARIF 2.1.0, {failures} problems")

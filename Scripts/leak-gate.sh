@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The CI leak gate on this repository's own demo: FeedApp runs under the allocation tracker and
+# captures a snapshot of what its dismissed screen leaked; `leak-detector gate` compares the
+# findings with Baselines/leaks.json (its planted leaks, accepted with reasons) and fails only on
+# a new leak. Writes leaks.sarif next to the snapshot for code-scanning upload.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --product leak-detector-demo >&2
+swift build --product leak-detector >&2
+bin="$(swift build --show-bin-path)"
+out="$(mktemp -d)"
+"$bin/leak-detector-demo" "$out/feed-app.heapsnapshot.json" >&2
+echo "== leak-detector gate (baseline Baselines/leaks.json)" >&2
+"$bin/leak-detector" gate "$out/feed-app.heapsnapshot.json" --baseline Baselines/leaks.json --format sarif --output "$out/leaks.sarif" || true
+"$bin/leak-detector" gate "$out/feed-app.heapsnapshot.json" --baseline Baselines/leaks.json
