@@ -26,9 +26,7 @@ struct AnalyzeCommand: ParsableCommand {
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text
-    case json
-    case dot
+    case text, json, dot, sarif, junit, markdown
   }
 
   @Argument(help: "The heap snapshot to analyse (JSON, format version 1).")
@@ -40,7 +38,7 @@ struct AnalyzeCommand: ParsableCommand {
   @Option(help: "How many cycles to list per strongly connected component; the rest are counted.")
   var maxCyclesPerComponent: Int = CycleFinder.Configuration.defaultMaxCyclesPerComponent
 
-  @Option(help: "The report format: text for people, json for machines, dot for Graphviz.")
+  @Option(help: "The report format: text for people, json for machines, dot for Graphviz, sarif for code scanning, junit or markdown for CI.")
   var format: Format = .text
 
   @Option(help: "Write the report to this file (atomically) instead of standard output.")
@@ -51,6 +49,14 @@ struct AnalyzeCommand: ParsableCommand {
       "Objects of this tracker generation or later should be gone: report those still reachable from a root.",
       valueName: "generation"))
   var expectDeadGeneration: Int?
+
+  private func renderAsGate(_ outcome: GateOutcome) -> String {
+    switch format {
+    case .junit: outcome.renderJUnit()
+    case .markdown: outcome.renderMarkdown(snapshots: [snapshot], baseline: "(none)")
+    default: outcome.renderSARIF(toolVersion: LeakDetectorCommand.configuration.version)
+    }
+  }
 
   func validate() throws {
     guard (1...10_000).contains(maxCycleLength) else {
@@ -82,6 +88,9 @@ struct AnalyzeCommand: ParsableCommand {
       case .text: report.renderText() + analysis.renderText()
       case .json: report.renderJSON(with: analysis)
       case .dot: report.renderDOT()
+      case .sarif, .junit, .markdown:
+        // Every finding as new, as a gate without a baseline would see it.
+        renderAsGate(GateOutcome(findings: HeapFinding.findings(cycles: report, analysis: analysis), baseline: Baseline()))
       }
     try emit(rendered, to: output)
     progress.report("done")

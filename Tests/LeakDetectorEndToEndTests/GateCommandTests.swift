@@ -62,4 +62,16 @@ final class GateCommandTests: XCTestCase {
     XCTAssertEqual(junit.status, 0)
     XCTAssertTrue(junit.output.hasPrefix("<?xml"), junit.output)
   }
+
+  func testAnalyze_ciFormats_reportEveryFindingAsNew() throws {
+    let seven = LeakTestSupport.directory(of: #filePath) + "/Fixtures/fb-seven-nodes.json"
+    let sarif = try run(["analyze", seven, "--format", "sarif"])
+    XCTAssertEqual(sarif.status, 2)
+    let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(sarif.output.utf8)) as? [String: Any])
+    XCTAssertEqual(((log["runs"] as? [[String: Any]])?.first?["results"] as? [Any])?.count, 3)
+    let junit = try run(["analyze", seven, "--format", "junit"])
+    XCTAssertTrue(junit.output.contains("failures=\"3\""), junit.output)
+    let markdown = try run(["analyze", seven, "--format", "markdown"])
+    XCTAssertTrue(markdown.output.contains("| new | cycle |"), markdown.output)
+  }
 }
