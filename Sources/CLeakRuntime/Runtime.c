@@ -5,6 +5,7 @@
 // Declared here, not in the public header, so that no Swift code names runtime symbols.
 extern void *swift_tryRetain(void *object);
 extern void swift_release(void *object);
+extern size_t swift_retainCount(void *object);
 extern void *swift_weakLoadStrong(void *weakReference);
 extern char *swift_demangle(const char *mangledName, size_t mangledNameLength, char *outputBuffer,
                             size_t *outputBufferSize, uint32_t flags);
@@ -15,6 +16,10 @@ bool cleak_try_retain(uintptr_t object) {
 
 void cleak_release(uintptr_t object) {
   swift_release((void *)object);
+}
+
+size_t cleak_strong_retain_count(uintptr_t object) {
+  return swift_retainCount((void *)object);
 }
 
 uintptr_t cleak_weak_load(uintptr_t slot) {

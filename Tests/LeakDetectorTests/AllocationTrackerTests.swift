@@ -176,4 +176,42 @@ final class AllocationTrackerTests: XCTestCase {
     }
     for thing in held { thing.handler = nil }
   }
+
+  /// `leaks`-style analysis of a live capture: objects held from outside the snapshot (a local,
+  /// a global array) are roots; a cycle nothing outside holds is leaked, whatever weak
+  /// references (side tables) point at it.
+  func testSnapshot_objectsHeldFromOutsideAreRoots_andAnUnheldCycleIsLeaked() throws {
+    let generation = AllocationTracker.markGeneration()
+    let local = makeTrackedThing()
+    let global = escaping(OtherTrackedThing())
+    weak var weakA: TrackedThing?
+    do {
+      let a = makeTrackedThing()
+      let b = TrackedThing()
+      a.next = b
+      b.handler = { print(a) }
+      weakA = a
+      local.next = escaping(TrackedThing())  // held twice: by `local` and by the global array
+    }
+    let snapshot = AllocationTracker.snapshot(inGeneration: generation)
+    defer { weakA?.next = nil }
+    func id(of object: AnyObject) -> Int64? {
+      let address = UInt64(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()))
+      return snapshot.objects.first { $0.address == address }?.id
+    }
+    let testTypes = Set(snapshot.objects.filter { $0.type.hasPrefix("LeakDetectorTests.") }.map(\.id))
+    let roots = snapshot.roots.filter { testTypes.contains($0.object) }
+    XCTAssertTrue(roots.allSatisfy { $0.kind == "external" }, "\(roots)")
+    let expected = [id(of: local), id(of: global), id(of: local.next!)].compactMap { $0 }
+    XCTAssertEqual(expected.count, 3)
+    XCTAssertEqual(Set(roots.map(\.object)), Set(expected), "\(snapshot.objects) \(snapshot.roots)")
+    XCTAssertEqual(roots.first { $0.object == id(of: global) }?.label, "2 strong references from outside the snapshot")
+
+    let analysis = LeakAnalysis(graph: ObjectGraph(snapshot))
+    XCTAssertTrue(analysis.hasRoots)
+    XCTAssertEqual(analysis.leakedObjectCount, 2)
+    XCTAssertEqual(analysis.leakGroups.map(\.objectCount), [2])
+    XCTAssertEqual(analysis.leakGroups.first?.summary.contains("TrackedThing"), true, "\(analysis.leakGroups)")
+    withExtendedLifetime((local, global)) {}
+  }
 }

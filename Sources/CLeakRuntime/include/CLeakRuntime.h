@@ -31,6 +31,10 @@ bool cleak_try_retain(uintptr_t object);
 /// Releases a reference taken with `cleak_try_retain`; the runtime entry point is `swift_release`.
 void cleak_release(uintptr_t object);
 
+/// The strong reference count of a live `object` (side tables included); the runtime entry point
+/// is `swift_retainCount`. A snapshot of a count other threads may be changing.
+size_t cleak_strong_retain_count(uintptr_t object);
+
 /// The object a `weak` reference at `slot` refers to, or 0 when it is nil or deallocating.
 /// The runtime entry point is `swift_weakLoadStrong` (its +1 is released before returning).
 uintptr_t cleak_weak_load(uintptr_t slot);

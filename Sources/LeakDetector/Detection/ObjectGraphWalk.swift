@@ -17,6 +17,8 @@ struct ObjectGraphWalk {
   private var stackIDs: [UInt: Int64] = [:]
   private var kindsByAddress: [UInt: HeapObjectKind] = [:]
   private var notedTypes: Set<String> = []
+  /// How many strong references the walk recorded into each object, parallel ones included.
+  private var strongReferencesInto: [UInt: Int] = [:]
 
   init(
     configuration: RetainCycleDetector.Configuration,
@@ -91,6 +93,28 @@ struct ObjectGraphWalk {
       guard targetsByAddress[address]?.contains(UInt(next)) == true else { return false }
     }
     return true
+  }
+
+  /// Marks as roots the objects something outside the walk holds: an object whose strong
+  /// reference count exceeds the strong references the walk found into it, once the walk's own
+  /// retains (one per object, plus `extraRetains` the caller took) are subtracted, is held by a
+  /// stack, a global or an object the walk did not see. This is CPython's cycle collector test
+  /// (`gc_refs = refcount − internal references`; Python's `gcmodule.c`, `subtract_refs`):
+  /// objects not reachable from such roots can only be reached from each other, so they leaked.
+  ///
+  /// The counts are read while the objects are pinned but other threads may retain or release
+  /// them meanwhile; a reference the reflection could not read also makes its target a root, so
+  /// errors go towards "held", never towards "leaked".
+  mutating func addExternallyHeldObjectsAsRoots(extraRetains: [UInt: Int]) {
+    for address in pinned {
+      guard let id = idByAddress[address] else { continue }
+      let ownRetains = 1 + extraRetains[address, default: 0]
+      let external = cleak_strong_retain_count(address) - ownRetains - strongReferencesInto[address, default: 0]
+      guard external > 0 else { continue }
+      builder.addRoot(
+        object: id, kind: "external",
+        label: external == 1 ? "1 strong reference from outside the snapshot" : "\(external) strong references from outside the snapshot")
+    }
   }
 
   mutating func releaseAll() {
@@ -199,6 +223,7 @@ struct ObjectGraphWalk {
           function: reference.closureFunction)
       else { continue }
       builder.addReference(from: sourceID, to: targetID, label: label, ownership: .strong)
+      strongReferencesInto[reference.targetAddress, default: 0] += 1
     }
   }
 

@@ -12,8 +12,11 @@ extension AllocationTracker {
   /// Write it with `FileBytes.writeAtomically(snapshot.jsonBytes(), to:)` and analyse it with
   /// `leak-detector analyze`.
   ///
-  /// Objects are retained only while the snapshot is taken. Roots are not known to the tracker
-  /// (globals and stacks are not scanned), so the snapshot lists none.
+  /// Objects are retained only while the snapshot is taken. Globals and stacks are not scanned;
+  /// instead, an object whose strong reference count is higher than the strong references the
+  /// snapshot found into it is a root of kind `external` (held by a stack, a global, or an object
+  /// outside the snapshot), so `leak-detector analyze` can tell leaked objects (reachable only
+  /// from each other) from held ones.
   ///
   /// ```swift
   /// let snapshot = AllocationTracker.snapshot(inGeneration: generation)
@@ -32,6 +35,7 @@ extension AllocationTracker {
     }
     for entry in entries { walk.addRoot(address: entry.object) }
     walk.run()
+    walk.addExternallyHeldObjectsAsRoots(extraRetains: Dictionary(entries.map { ($0.object, 1) }, uniquingKeysWith: +))
     return walk.snapshot
   }
 
