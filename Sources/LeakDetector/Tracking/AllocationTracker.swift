@@ -149,14 +149,24 @@ public enum AllocationTracker {
       objects = objects.filter { $0.value.object != nil }
       return alive
     }
+    var isOwnClass: [UInt: Bool] = [:]
     return buffer[..<count].filter { entry in
       if explicit[entry.object] == false || MemoryReader.readWord(at: entry.object) != entry.metadata {
         cleak_tracker_deallocated(entry.object)
         if retaining { cleak_release(entry.object) }
         return false
       }
-      return true
+      let own = isOwnClass[entry.metadata] ?? isDetectorClass(metadata: entry.metadata)
+      isOwnClass[entry.metadata] = own
+      if own, retaining { cleak_release(entry.object) }
+      return !own
     }
+  }
+
+  /// Whether `metadata` is one of this library's own classes (its caches, created lazily while
+  /// tracking runs): they are not the user's objects, so no query or snapshot lists them.
+  private static func isDetectorClass(metadata: UInt) -> Bool {
+    RuntimeReflector.shared.className(metadata: metadata)?.hasPrefix("LeakDetector.") == true
   }
 
   /// The symbolized frames of a tracker stack.
