@@ -10,6 +10,23 @@
 
 import HeapGraph
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Bad usage: says what is wrong and exits with 64 (EX_USAGE), never a crash.
+func usageError(_ message: String) -> Never {
+  let text = "heap-synth: \(message)\nusage: heap-synth [--objects N] [--references N] [--cycles N] "
+    + "[--dense-components N] [--dense-size N] [--seed N] [--output FILE] [--manifest FILE]\n"
+  _ = text.withCString { write(2, $0, strlen($0)) }
+  exit(64)
+}
+
+func number<T: FixedWidthInteger>(_ value: String, for flag: String) -> T {
+  guard let number = T(value), number >= 0 else { usageError("\(flag) needs a non-negative integer, not '\(value)'") }
+  return number
+}
+
 struct Options {
   var objects = 1_000_000
   var references = 3_000_000
@@ -23,17 +40,17 @@ struct Options {
   init(arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
     while let flag = iterator.next() {
-      guard let value = iterator.next() else { fatalError("heap-synth: \(flag) needs a value") }
+      guard let value = iterator.next() else { usageError("\(flag) needs a value") }
       switch flag {
-      case "--objects": objects = Int(value)!
-      case "--references": references = Int(value)!
-      case "--cycles": cycles = Int(value)!
-      case "--dense-components": denseComponents = Int(value)!
-      case "--dense-size": denseSize = Int(value)!
-      case "--seed": seed = UInt64(value)!
+      case "--objects": objects = number(value, for: flag)
+      case "--references": references = number(value, for: flag)
+      case "--cycles": cycles = number(value, for: flag)
+      case "--dense-components": denseComponents = number(value, for: flag)
+      case "--dense-size": denseSize = number(value, for: flag)
+      case "--seed": seed = number(value, for: flag)
       case "--output": output = value
       case "--manifest": manifest = value
-      default: fatalError("heap-synth: unknown option \(flag)")
+      default: usageError("unknown option \(flag)")
       }
     }
   }

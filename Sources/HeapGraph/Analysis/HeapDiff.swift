@@ -5,9 +5,16 @@
 /// Growth from old.json to new.json:
 ///   MyApp.Feed: 10 -> 15 (+5)
 ///   closure #1 in MyApp.Feed.load(): 10 -> 15 (+5)
+/// Retaining paths that grew:
+///   global: MyApp.App.feeds[*] -> MyApp.Feed: 10 -> 15 (+5)
 /// New or growing findings:
 ///   cycle 5d3f0e61c1a2b3c4: 10 -> 15 (+5)  MyApp.Feed.onUpdate -> … -> MyApp.Feed
 /// ```
+///
+/// A retaining path is the shortest chain of strong references from a root to an object, as
+/// types and labels, with subscripts collapsed (`feeds[3]` and `feeds[4]` are both `feeds[*]`),
+/// so the objects one collection or one field accumulates are counted together. Paths are
+/// listed only for the types that grew.
 public struct HeapDiff: Sendable {
   /// A count that changed.
   public struct Growth: Sendable, Hashable {
@@ -22,12 +29,18 @@ public struct HeapDiff: Sendable {
 
   /// Types with more live objects in the new snapshot, largest growth first.
   public let growingTypes: [Growth]
+  /// Retaining paths (from the new snapshot) to more objects of a growing type than before,
+  /// largest growth first; at most `maxPaths`.
+  public let growingPaths: [Growth]
   /// Findings that are new or have more instances, largest growth first.
   public let growingFindings: [Growth]
   /// Types with fewer objects (for the record).
   public let shrinkingTypeCount: Int
 
-  public init(old: ObjectGraph, new: ObjectGraph, maxCycleLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) {
+  public init(
+    old: ObjectGraph, new: ObjectGraph, maxCycleLength: Int = CycleFinder.Configuration.defaultMaxCycleLength,
+    maxPaths: Int = 20
+  ) {
     func counts(_ graph: ObjectGraph) -> [String: Int] {
       var counts: [String: Int] = [:]
       for node in graph.nodes { counts[graph.typeName(of: node), default: 0] += 1 }
@@ -45,6 +58,17 @@ public struct HeapDiff: Sendable {
       let previous = before[name] ?? 0
       return count > previous ? Growth(name: name, fingerprint: nil, before: previous, after: count) : nil
     }.sorted { ($0.delta, $1.name) > ($1.delta, $0.name) }
+    let grownTypes = Set(growingTypes.map(\.name))
+    let oldPaths = RetainingPaths(old)
+    let newPaths = RetainingPaths(new)
+    growingPaths = newPaths.counts.compactMap { path, count -> (path: UInt64, before: Int, after: Int)? in
+      let previous = oldPaths.counts[path] ?? 0
+      guard count > previous, grownTypes.contains(new.typeName(of: newPaths.example[path]!)) else { return nil }
+      return (path, previous, count)
+    }
+    .sorted { ($0.after - $0.before, $1.path) > ($1.after - $1.before, $0.path) }
+    .prefix(maxPaths)
+    .map { Growth(name: newPaths.describe(newPaths.example[$0.path]!), fingerprint: nil, before: $0.before, after: $0.after) }
     shrinkingTypeCount = before.filter { name, count in (after[name] ?? 0) < count }.count
     let oldFindings = findings(old)
     growingFindings = findings(new).values.compactMap { finding in
@@ -63,6 +87,10 @@ public struct HeapDiff: Sendable {
     guard hasGrowth else { return "No growth from \(old) to \(new).\n" }
     var out = "Growth from \(old) to \(new):\n"
     for growth in growingTypes { out += "  \(growth.name): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
+    if !growingPaths.isEmpty {
+      out += "Retaining paths that grew:\n"
+      for growth in growingPaths { out += "  \(growth.name): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
+    }
     if !growingFindings.isEmpty {
       out += "New or growing findings:\n"
       for growth in growingFindings {
@@ -78,7 +106,7 @@ public struct HeapDiff: Sendable {
     writer.beginObject(multiline: true)
     writer.field("format", "swift-heap-diff")
     writer.field("version", 1)
-    for (key, list) in [("growingTypes", growingTypes), ("growingFindings", growingFindings)] as [(StaticString, [Growth])] {
+    for (key, list) in [("growingTypes", growingTypes), ("growingPaths", growingPaths), ("growingFindings", growingFindings)] as [(StaticString, [Growth])] {
       writer.key(key)
       writer.beginArray(multiline: true)
       for growth in list {

@@ -72,25 +72,9 @@ public struct LeakAnalysis: Sendable {
     let count = graph.objectCount
     hasRoots = !graph.roots.isEmpty
     // Reachability from the roots, with the shortest path's parent of each object.
-    var parent = [Int32](repeating: -2, count: count)  // -2 unreached, -1 a root
-    var parentEdge = [Int32](repeating: -1, count: count)
-    var queue: [Int32] = []
-    for root in graph.roots where parent[root.node] == -2 {
-      parent[root.node] = -1
-      queue.append(Int32(root.node))
-    }
-    var head = 0
-    while head < queue.count {
-      let node = Int(queue[head])
-      head += 1
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
-        let target = Int(graph.strongTargets[edge])
-        guard parent[target] == -2 else { continue }
-        parent[target] = Int32(node)
-        parentEdge[target] = Int32(edge)
-        queue.append(Int32(target))
-      }
-    }
+    let tree = ShortestPathTree(graph: graph)
+    let parent = tree.parent
+    let parentEdge = tree.parentEdge
     let unreached = hasRoots ? (0..<count).filter { parent[$0] == -2 } : []
     leakedObjectCount = unreached.count
 

@@ -1,0 +1,88 @@
+/// Every reachable object's shortest retaining path from a root, reduced to a 64-bit key of its
+/// root kind, labels (subscripts collapsed) and types, so that two snapshots' paths compare
+/// without building strings: the objects per path, and one example object per path.
+///
+/// ```swift
+/// let paths = RetainingPaths(graph)
+/// paths.describe(paths.example[key]!)  // "global Feed.shared: MyApp.App.feeds[*] -> MyApp.Feed"
+/// ```
+struct RetainingPaths {
+  /// Objects per path key.
+  private(set) var counts: [UInt64: Int] = [:]
+  /// One object per path key.
+  private(set) var example: [UInt64: Int] = [:]
+  private let graph: ObjectGraph
+  private let tree: ShortestPathTree
+
+  /// - Complexity: O(*n* + *e*), plus hashing each distinct type name and label once.
+  init(_ graph: ObjectGraph) {
+    self.graph = graph
+    tree = ShortestPathTree(graph: graph)
+    let typeKeys = graph.typeNames.map { Self.hash($0) }
+    let labelKeys = graph.labels.map { Self.hash(Self.collapsingSubscripts($0)) }
+    var rootKeys: [Int: UInt64] = [:]
+    for root in graph.roots where rootKeys[root.node] == nil {
+      rootKeys[root.node] = Self.hash(root.kind == "external" ? root.kind : "\(root.kind) \(root.label ?? "")")
+    }
+    var keys = [UInt64](repeating: 0, count: graph.objectCount)
+    for node in tree.order.lazy.map(Int.init) {
+      let edge = Int(tree.parentEdge[node])
+      var key = rootKeys[node] ?? 0
+      if edge >= 0 {
+        let label = graph.strongLabels[edge]
+        key = Self.combine(keys[Int(tree.parent[node])], label < 0 ? 0 : labelKeys[Int(label)])
+      }
+      key = Self.combine(key, typeKeys[Int(graph.typeRanks[node])])
+      keys[node] = key
+      counts[key, default: 0] += 1
+      if example[key] == nil { example[key] = node }
+    }
+  }
+
+  /// The path to `node` for people: the root, then `Type.label ->` steps (long middles elided).
+  func describe(_ node: Int) -> String {
+    var chain = [node]
+    while tree.parent[chain.last!] >= 0 { chain.append(Int(tree.parent[chain.last!])) }
+    chain.reverse()
+    let root = graph.roots.first { $0.node == chain[0] }
+    var steps: [String] = chain.indices.map { index in
+      guard index + 1 < chain.count else { return graph.typeName(of: chain[index]) }
+      let label = graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])).map { "." + Self.collapsingSubscripts($0) } ?? ""
+      return graph.typeName(of: chain[index]) + label
+    }
+    if steps.count > 8 { steps = steps.prefix(3) + ["… \(steps.count - 7) more …"] + steps.suffix(4) }
+    let origin = root.map { $0.kind == "external" || $0.label == nil ? $0.kind : "\($0.kind) \($0.label!)" } ?? "root"
+    return "\(origin): " + steps.joined(separator: " -> ")
+  }
+
+  /// `items[3]` → `items[*]`, `cache["a"].value` → `cache[*].value`.
+  static func collapsingSubscripts(_ label: String) -> String {
+    guard label.contains("[") else { return label }
+    var result = ""
+    var depth = 0
+    for character in label {
+      if character == "[" {
+        if depth == 0 { result += "[*]" }
+        depth += 1
+      } else if character == "]", depth > 0 {
+        depth -= 1
+      } else if depth == 0 {
+        result.append(character)
+      }
+    }
+    return result
+  }
+
+  /// FNV-1a over UTF-8.
+  private static func hash(_ string: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in string.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+  }
+
+  private static func combine(_ key: UInt64, _ part: UInt64) -> UInt64 {
+    var mixed = (key ^ part) &* 0x9e37_79b9_7f4a_7c15
+    mixed ^= mixed >> 31
+    return mixed
+  }
+}
