@@ -7,8 +7,9 @@ struct DiffCommand: ParsableCommand {
     commandName: "diff",
     abstract: "Show the types and leaks that grew between two heap snapshots.",
     discussion: """
-      Compares live objects per type and findings (retain cycles, leak groups) by fingerprint. \
-      Take one snapshot, repeat a scenario a few times, take another: what grows with every \
+      Compares live objects per type, the retaining paths that hold the objects of growing \
+      types (the shortest path from a root, subscripts collapsed: `feeds[*]`), and findings \
+      (retain cycles, leak groups) by fingerprint. Take one snapshot, repeat a scenario a few times, take another: what grows with every \
       repetition is leaking.
 
       EXIT CODES
