@@ -50,11 +50,17 @@ struct AnalyzeCommand: ParsableCommand {
       valueName: "generation"))
   var expectDeadGeneration: Int?
 
+  @Option(
+    help: ArgumentHelp(
+      "SARIF file locations are written relative to this directory (default: the current one).", valueName: "directory"))
+  var sourceRoot: String?
+
   private func renderAsGate(_ outcome: GateOutcome) -> String {
     switch format {
     case .junit: outcome.renderJUnit()
     case .markdown: outcome.renderMarkdown(snapshots: [snapshot], baseline: "(none)")
-    default: outcome.renderSARIF(toolVersion: LeakDetectorCommand.configuration.version)
+    default: outcome.renderSARIF(
+      toolVersion: LeakDetectorCommand.configuration.version, sourceRoot: resolvedSourceRoot(sourceRoot))
     }
   }
 
@@ -90,7 +96,7 @@ struct AnalyzeCommand: ParsableCommand {
       case .dot: report.renderDOT()
       case .sarif, .junit, .markdown:
         // Every finding as new, as a gate without a baseline would see it.
-        renderAsGate(GateOutcome(findings: HeapFinding.findings(cycles: report, analysis: analysis), baseline: Baseline()))
+        renderAsGate(GateOutcome(findings: HeapFinding.findings(cycles: report, analysis: analysis, graph: graph), baseline: Baseline()))
       }
     try emit(rendered, to: output)
     progress.report("done")

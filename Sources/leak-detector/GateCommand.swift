@@ -51,6 +51,11 @@ struct GateCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Objects of this tracker generation or later should be gone.", valueName: "generation"))
   var expectDeadGeneration: Int?
 
+  @Option(
+    help: ArgumentHelp(
+      "SARIF file locations are written relative to this directory (default: the current one).", valueName: "directory"))
+  var sourceRoot: String?
+
   func validate() throws {
     guard !snapshots.isEmpty else { throw ValidationError("Name at least one snapshot.") }
     guard (1...10_000).contains(maxCycleLength) else {
@@ -65,7 +70,7 @@ struct GateCommand: ParsableCommand {
       let graph = try loadGraph(snapshot, progress: progress)
       let cycles = CycleFinder(configuration: .init(maxCycleLength: maxCycleLength)).findCycles(in: graph)
       let analysis = LeakAnalysis(graph: graph, expectedDead: expectDeadGeneration.map { .generation(atLeast: $0) })
-      for finding in HeapFinding.findings(cycles: cycles, analysis: analysis) {
+      for finding in HeapFinding.findings(cycles: cycles, analysis: analysis, graph: graph) {
         if var existing = findings[finding.fingerprint] {
           existing.count += finding.count
           findings[finding.fingerprint] = existing
@@ -104,7 +109,8 @@ struct GateCommand: ParsableCommand {
       switch format {
       case .text: outcome.renderText(snapshots: snapshots, baseline: baseline)
       case .json: outcome.renderJSON()
-      case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.configuration.version)
+      case .sarif: outcome.renderSARIF(
+        toolVersion: LeakDetectorCommand.configuration.version, sourceRoot: resolvedSourceRoot(sourceRoot))
       case .junit: outcome.renderJUnit()
       case .markdown: outcome.renderMarkdown(snapshots: snapshots, baseline: baseline)
       }

@@ -5,7 +5,7 @@ import XCTest
 final class GateTests: XCTestCase {
   private func findings(_ heap: TestHeap) -> [HeapFinding] {
     let graph = heap.graph
-    return HeapFinding.findings(cycles: CycleFinder().findCycles(in: graph), analysis: LeakAnalysis(graph: graph))
+    return HeapFinding.findings(cycles: CycleFinder().findCycles(in: graph), analysis: LeakAnalysis(graph: graph), graph: graph)
   }
 
   private let leaky = TestHeap("App.feed -> Feed; Feed.onUpdate -> Closure; Closure.capture -> Feed; Orphan.x -> Orphan", roots: ["App"])
@@ -15,6 +15,45 @@ final class GateTests: XCTestCase {
     XCTAssertEqual(outcome.exitStatus, 2)
     XCTAssertEqual(outcome.newFindings.map(\.kind), [.cycle, .cycle, .leak])
     XCTAssertTrue(outcome.renderText(snapshots: ["s.json"], baseline: "b.json").contains("--update-baseline"))
+  }
+
+  /// Code-scanning UIs annotate a finding's location: a leak group's is its entry's allocation
+  /// site, a survivor's its own.
+  func testFindings_leakGroupsAndSurvivors_areLocatedAtTheirAllocationSites() {
+    var builder = HeapSnapshot.Builder(metadata: .init(tool: "t"))
+    builder.addStack(id: 1, frames: [
+      StackFrame(symbol: "MyApp.Leaky.__allocating_init()", file: "Leaky.swift", line: 3),
+      StackFrame(symbol: "MyApp.makeLeaky()", file: "Screen.swift", line: 12),
+    ])
+    builder.addStack(id: 2, frames: [StackFrame(symbol: "MyApp.makeHeld()", file: "Screen.swift", line: 20)])
+    builder.addObject(id: 1, type: "MyApp.App")
+    builder.addObject(id: 2, type: "MyApp.Leaky", generation: 1, stack: 1)
+    builder.addObject(id: 3, type: "MyApp.Held", generation: 1, stack: 2)
+    builder.addReference(from: 2, to: 2, label: "me", ownership: .strong)
+    builder.addReference(from: 1, to: 3, label: "held", ownership: .strong)
+    builder.addRoot(object: 1, kind: "global", label: "App.shared")
+    let graph = ObjectGraph(builder.snapshot)
+    let found = HeapFinding.findings(
+      cycles: CycleFinder().findCycles(in: graph), analysis: LeakAnalysis(graph: graph, expectedDead: .generation(atLeast: 1)),
+      graph: graph)
+    let sites = Dictionary(uniqueKeysWithValues: found.map { ($0.kind, $0.location.map { "\($0.file ?? "") \($0.line ?? 0)" }) })
+    XCTAssertEqual(sites, [.cycle: "Screen.swift 12", .leak: "Screen.swift 12", .survivor: "Screen.swift 20"])
+  }
+
+  func testSARIF_filesUnderTheSourceRoot_areRelativeToSRCROOT() throws {
+    let inside = HeapFinding(
+      kind: .cycle, fingerprint: Fingerprint(rawValue: 0x1), summary: "A.me -> A", count: 1,
+      location: StackFrame(symbol: "f()", file: "/ci/checkout/Sources/App/A.swift", line: 7))
+    var outside = inside
+    outside.fingerprint = Fingerprint(rawValue: 0x2)
+    outside.location?.file = "/usr/lib/swift/B.swift"
+    let sarif = GateOutcome(findings: [inside, outside], baseline: Baseline()).renderSARIF(toolVersion: "1", sourceRoot: "/ci/checkout")
+    let run = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])?["runs"] as? [[String: Any]]).first
+    XCTAssertEqual((run?["originalUriBaseIds"] as? [String: [String: String]])?["%SRCROOT%"]?["uri"], "file:///ci/checkout/")
+    let locations = (run?["results"] as? [[String: Any]])?.map {
+      (($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: String]
+    }
+    XCTAssertEqual(locations, [["uri": "Sources/App/A.swift", "uriBaseId": "%SRCROOT%"], ["uri": "/usr/lib/swift/B.swift"]])
   }
 
   func testGate_acceptedFindings_pass() {

@@ -49,7 +49,7 @@ public struct HeapDiff: Sendable {
     func findings(_ graph: ObjectGraph) -> [Fingerprint: HeapFinding] {
       let cycles = CycleFinder(configuration: .init(maxCycleLength: maxCycleLength)).findCycles(in: graph)
       var result: [Fingerprint: HeapFinding] = [:]
-      for finding in HeapFinding.findings(cycles: cycles, analysis: LeakAnalysis(graph: graph)) { result[finding.fingerprint] = finding }
+      for finding in HeapFinding.findings(cycles: cycles, analysis: LeakAnalysis(graph: graph), graph: graph) { result[finding.fingerprint] = finding }
       return result
     }
     let before = counts(old)

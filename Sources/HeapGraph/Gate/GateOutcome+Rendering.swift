@@ -48,7 +48,10 @@ extension GateOutcome {
 
   /// SARIF 2.1.0: one result per finding (`baselineState` new, unchanged or absent), with the
   /// allocation site as the physical location so that code-scanning UIs annotate that line.
-  public func renderSARIF(toolVersion: String) -> String {
+  /// Files under `sourceRoot` (an absolute directory, usually the repository checkout) are written
+  /// relative to it, with `uriBaseId` `%SRCROOT%`, as GitHub code scanning expects.
+  public func renderSARIF(toolVersion: String, sourceRoot: String? = nil) -> String {
+    let root = sourceRoot.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     var writer = JSONWriter()
     writer.beginObject(multiline: true)
     writer.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
@@ -81,6 +84,15 @@ extension GateOutcome {
     writer.endArray()
     writer.endObject()
     writer.endObject()
+    if let root {
+      writer.key("originalUriBaseIds")
+      writer.beginObject()
+      writer.key("%SRCROOT%")
+      writer.beginObject()
+      writer.field("uri", "file://" + root)
+      writer.endObject()
+      writer.endObject()
+    }
     writer.key("results")
     writer.beginArray(multiline: true)
     for (findings, state) in [(newFindings, "new"), (acceptedFindings, "unchanged")] {
@@ -105,7 +117,12 @@ extension GateOutcome {
           writer.beginObject()
           writer.key("artifactLocation")
           writer.beginObject()
-          writer.field("uri", file)
+          if let root, file.hasPrefix(root) {
+            writer.field("uri", String(file.dropFirst(root.count)))
+            writer.field("uriBaseId", "%SRCROOT%")
+          } else {
+            writer.field("uri", file)
+          }
           writer.endObject()
           if let line = location.line, line > 0 {
             writer.key("region")

@@ -16,8 +16,22 @@ public struct HeapFinding: Sendable, Hashable {
   /// Where an object of the finding was allocated (for code-scanning annotations), when known.
   public var location: StackFrame?
 
-  /// The findings of a cycle search and a leak analysis, one per fingerprint, in a stable order.
-  public static func findings(cycles: CycleReport, analysis: LeakAnalysis) -> [HeapFinding] {
+  public init(kind: Kind, fingerprint: Fingerprint, summary: String, count: Int = 1, location: StackFrame? = nil) {
+    self.kind = kind
+    self.fingerprint = fingerprint
+    self.summary = summary
+    self.count = count
+    self.location = location
+  }
+
+  /// The findings of a cycle search and a leak analysis of `graph`, one per fingerprint, in a
+  /// stable order. A leak group is located at its entry object's allocation site, a survivor at
+  /// its own.
+  public static func findings(cycles: CycleReport, analysis: LeakAnalysis, graph: ObjectGraph) -> [HeapFinding] {
+    func allocationSite(ofObject id: Int64?) -> StackFrame? {
+      guard let id, let node = graph.node(forObjectID: id) else { return nil }
+      return graph.allocationStack(of: node)?.frames.allocationSite
+    }
     var byFingerprint: [Fingerprint: HeapFinding] = [:]
     func add(_ finding: HeapFinding) {
       if var existing = byFingerprint[finding.fingerprint] {
@@ -34,14 +48,17 @@ public struct HeapFinding: Sendable, Hashable {
           location: cycle.elements.lazy.compactMap(\.allocationSite.allocationSite).first))
     }
     for group in analysis.leakGroups {
-      add(HeapFinding(kind: .leak, fingerprint: group.fingerprint, summary: group.summary, count: group.instanceCount, location: nil))
+      add(
+        HeapFinding(
+          kind: .leak, fingerprint: group.fingerprint, summary: group.summary, count: group.instanceCount,
+          location: allocationSite(ofObject: group.entryObjectIDs.first)))
     }
     for survivor in analysis.survivors {
       let path = survivor.path.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }.joined(separator: " -> ")
       add(
         HeapFinding(
           kind: .survivor, fingerprint: survivor.fingerprint, summary: "\(survivor.root): \(path) (suspect \(survivor.suspect))",
-          count: 1, location: nil))
+          count: 1, location: allocationSite(ofObject: survivor.path.last?.objectID)))
     }
     return byFingerprint.values.sorted { ($0.kind.rawValue, $0.summary, $0.fingerprint) < ($1.kind.rawValue, $1.summary, $1.fingerprint) }
   }
