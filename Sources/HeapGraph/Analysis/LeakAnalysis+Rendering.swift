@@ -80,20 +80,3 @@ extension LeakAnalysis {
   /// Whether the analysis found leaks or survivors.
   public var hasFindings: Bool { !leakGroups.isEmpty || !survivors.isEmpty }
 }
-
-extension CycleReport {
-  /// The JSON report with the analysis' `leaks` and `survivors` members added.
-  public func renderJSON(with analysis: LeakAnalysis) -> String {
-    var text = renderJSON()
-    var writer = JSONWriter()
-    writer.beginObject(multiline: true)
-    analysis.write(into: &writer)
-    writer.endObject()
-    var members = String(decoding: writer.bytes, as: UTF8.self)
-    members.removeFirst(2)  // "{\n"
-    members.removeLast(2)  // "\n}"
-    // Splice before the closing brace of the report object.
-    text.removeLast(3)  // "\n}\n"
-    return text + ",\n" + members + "\n}\n"
-  }
-}

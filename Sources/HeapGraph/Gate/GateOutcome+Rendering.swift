@@ -43,7 +43,7 @@ extension GateOutcome {
     for fingerprint in fixedFingerprints { writer.string(fingerprint) }
     writer.endArray()
     writer.endObject()
-    return String(decoding: writer.bytes + [UInt8(ascii: "\n")], as: UTF8.self)
+    return writer.documentText
   }
 
   /// SARIF 2.1.0: one result per finding (`baselineState` new, unchanged or absent), with the
@@ -141,7 +141,7 @@ extension GateOutcome {
     writer.endObject()
     writer.endArray()
     writer.endObject()
-    return String(decoding: writer.bytes + [UInt8(ascii: "\n")], as: UTF8.self)
+    return writer.documentText
   }
 
   /// JUnit XML: one test case per finding; new findings fail.

@@ -4,8 +4,9 @@ extension CycleReport {
   /// The version of the JSON report schema (`Documentation/schemas/leak-report-v1.schema.json`).
   public static let jsonVersion = 1
 
-  /// The report for machines, in the documented `swift-leak-report` schema, version 1.
-  /// Keys are written in a fixed order, so equal reports give equal bytes.
+  /// The report for machines, in the documented `swift-leak-report` schema, version 1, with the
+  /// `leaks` and `survivors` members of `analysis` when one is given. Keys are written in a fixed
+  /// order, so equal reports give equal bytes.
   ///
   /// ```text
   /// {
@@ -24,7 +25,7 @@ extension CycleReport {
   ///   ]
   /// }
   /// ```
-  public func renderJSON() -> String {
+  public func renderJSON(with analysis: LeakAnalysis? = nil) -> String {
     var writer = JSONWriter(reservingCapacity: 1024 + components.count * 160)
     writer.beginObject(multiline: true)
     writer.field("format", Self.jsonFormatName)
@@ -94,7 +95,8 @@ extension CycleReport {
       }
     }
     writer.endArray()
+    analysis?.write(into: &writer)
     writer.endObject()
-    return String(decoding: writer.bytes + [UInt8(ascii: "\n")], as: UTF8.self)
+    return writer.documentText
   }
 }

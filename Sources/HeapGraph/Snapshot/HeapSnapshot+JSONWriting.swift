@@ -77,7 +77,7 @@ extension HeapSnapshot {
     }
     writer.endArray()
     writer.endObject()
-    return writer.bytes + [UInt8(ascii: "\n")]
+    return writer.document
   }
 }
 

@@ -34,6 +34,12 @@ struct JSONWriter {
     bytes.reserveCapacity(capacity)
   }
 
+  /// The finished document as a file holds it: the bytes and a final newline.
+  var document: [UInt8] { bytes + [UInt8(ascii: "\n")] }
+
+  /// The finished document as text, with its final newline.
+  var documentText: String { String(decoding: document, as: UTF8.self) }
+
   // MARK: - Containers
 
   mutating func beginObject(multiline: Bool = false) {
