@@ -65,21 +65,14 @@ struct GateCommand: ParsableCommand {
 
   func run() throws {
     let progress = ProgressPrinter()
-    var findings: [Fingerprint: HeapFinding] = [:]
+    var found: [HeapFinding] = []
     for snapshot in snapshots {
       let graph = try loadGraph(snapshot, progress: progress)
       let cycles = CycleFinder(configuration: .init(maxCycleLength: maxCycleLength)).findCycles(in: graph)
       let analysis = LeakAnalysis(graph: graph, expectedDead: expectDeadGeneration.map { .generation(atLeast: $0) })
-      for finding in HeapFinding.findings(cycles: cycles, analysis: analysis, graph: graph) {
-        if var existing = findings[finding.fingerprint] {
-          existing.count += finding.count
-          findings[finding.fingerprint] = existing
-        } else {
-          findings[finding.fingerprint] = finding
-        }
-      }
+      found += HeapFinding.findings(cycles: cycles, analysis: analysis, graph: graph)
     }
-    let all = findings.values.sorted { ($0.kind.rawValue, $0.summary) < ($1.kind.rawValue, $1.summary) }
+    let all = HeapFinding.merged(found)
 
     var existing: Baseline?
     if let bytes = try? FileBytes.read(baseline) {

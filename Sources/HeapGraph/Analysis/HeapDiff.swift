@@ -46,12 +46,13 @@ public struct HeapDiff: Sendable {
       for node in graph.nodes { counts[graph.typeName(of: node), default: 0] += 1 }
       return counts
     }
-    func findings(_ graph: ObjectGraph) -> [Fingerprint: HeapFinding] {
+    func findings(_ graph: ObjectGraph, _ tree: ShortestPathTree) -> [Fingerprint: HeapFinding] {
       let cycles = CycleFinder(configuration: .init(maxCycleLength: maxCycleLength)).findCycles(in: graph)
-      var result: [Fingerprint: HeapFinding] = [:]
-      for finding in HeapFinding.findings(cycles: cycles, analysis: LeakAnalysis(graph: graph), graph: graph) { result[finding.fingerprint] = finding }
-      return result
+      let analysis = LeakAnalysis(graph: graph, expectedDead: nil, shortestPaths: tree)
+      return Dictionary(uniqueKeysWithValues: HeapFinding.findings(cycles: cycles, analysis: analysis, graph: graph).map { ($0.fingerprint, $0) })
     }
+    let oldTree = ShortestPathTree(graph: old)
+    let newTree = ShortestPathTree(graph: new)
     let before = counts(old)
     let after = counts(new)
     growingTypes = after.compactMap { name, count in
@@ -59,8 +60,8 @@ public struct HeapDiff: Sendable {
       return count > previous ? Growth(name: name, fingerprint: nil, before: previous, after: count) : nil
     }.sorted { ($0.delta, $1.name) > ($1.delta, $0.name) }
     let grownTypes = Set(growingTypes.map(\.name))
-    let oldPaths = RetainingPaths(old)
-    let newPaths = RetainingPaths(new)
+    let oldPaths = RetainingPaths(old, shortestPaths: oldTree)
+    let newPaths = RetainingPaths(new, shortestPaths: newTree)
     growingPaths = newPaths.counts.compactMap { path, count -> (path: UInt64, before: Int, after: Int)? in
       let previous = oldPaths.counts[path] ?? 0
       guard count > previous, grownTypes.contains(new.typeName(of: newPaths.example[path]!)) else { return nil }
@@ -70,8 +71,8 @@ public struct HeapDiff: Sendable {
     .prefix(maxPaths)
     .map { Growth(name: newPaths.describe(newPaths.example[$0.path]!), fingerprint: nil, before: $0.before, after: $0.after) }
     shrinkingTypeCount = before.filter { name, count in (after[name] ?? 0) < count }.count
-    let oldFindings = findings(old)
-    growingFindings = findings(new).values.compactMap { finding in
+    let oldFindings = findings(old, oldTree)
+    growingFindings = findings(new, newTree).values.compactMap { finding in
       let previous = oldFindings[finding.fingerprint]?.count ?? 0
       return finding.count > previous
         ? Growth(name: "\(finding.kind.rawValue): \(finding.summary)", fingerprint: finding.fingerprint, before: previous, after: finding.count)
@@ -120,6 +121,6 @@ public struct HeapDiff: Sendable {
       writer.endArray()
     }
     writer.endObject()
-    return String(decoding: writer.bytes + [UInt8(ascii: "\n")], as: UTF8.self)
+    return writer.documentText
   }
 }

@@ -69,10 +69,14 @@ public struct LeakAnalysis: Sendable {
   ///
   /// - Complexity: O(*n* + *e*) for reachability and grouping, plus the dominator tree.
   public init(graph: ObjectGraph, expectedDead: ExpectedDead? = nil) {
+    self.init(graph: graph, expectedDead: expectedDead, shortestPaths: ShortestPathTree(graph: graph))
+  }
+
+  /// Analyses `graph` with its shortest paths from the roots already computed (`tree`).
+  init(graph: ObjectGraph, expectedDead: ExpectedDead?, shortestPaths tree: ShortestPathTree) {
     let count = graph.objectCount
     hasRoots = !graph.roots.isEmpty
     // Reachability from the roots, with the shortest path's parent of each object.
-    let tree = ShortestPathTree(graph: graph)
     let parent = tree.parent
     let parentEdge = tree.parentEdge
     let unreached = hasRoots ? (0..<count).filter { parent[$0] == -2 } : []

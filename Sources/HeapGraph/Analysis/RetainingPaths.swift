@@ -3,7 +3,7 @@
 /// without building strings: the objects per path, and one example object per path.
 ///
 /// ```swift
-/// let paths = RetainingPaths(graph)
+/// let paths = RetainingPaths(graph, shortestPaths: ShortestPathTree(graph: graph))
 /// paths.describe(paths.example[key]!)  // "global Feed.shared: MyApp.App.feeds[*] -> MyApp.Feed"
 /// ```
 struct RetainingPaths {
@@ -15,9 +15,9 @@ struct RetainingPaths {
   private let tree: ShortestPathTree
 
   /// - Complexity: O(*n* + *e*), plus hashing each distinct type name and label once.
-  init(_ graph: ObjectGraph) {
+  init(_ graph: ObjectGraph, shortestPaths tree: ShortestPathTree) {
     self.graph = graph
-    tree = ShortestPathTree(graph: graph)
+    self.tree = tree
     let typeKeys = graph.typeNames.map { Self.hash($0) }
     let labelKeys = graph.labels.map { Self.hash(Self.collapsingSubscripts($0)) }
     var rootKeys: [Int: UInt64] = [:]

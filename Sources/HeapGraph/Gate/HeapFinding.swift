@@ -32,33 +32,39 @@ public struct HeapFinding: Sendable, Hashable {
       guard let id, let node = graph.node(forObjectID: id) else { return nil }
       return graph.allocationStack(of: node)?.frames.allocationSite
     }
-    var byFingerprint: [Fingerprint: HeapFinding] = [:]
-    func add(_ finding: HeapFinding) {
-      if var existing = byFingerprint[finding.fingerprint] {
-        existing.count += finding.count
-        byFingerprint[finding.fingerprint] = existing
-      } else {
-        byFingerprint[finding.fingerprint] = finding
-      }
-    }
+    var found: [HeapFinding] = []
     for cycle in cycles.cycles {
-      add(
+      found.append(
         HeapFinding(
           kind: .cycle, fingerprint: cycle.fingerprint, summary: cycle.description, count: 1,
           location: cycle.elements.lazy.compactMap(\.allocationSite.allocationSite).first))
     }
     for group in analysis.leakGroups {
-      add(
+      found.append(
         HeapFinding(
           kind: .leak, fingerprint: group.fingerprint, summary: group.summary, count: group.instanceCount,
           location: allocationSite(ofObject: group.entryObjectIDs.first)))
     }
     for survivor in analysis.survivors {
       let path = survivor.path.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }.joined(separator: " -> ")
-      add(
+      found.append(
         HeapFinding(
           kind: .survivor, fingerprint: survivor.fingerprint, summary: "\(survivor.root): \(path) (suspect \(survivor.suspect))",
           count: 1, location: allocationSite(ofObject: survivor.path.last?.objectID)))
+    }
+    return merged(found)
+  }
+
+  /// `findings` with one finding per fingerprint (instances summed; the first one's summary and
+  /// location kept), in a stable order: by kind, summary, then fingerprint.
+  public static func merged(_ findings: some Sequence<HeapFinding>) -> [HeapFinding] {
+    var byFingerprint: [Fingerprint: HeapFinding] = [:]
+    for finding in findings {
+      if byFingerprint[finding.fingerprint] == nil {
+        byFingerprint[finding.fingerprint] = finding
+      } else {
+        byFingerprint[finding.fingerprint]!.count += finding.count
+      }
     }
     return byFingerprint.values.sorted { ($0.kind.rawValue, $0.summary, $0.fingerprint) < ($1.kind.rawValue, $1.summary, $1.fingerprint) }
   }

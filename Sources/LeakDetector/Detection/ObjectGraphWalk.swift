@@ -97,7 +97,7 @@ struct ObjectGraphWalk {
 
   /// Marks as roots the objects something outside the walk holds: an object whose strong
   /// reference count exceeds the strong references the walk found into it, once the walk's own
-  /// retains (one per object, plus `extraRetains` the caller took) are subtracted, is held by a
+  /// retains (one per object, plus one per object in `retainedByCaller`) are subtracted, is held by a
   /// stack, a global or an object the walk did not see. This is CPython's cycle collector test
   /// (`gc_refs = refcount − internal references`; Python's `gcmodule.c`, `subtract_refs`):
   /// objects not reachable from such roots can only be reached from each other, so they leaked.
@@ -105,10 +105,10 @@ struct ObjectGraphWalk {
   /// The counts are read while the objects are pinned but other threads may retain or release
   /// them meanwhile; a reference the reflection could not read also makes its target a root, so
   /// errors go towards "held", never towards "leaked".
-  mutating func addExternallyHeldObjectsAsRoots(extraRetains: [UInt: Int]) {
+  mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: Set<UInt>) {
     for address in pinned {
       guard let id = idByAddress[address] else { continue }
-      let ownRetains = 1 + extraRetains[address, default: 0]
+      let ownRetains = retainedByCaller.contains(address) ? 2 : 1
       let external = cleak_strong_retain_count(address) - ownRetains - strongReferencesInto[address, default: 0]
       guard external > 0 else { continue }
       builder.addRoot(

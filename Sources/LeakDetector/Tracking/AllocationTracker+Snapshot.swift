@@ -35,7 +35,7 @@ extension AllocationTracker {
     }
     for entry in entries { walk.addRoot(address: entry.object) }
     walk.run()
-    walk.addExternallyHeldObjectsAsRoots(extraRetains: Dictionary(entries.map { ($0.object, 1) }, uniquingKeysWith: +))
+    walk.addExternallyHeldObjectsAsRoots(retainedByCaller: Set(entries.map(\.object)))
     return walk.snapshot
   }
 
