@@ -1,5 +1,4 @@
 import CLeakRuntime
-@_exported import HeapGraph
 
 /// Reads memory of this process without crashing on bad addresses.
 ///

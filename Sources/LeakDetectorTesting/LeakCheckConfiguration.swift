@@ -1,5 +1,3 @@
-@_exported import LeakDetector
-
 /// How leak checks in tests decide and report.
 ///
 /// ```swift

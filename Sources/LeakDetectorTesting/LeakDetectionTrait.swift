@@ -31,9 +31,7 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
     let scope = LeakScope()
     do {
       try await LeakScope.$current.withValue(scope) {
-        try await checkingGenerationAsync(
-          configuration: configuration, location: location(of: test), excluding: { Set(scope.entries.map(\.address)) }
-        ) {
+        try await checkingGeneration(configuration: configuration, location: location(of: test), scope: scope) {
           try await function()
         }
       }
@@ -41,7 +39,7 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
       await LeakCheckSerializer.shared.release()
       throw error
     }
-    for finding in LeakChecker(configuration: configuration).check(scope.entries) {
+    for finding in LeakChecker(configuration: configuration).check(scope.watched) {
       let place = finding.trackedAt ?? location(of: test)
       LeakReporting.report(finding, file: place.file, line: place.line, testCase: nil)
     }
@@ -73,8 +71,8 @@ public func trackForLeaks<Object: AnyObject>(_ object: Object, sourceLocation: S
       sourceLocation: sourceLocation)
     return object
   }
-  scope.add(
-    LeakChecker.TrackedEntry(
+  scope.watch(
+    LeakChecker.WatchedObject(
       object: object, address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()),
       typeName: _typeName(type(of: object), qualified: true), file: sourceLocation.filePath, line: sourceLocation.line))
   return object
@@ -88,58 +86,43 @@ public func withLeakChecking<Result>(
 ) async rethrows -> Result {
   let scope = LeakScope()
   let result = try await LeakScope.$current.withValue(scope) {
-    try await checkingGenerationAsync(
-      configuration: configuration, location: (sourceLocation.filePath, sourceLocation.line),
-      excluding: { Set(scope.entries.map(\.address)) }, body)
+    try await checkingGeneration(
+      configuration: configuration, location: (sourceLocation.filePath, sourceLocation.line), scope: scope, body)
   }
-  for finding in LeakChecker(configuration: configuration).check(scope.entries) {
+  for finding in LeakChecker(configuration: configuration).check(scope.watched) {
     let place = finding.trackedAt ?? (sourceLocation.filePath, sourceLocation.line)
     LeakReporting.report(finding, file: place.file, line: place.line, testCase: nil)
   }
   return result
 }
 
-/// The async form of the generation check.
-///
-/// - Parameter excluding: objects tracked explicitly, which are reported at their tracking line
-///   instead.
-func checkingGenerationAsync<Result>(
-  configuration: LeakCheckConfiguration, location: (file: String, line: Int), excluding: () -> Set<UInt> = { [] },
+/// The async form of ``checkingGeneration(configuration:location:testCase:_:)``; objects watched
+/// in `scope` are left to their own check, at the line where they were watched.
+func checkingGeneration<Result>(
+  configuration: LeakCheckConfiguration, location: (file: String, line: Int), scope: LeakScope,
   _ body: () async throws -> Result
 ) async rethrows -> Result {
-  guard configuration.isEnabled else { return try await body() }
-  let startedHere = !AllocationTracker.isRunning
-  if startedHere { AllocationTracker.start(.init(capturesStacks: configuration.capturesAllocationStacks)) }
-  defer { if startedHere { AllocationTracker.stop() } }
-  let generation = AllocationTracker.markGeneration()
-  let result = try await body()
-  AllocationTracker.markGeneration()
-  let tracked = excluding()
-  for finding in LeakChecker(configuration: configuration).check(generation: generation) where !tracked.contains(finding.address) {
-    let site = finding.allocationSite
-    LeakReporting.report(finding, file: site?.file ?? location.file, line: site?.line ?? location.line, testCase: nil)
+  guard let check = GenerationCheck(configuration: configuration) else { return try await body() }
+  let result: Result
+  do { result = try await body() } catch {
+    check.cancel()
+    throw error
   }
+  check.finish(location: location, excluding: Set(scope.watched.map(\.address)))
   return result
 }
 
-/// The objects tracked explicitly within one leak-checked test.
-final class LeakScope: @unchecked Sendable {
+/// The objects watched (passed to `trackForLeaks`) within one leak-checked test.
+final class LeakScope: Sendable {
   @TaskLocal static var current: LeakScope?
 
-  private let lock = NSLock()
-  private var tracked: [LeakChecker.TrackedEntry] = []
+  private let entries = Locked<[LeakChecker.WatchedObject]>([])
 
-  func add(_ entry: LeakChecker.TrackedEntry) {
-    lock.lock()
-    tracked.append(entry)
-    lock.unlock()
+  func watch(_ entry: LeakChecker.WatchedObject) {
+    entries.withLock { $0.append(entry) }
   }
 
-  var entries: [LeakChecker.TrackedEntry] {
-    lock.lock()
-    defer { lock.unlock() }
-    return tracked
-  }
+  var watched: [LeakChecker.WatchedObject] { entries.withLock { $0 } }
 }
 
 /// Lets one leak-checked test run at a time: the tracker's generations are process-wide.

@@ -32,9 +32,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   public var allocationSite: StackFrame?
   /// The retain cycles it is part of.
   public var cycles: [RetainCycle]
-  /// When no cycle holds it: the strong references that lead to it, outermost first
-  /// (`["Cache.entries[\"k\"]", "Item.owner"]`), as far as the tracker knows them.
-  public var retainingPath: [String]
+  /// When no cycle holds it: the shortest chain of strong references that leads to it, from
+  /// what holds the first object, as far as the capture knows them.
+  public var retainingPath: RetainingPath?
   /// The grace period that was waited.
   public var gracePeriod: Duration
 
@@ -63,8 +63,15 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         }
       }
       text += "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
-    } else if !retainingPath.isEmpty {
-      text += "No retain cycle holds it; it is retained through:\n  " + retainingPath.joined(separator: " -> ") + " -> \(typeName)\n"
+    } else if let retainingPath, retainingPath.steps.count > 1 {
+      let steps = retainingPath.steps.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }
+      text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
+      switch retainingPath.origin {
+      case .root(let kind, let label):
+        text += "  where \(retainingPath.steps[0].typeName) is held by \([kind, label].compactMap { $0 }.joined(separator: ": "))\n"
+      case .leaked:
+        text += "  where \(retainingPath.steps[0].typeName) is itself leaked (nothing outside the heap holds it)\n"
+      }
       text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
     } else {
       text += "No retain cycle holds it and no tracked object refers to it: something outside the heap graph"

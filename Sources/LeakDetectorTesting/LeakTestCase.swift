@@ -33,17 +33,13 @@ func checkingGeneration<Result>(
   configuration: LeakCheckConfiguration, location: (file: String, line: Int), testCase: XCTestCase?,
   _ body: () throws -> Result
 ) rethrows -> Result {
-  guard configuration.isEnabled else { return try body() }
-  let startedHere = !AllocationTracker.isRunning
-  if startedHere { AllocationTracker.start(.init(capturesStacks: configuration.capturesAllocationStacks)) }
-  defer { if startedHere { AllocationTracker.stop() } }
-  let generation = AllocationTracker.markGeneration()
-  let result = try body()
-  AllocationTracker.markGeneration()  // what the check itself allocates is not the test's
-  for finding in LeakChecker(configuration: configuration).check(generation: generation) {
-    let site = finding.allocationSite
-    LeakReporting.report(finding, file: site?.file ?? location.file, line: site?.line ?? location.line, testCase: testCase)
+  guard let check = GenerationCheck(configuration: configuration) else { return try body() }
+  let result: Result
+  do { result = try body() } catch {
+    check.cancel()
+    throw error
   }
+  check.finish(location: location, testCase: testCase)
   return result
 }
 

@@ -25,9 +25,9 @@ extension XCTestCase {
     line: UInt = #line
   ) -> Object {
     let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-    let entry = LeakChecker.TrackedEntry(
+    let entry = LeakChecker.WatchedObject(
       object: object, address: address, typeName: _typeName(type(of: object), qualified: true), file: "\(file)", line: Int(line))
-    let isFirst = TrackedObjects.registry.withLock { registry -> Bool in
+    let isFirst = WatchedObjects.byTest.withLock { registry -> Bool in
       let key = ObjectIdentifier(self)
       defer { registry[key, default: []].append(entry) }
       return registry[key] == nil
@@ -35,7 +35,7 @@ extension XCTestCase {
     if isFirst {
       addTeardownBlock { [weak self] in
         guard let self else { return }
-        let entries = TrackedObjects.registry.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) } ?? []
+        let entries = WatchedObjects.byTest.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) } ?? []
         for finding in LeakChecker(configuration: configuration).check(entries) {
           let location = finding.trackedAt ?? ("\(file)", Int(line))
           LeakReporting.report(finding, file: location.file, line: location.line, testCase: self)
@@ -46,19 +46,7 @@ extension XCTestCase {
   }
 }
 
-/// Objects registered with `trackForLeaks`, per running test.
-enum TrackedObjects {
-  static let registry = LockedRegistry()
-}
-
-/// A small lock-protected dictionary from test to tracked entries.
-final class LockedRegistry: @unchecked Sendable {
-  private let lock = NSLock()
-  private var entries: [ObjectIdentifier: [LeakChecker.TrackedEntry]] = [:]
-
-  func withLock<Result>(_ body: (inout [ObjectIdentifier: [LeakChecker.TrackedEntry]]) -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&entries)
-  }
+/// Objects passed to `trackForLeaks`, per running test.
+enum WatchedObjects {
+  static let byTest = Locked<[ObjectIdentifier: [LeakChecker.WatchedObject]]>([:])
 }

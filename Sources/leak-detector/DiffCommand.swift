@@ -29,19 +29,20 @@ struct DiffCommand: ParsableCommand {
   @Argument(help: "The later snapshot.")
   var new: String
 
+  @OptionGroup var analysis: AnalysisOptions
+
   @Option(help: "The report format.")
   var format: Format = .text
 
-  @Option(help: "Write the report to this file (atomically) instead of standard output.")
-  var output: String?
+  @OptionGroup var output: OutputOptions
 
   func run() throws {
     let progress = ProgressPrinter()
-    let before = try loadGraph(old, progress: progress)
-    let after = try loadGraph(new, progress: progress)
+    let before = try analysis.analyze(old, progress: progress)
+    let after = try analysis.analyze(new, progress: progress)
     progress.report("comparing")
     let diff = HeapDiff(old: before, new: after)
-    try emit(format == .json ? diff.renderJSON() : diff.renderText(old: old, new: new), to: output)
-    if diff.hasGrowth { throw ExitCode(ExitStatus.cyclesFound.rawValue) }
+    try output.emit(format == .json ? diff.renderJSON() : diff.renderText(old: old, new: new))
+    if diff.hasGrowth { throw ExitStatus.found }
   }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import HeapGraph
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `leak-detector gate SNAPSHOT... --baseline FILE`: the CI leak gate.
 struct GateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -14,7 +18,7 @@ struct GateCommand: ParsableCommand {
 
       EXIT CODES
         0  no new findings
-        1  usage or input error (unreadable snapshot, malformed baseline)
+        1  usage or input error (unreadable snapshot or baseline, malformed baseline)
         2  new findings: not in the baseline
         4  no new findings, but accepted ones are gone (fixed): update the baseline
         5  the baseline file does not exist: create it with --update-baseline
@@ -39,51 +43,33 @@ struct GateCommand: ParsableCommand {
   @Flag(help: "Write the baseline from these snapshots' findings (keeping existing reasons) instead of gating.")
   var updateBaseline = false
 
+  @OptionGroup var analysis: AnalysisOptions
+
   @Option(help: "The report format.")
   var format: Format = .text
 
-  @Option(help: "Write the report to this file (atomically) instead of standard output.")
-  var output: String?
+  @OptionGroup var output: OutputOptions
 
-  @Option(help: "The longest cycle to report, in objects.")
-  var maxCycleLength: Int = CycleFinder.Configuration.defaultMaxCycleLength
+  @OptionGroup var sourceRoot: SourceRootOption
 
-  @Option(help: ArgumentHelp("Objects of this tracker generation or later should be gone.", valueName: "generation"))
-  var expectDeadGeneration: Int?
-
-  @Option(
-    help: ArgumentHelp(
-      "SARIF file locations are written relative to this directory (default: the current one).", valueName: "directory"))
-  var sourceRoot: String?
+  /// The reason written for newly accepted findings, for people to replace.
+  static let placeholderReason = "accepted by --update-baseline; say why"
 
   func validate() throws {
     guard !snapshots.isEmpty else { throw ValidationError("Name at least one snapshot.") }
-    guard (1...10_000).contains(maxCycleLength) else {
-      throw ValidationError("--max-cycle-length must be between 1 and 10000, not \(maxCycleLength).")
-    }
   }
 
   func run() throws {
     let progress = ProgressPrinter()
     var found: [HeapFinding] = []
     for snapshot in snapshots {
-      let graph = try loadGraph(snapshot, progress: progress)
-      let cycles = CycleFinder(configuration: .init(maxCycleLength: maxCycleLength)).findCycles(in: graph)
-      let analysis = LeakAnalysis(graph: graph, expectedDead: expectDeadGeneration.map { .generation(atLeast: $0) })
-      found += HeapFinding.findings(cycles: cycles, analysis: analysis, graph: graph)
+      found += try analysis.analyze(snapshot, progress: progress).findings
     }
     let all = HeapFinding.merged(found)
+    let existing = try readBaseline()
 
-    var existing: Baseline?
-    if let bytes = try? FileBytes.read(baseline) {
-      do {
-        existing = try Baseline(jsonBytes: bytes)
-      } catch {
-        throw InputFailure(message: "\(baseline): \(error.description); fix it or delete it and run with --update-baseline")
-      }
-    }
     if updateBaseline {
-      let updated = Baseline(accepting: all, previous: existing)
+      let updated = Baseline(accepting: all, previous: existing, reasonForNew: Self.placeholderReason)
       do {
         try FileBytes.writeAtomically(updated.jsonBytes(), to: baseline)
       } catch {
@@ -93,24 +79,46 @@ struct GateCommand: ParsableCommand {
       return
     }
     guard let existing else {
-      standardError.write(
-        "leak-detector: error: no baseline at \(baseline); create it with:\n  \(GateOutcome.acceptCommand(snapshots: snapshots, baseline: baseline))\n")
-      throw ExitCode(5)
+      standardError.write("leak-detector: error: no baseline at \(baseline); create it with:\n  \(acceptCommand)\n")
+      throw ExitStatus.baselineMissing
     }
     let outcome = GateOutcome(findings: all, baseline: existing)
+    let status = ExitStatus(outcome.verdict)
     let rendered =
       switch format {
-      case .text: outcome.renderText(snapshots: snapshots, baseline: baseline)
-      case .json: outcome.renderJSON()
-      case .sarif: outcome.renderSARIF(
-        toolVersion: LeakDetectorCommand.configuration.version, sourceRoot: resolvedSourceRoot(sourceRoot))
+      case .text: outcome.renderText(baseline: baseline, acceptCommand: acceptCommand)
+      case .json: outcome.renderJSON(exitStatus: status.rawValue)
+      case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
       case .junit: outcome.renderJUnit()
-      case .markdown: outcome.renderMarkdown(snapshots: snapshots, baseline: baseline)
+      case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand)
       }
-    try emit(rendered, to: output)
-    if format != .text && outcome.exitStatus != 0 {
-      standardError.write(outcome.renderText(snapshots: snapshots, baseline: baseline))
+    try output.emit(rendered)
+    if format != .text && status != .success {
+      standardError.write(outcome.renderText(baseline: baseline, acceptCommand: acceptCommand))
     }
-    if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+    if status != .success { throw status }
+  }
+
+  /// The command that accepts the current findings, for messages.
+  private var acceptCommand: String {
+    "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline"
+  }
+
+  /// The baseline, or `nil` when the file does not exist; any other problem (a directory, no
+  /// permission, malformed content) is an input error naming the file.
+  private func readBaseline() throws -> Baseline? {
+    var status = stat()
+    if stat(baseline, &status) != 0 && errno == ENOENT { return nil }
+    let bytes: [UInt8]
+    do {
+      bytes = try FileBytes.read(baseline)
+    } catch {
+      throw InputFailure(message: error.description)
+    }
+    do {
+      return try Baseline(jsonBytes: bytes)
+    } catch {
+      throw InputFailure(message: "\(baseline): \(error.description); fix it or delete it and run with --update-baseline")
+    }
   }
 }

@@ -23,9 +23,12 @@ struct LeakDetectorCommand: ParsableCommand {
         4  gate: accepted findings are gone; update the baseline
         5  gate: the baseline does not exist
       """,
-    version: "0.1.0",
+    version: version,
     subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, StripCommand.self]
   )
+
+  /// The tool's version, in `--version` and reports.
+  static let version = "0.1.0"
 
   /// Runs a command and maps its outcome to the documented exit codes (ArgumentParser's own
   /// code for usage errors is 64; this tool uses 1 for every usage or input error).
@@ -33,8 +36,8 @@ struct LeakDetectorCommand: ParsableCommand {
     do {
       var command = try parseAsRoot()
       try command.run()
-    } catch let exitCode as ExitCode {
-      Glibc.exit(exitCode.rawValue)
+    } catch let status as ExitStatus {
+      Glibc.exit(status.rawValue)
     } catch let failure as InputFailure {
       standardError.write("leak-detector: error: \(failure.message)\n")
       Glibc.exit(ExitStatus.inputError.rawValue)

@@ -23,18 +23,7 @@ struct StripCommand: ParsableCommand {
   var dropFileNames = false
 
   func run() throws {
-    let bytes: [UInt8]
-    do {
-      bytes = try FileBytes.read(snapshot)
-    } catch {
-      throw InputFailure(message: error.description)
-    }
-    let heap: HeapSnapshot
-    do {
-      heap = try HeapSnapshot(jsonBytes: bytes)
-    } catch {
-      throw InputFailure(message: "\(snapshot): \(error.description)")
-    }
+    let heap = try loadSnapshot(snapshot)
     do {
       try FileBytes.writeAtomically(heap.stripped(keepingFileNames: !dropFileNames).jsonBytes(), to: output)
     } catch {

@@ -4,17 +4,17 @@ import XCTest
 
 final class GateTests: XCTestCase {
   private func findings(_ heap: TestHeap) -> [HeapFinding] {
-    let graph = heap.graph
-    return HeapFinding.findings(cycles: CycleFinder().findCycles(in: graph), analysis: LeakAnalysis(graph: graph), graph: graph)
+    HeapAnalysis(graph: heap.graph).findings
   }
 
   private let leaky = TestHeap("App.feed -> Feed; Feed.onUpdate -> Closure; Closure.capture -> Feed; Orphan.x -> Orphan", roots: ["App"])
 
   func testGate_newFinding_fails() {
     let outcome = GateOutcome(findings: findings(leaky), baseline: Baseline())
-    XCTAssertEqual(outcome.exitStatus, 2)
+    XCTAssertEqual(outcome.verdict, .newFindings)
     XCTAssertEqual(outcome.newFindings.map(\.kind), [.cycle, .cycle, .leak])
-    XCTAssertTrue(outcome.renderText(snapshots: ["s.json"], baseline: "b.json").contains("--update-baseline"))
+    XCTAssertTrue(outcome.renderText(baseline: "b.json", acceptCommand: "accept-it").contains("accept them with:\n  accept-it\n"))
+    XCTAssertFalse(outcome.renderText(baseline: "b.json").contains("accept"), "library users get no command-line advice")
   }
 
   /// Code-scanning UIs annotate a finding's location: a leak group's is its entry's allocation
@@ -33,9 +33,7 @@ final class GateTests: XCTestCase {
     builder.addReference(from: 1, to: 3, label: "held", ownership: .strong)
     builder.addRoot(object: 1, kind: "global", label: "App.shared")
     let graph = ObjectGraph(builder.snapshot)
-    let found = HeapFinding.findings(
-      cycles: CycleFinder().findCycles(in: graph), analysis: LeakAnalysis(graph: graph, expectedDead: .generation(atLeast: 1)),
-      graph: graph)
+    let found = HeapAnalysis(graph: graph, options: .init(expectedDead: .generation(atLeast: 1))).findings
     let sites = Dictionary(uniqueKeysWithValues: found.map { ($0.kind, $0.location.map { "\($0.file ?? "") \($0.line ?? 0)" }) })
     XCTAssertEqual(sites, [.cycle: "Screen.swift 12", .leak: "Screen.swift 12", .survivor: "Screen.swift 20"])
   }
@@ -59,7 +57,7 @@ final class GateTests: XCTestCase {
   func testGate_acceptedFindings_pass() {
     let all = findings(leaky)
     let outcome = GateOutcome(findings: all, baseline: Baseline(accepting: all, previous: nil))
-    XCTAssertEqual(outcome.exitStatus, 0)
+    XCTAssertEqual(outcome.verdict, .passed)
     XCTAssertEqual(outcome.acceptedFindings.count, 3)
   }
 
@@ -67,7 +65,7 @@ final class GateTests: XCTestCase {
     let baseline = Baseline(accepting: findings(leaky), previous: nil)
     let fixed = TestHeap("App.feed -> Feed; Feed.onUpdate -> Closure; Closure.capture -> Feed", roots: ["App"])
     let outcome = GateOutcome(findings: findings(fixed), baseline: baseline)
-    XCTAssertEqual(outcome.exitStatus, 4)
+    XCTAssertEqual(outcome.verdict, .baselineStale)
     XCTAssertEqual(outcome.fixedFingerprints.count, 2, "the orphan was both a cycle and a leak group")
   }
 
@@ -77,7 +75,11 @@ final class GateTests: XCTestCase {
     baseline.accepted[key]?.reason = "known, issue #12"
     let reread = try Baseline(jsonBytes: baseline.jsonBytes())
     XCTAssertEqual(reread, baseline)
-    XCTAssertEqual(Baseline(accepting: findings(leaky), previous: reread).accepted[key]?.reason, "known, issue #12")
+    var previous = reread
+    previous.accepted = previous.accepted.filter { $0.key == key }
+    let updated = Baseline(accepting: findings(leaky), previous: previous, reasonForNew: "say why")
+    XCTAssertEqual(updated.accepted[key]?.reason, "known, issue #12")
+    XCTAssertEqual(updated.accepted.values.filter { $0.reason == "say why" }.count, updated.accepted.count - 1)
   }
 
   func testBaseline_malformed_saysWhatIsWrong() {
@@ -100,10 +102,10 @@ final class GateTests: XCTestCase {
     let results = try XCTUnwrap(run["results"] as? [[String: Any]])
     XCTAssertEqual(results.count, 3)
     XCTAssertEqual(Set(results.compactMap { $0["baselineState"] as? String }), ["new"])
-    XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(outcome.renderJSON().utf8)))
+    XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(outcome.renderJSON(exitStatus: 2).utf8)))
     let junit = outcome.renderJUnit()
     XCTAssertTrue(junit.contains("failures=\"3\""))
     XCTAssertEqual(junit.components(separatedBy: "<testcase").count - 1, 3)
-    XCTAssertTrue(outcome.renderMarkdown(snapshots: ["s"], baseline: "b").contains("| new | cycle |"))
+    XCTAssertTrue(outcome.renderMarkdown().contains("| new | cycle |"))
   }
 }

@@ -37,22 +37,20 @@ public struct HeapDiff: Sendable {
   /// Types with fewer objects (for the record).
   public let shrinkingTypeCount: Int
 
-  public init(
-    old: ObjectGraph, new: ObjectGraph, maxCycleLength: Int = CycleFinder.Configuration.defaultMaxCycleLength,
-    maxPaths: Int = 20
-  ) {
+  /// Compares two analyses of snapshots of the same program; both should use the same options.
+  ///
+  /// - Parameter maxPaths: how many growing retaining paths to list.
+  public init(old oldAnalysis: HeapAnalysis, new newAnalysis: HeapAnalysis, maxPaths: Int = 20) {
     func counts(_ graph: ObjectGraph) -> [String: Int] {
       var counts: [String: Int] = [:]
       for node in graph.nodes { counts[graph.typeName(of: node), default: 0] += 1 }
       return counts
     }
-    func findings(_ graph: ObjectGraph, _ tree: ShortestPathTree) -> [Fingerprint: HeapFinding] {
-      let cycles = CycleFinder(configuration: .init(maxCycleLength: maxCycleLength)).findCycles(in: graph)
-      let analysis = LeakAnalysis(graph: graph, expectedDead: nil, shortestPaths: tree)
-      return Dictionary(uniqueKeysWithValues: HeapFinding.findings(cycles: cycles, analysis: analysis, graph: graph).map { ($0.fingerprint, $0) })
+    func findings(_ analysis: HeapAnalysis) -> [Fingerprint: HeapFinding] {
+      Dictionary(uniqueKeysWithValues: analysis.findings.map { ($0.fingerprint, $0) })
     }
-    let oldTree = ShortestPathTree(graph: old)
-    let newTree = ShortestPathTree(graph: new)
+    let old = oldAnalysis.graph
+    let new = newAnalysis.graph
     let before = counts(old)
     let after = counts(new)
     growingTypes = after.compactMap { name, count in
@@ -60,8 +58,8 @@ public struct HeapDiff: Sendable {
       return count > previous ? Growth(name: name, fingerprint: nil, before: previous, after: count) : nil
     }.sorted { ($0.delta, $1.name) > ($1.delta, $0.name) }
     let grownTypes = Set(growingTypes.map(\.name))
-    let oldPaths = RetainingPaths(old, shortestPaths: oldTree)
-    let newPaths = RetainingPaths(new, shortestPaths: newTree)
+    let oldPaths = RetainingPaths(old, shortestPaths: oldAnalysis.shortestPaths)
+    let newPaths = RetainingPaths(new, shortestPaths: newAnalysis.shortestPaths)
     growingPaths = newPaths.counts.compactMap { path, count -> (path: UInt64, before: Int, after: Int)? in
       let previous = oldPaths.counts[path] ?? 0
       guard count > previous, grownTypes.contains(new.typeName(of: newPaths.example[path]!)) else { return nil }
@@ -71,8 +69,8 @@ public struct HeapDiff: Sendable {
     .prefix(maxPaths)
     .map { Growth(name: newPaths.describe(newPaths.example[$0.path]!), fingerprint: nil, before: $0.before, after: $0.after) }
     shrinkingTypeCount = before.filter { name, count in (after[name] ?? 0) < count }.count
-    let oldFindings = findings(old, oldTree)
-    growingFindings = findings(new, newTree).values.compactMap { finding in
+    let oldFindings = findings(oldAnalysis)
+    growingFindings = findings(newAnalysis).values.compactMap { finding in
       let previous = oldFindings[finding.fingerprint]?.count ?? 0
       return finding.count > previous
         ? Growth(name: "\(finding.kind.rawValue): \(finding.summary)", fingerprint: finding.fingerprint, before: previous, after: finding.count)

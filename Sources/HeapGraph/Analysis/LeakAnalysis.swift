@@ -42,6 +42,21 @@ public struct LeakAnalysis: Sendable {
       public var objectID: Int64
       public var typeName: String
       public var reference: String?
+
+      public init(objectID: Int64, typeName: String, reference: String?) {
+        self.objectID = objectID
+        self.typeName = typeName
+        self.reference = reference
+      }
+
+      /// The steps of `chain` (nodes of `graph`, each the parent of the next in `tree`).
+      static func steps(of chain: [Int], in graph: ObjectGraph, tree: ShortestPathTree) -> [Step] {
+        chain.indices.map { index in
+          Step(
+            objectID: graph.objectID(of: chain[index]), typeName: graph.typeName(of: chain[index]),
+            reference: index + 1 < chain.count ? graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])) : nil)
+        }
+      }
     }
     /// The root that holds the path's first object (`global Feed.shared`).
     public var root: String
@@ -78,7 +93,6 @@ public struct LeakAnalysis: Sendable {
     hasRoots = !graph.roots.isEmpty
     // Reachability from the roots, with the shortest path's parent of each object.
     let parent = tree.parent
-    let parentEdge = tree.parentEdge
     let unreached = hasRoots ? (0..<count).filter { parent[$0] == -2 } : []
     leakedObjectCount = unreached.count
 
@@ -128,19 +142,9 @@ public struct LeakAnalysis: Sendable {
       }
       let rootByNode = Dictionary(graph.roots.map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
       for node in graph.nodes where parent[node] != -2 && isExpectedDead(node) {
-        var chain: [Int] = [node]
-        var current = node
-        while parent[current] >= 0 {
-          current = Int(parent[current])
-          chain.append(current)
-        }
-        chain.reverse()
+        let chain = tree.path(to: node) ?? [node]
         guard !chain.dropLast().contains(where: isExpectedDead) else { continue }  // held by another survivor
-        let steps = chain.enumerated().map { index, step in
-          Survivor.Step(
-            objectID: graph.objectID(of: step), typeName: graph.typeName(of: step),
-            reference: index + 1 < chain.count ? graph.label(ofEdge: Int(parentEdge[chain[index + 1]])) : nil)
-        }
+        let steps = Survivor.Step.steps(of: chain, in: graph, tree: tree)
         let root = rootByNode[chain[0]]
         let source = chain.count > 1 ? steps[steps.count - 2] : nil
         let suspect = source.map { "\($0.typeName).\($0.reference ?? "?")" } ?? "root \(root?.label ?? root?.kind ?? "?")"

@@ -38,14 +38,15 @@ public struct Baseline: Sendable, Hashable, Codable {
     self.accepted = accepted
   }
 
-  /// A baseline accepting every finding, keeping the reasons already written for those it had.
-  public init(accepting findings: [HeapFinding], previous: Baseline?) {
+  /// A baseline accepting every finding, keeping the reasons already written for those it had;
+  /// the others get `reasonForNew` (the CLI asks people to replace it with theirs).
+  public init(accepting findings: [HeapFinding], previous: Baseline?, reasonForNew: String = "") {
     self.init()
     for finding in findings {
       let key = finding.fingerprint.description
       accepted[key] = Entry(
         kind: finding.kind.rawValue, summary: finding.summary,
-        reason: previous?.accepted[key]?.reason ?? "accepted by --update-baseline; say why")
+        reason: previous?.accepted[key]?.reason ?? reasonForNew)
     }
   }
 

@@ -1,11 +1,11 @@
 extension GateOutcome {
-  /// The command that accepts the current findings, for messages.
-  public static func acceptCommand(snapshots: [String], baseline: String) -> String {
-    "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline"
-  }
-
-  /// The verdict for people, with what to do next.
-  public func renderText(snapshots: [String], baseline: String) -> String {
+  /// The verdict for people.
+  ///
+  /// - Parameters:
+  ///   - baseline: how to name the baseline (its path).
+  ///   - acceptCommand: how the reader accepts the current findings, if they can (the CLI passes
+  ///     its `--update-baseline` command line); said after new and fixed findings.
+  public func renderText(baseline: String, acceptCommand: String? = nil) -> String {
     var out = ""
     if newFindings.isEmpty {
       out += "No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.\n"
@@ -15,18 +15,23 @@ extension GateOutcome {
         out += "  \(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(finding.summary)\n"
         if let location = finding.location { out += "    allocated at \(location.description)\n" }
       }
-      out += "Fix them, or accept them with:\n  \(Self.acceptCommand(snapshots: snapshots, baseline: baseline))\n"
-      out += "and write the reason for each in the baseline.\n"
+      if let acceptCommand {
+        out += "Fix them, or accept them with:\n  \(acceptCommand)\n"
+        out += "and write the reason for each in the baseline.\n"
+      }
     }
     if !fixedFingerprints.isEmpty {
       out += "\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).\n"
-      out += "Tighten the baseline with:\n  \(Self.acceptCommand(snapshots: snapshots, baseline: baseline))\n"
+      if let acceptCommand { out += "Tighten the baseline with:\n  \(acceptCommand)\n" }
     }
     return out
   }
 
-  /// The verdict for machines.
-  public func renderJSON() -> String {
+  /// The verdict for machines, in the `swift-leak-gate` format, version 1.
+  ///
+  /// - Parameter exitStatus: the status the gate exits with, recorded in the document for CI
+  ///   scripts that read the file rather than the status.
+  public func renderJSON(exitStatus: Int32) -> String {
     var writer = JSONWriter()
     writer.beginObject(multiline: true)
     writer.field("format", "swift-leak-gate")
@@ -163,7 +168,10 @@ extension GateOutcome {
   }
 
   /// Markdown for CI step summaries.
-  public func renderMarkdown(snapshots: [String], baseline: String) -> String {
+  ///
+  /// - Parameter acceptCommand: how the reader updates the baseline, if they can; said when
+  ///   there are new or fixed findings.
+  public func renderMarkdown(acceptCommand: String? = nil) -> String {
     var out = "## Leak gate: \(newFindings.isEmpty ? "passed" : "\(count(newFindings.count, "new finding"))")\n\n"
     if !newFindings.isEmpty || !acceptedFindings.isEmpty {
       out += "| | kind | fingerprint | finding |\n| --- | --- | --- | --- |\n"
@@ -175,56 +183,9 @@ extension GateOutcome {
       }
     }
     if !fixedFingerprints.isEmpty { out += "\nFixed (no longer found): \(fixedFingerprints.map { "`\($0)`" }.joined(separator: ", "))\n" }
-    if !newFindings.isEmpty || !fixedFingerprints.isEmpty {
-      out += "\nUpdate the baseline with `\(Self.acceptCommand(snapshots: snapshots, baseline: baseline))`.\n"
+    if let acceptCommand, !newFindings.isEmpty || !fixedFingerprints.isEmpty {
+      out += "\nUpdate the baseline with `\(acceptCommand)`.\n"
     }
     return out
   }
-}
-
-extension HeapFinding {
-  var ruleID: String {
-    switch kind {
-    case .cycle: "retain-cycle"
-    case .leak: "leaked-object"
-    case .survivor: "survivor"
-    }
-  }
-
-  func write(into writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.field("kind", kind.rawValue)
-    writer.field("fingerprint", fingerprint.description)
-    writer.field("summary", summary)
-    writer.field("count", count)
-    if let location, let file = location.file {
-      writer.field("file", file)
-      if let line = location.line { writer.field("line", line) }
-    }
-    writer.endObject()
-  }
-}
-
-func xmlEscaped(_ text: String) -> String {
-  var out = ""
-  for character in text {
-    switch character {
-    case "&": out += "&amp;"
-    case "<": out += "&lt;"
-    case ">": out += "&gt;"
-    case "\"": out += "&quot;"
-    case "'": out += "&apos;"
-    default: out.append(character)
-    }
-  }
-  return out
-}
-
-func markdownEscaped(_ text: String) -> String {
-  var out = ""
-  for character in text {
-    if character == "|" { out += "\\" }
-    out.append(character)
-  }
-  return out
 }

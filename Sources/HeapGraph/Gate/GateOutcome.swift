@@ -1,12 +1,25 @@
 /// What a CI gate decides: findings not in the baseline fail the build, accepted ones pass, and
 /// accepted fingerprints no longer found mean the baseline can be tightened.
 ///
+/// ```swift
+/// let outcome = GateOutcome(findings: analysis.findings, baseline: baseline)
+/// print(outcome.verdict, outcome.renderText(baseline: "Baselines/leaks.json"), terminator: "")
+/// ```
 /// ```text
-/// 1 new finding (not in the baseline):
-///   cycle 5d3f0e61c1a2b3c4  MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
-/// 2 accepted findings still present; 1 accepted finding is gone (fixed)
+/// newFindings 1 new finding (not in the baseline Baselines/leaks.json):
+///   cycle d4a4e9dbdf8a2c38  MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
 /// ```
 public struct GateOutcome: Sendable, Hashable {
+  /// The gate's decision.
+  public enum Verdict: Sendable, Hashable {
+    /// No new findings, and every accepted one is still present.
+    case passed
+    /// Findings the baseline does not accept: the build should fail.
+    case newFindings
+    /// No new findings, but accepted ones are gone (fixed): the baseline can be tightened.
+    case baselineStale
+  }
+
   /// Findings whose fingerprint the baseline does not accept.
   public var newFindings: [HeapFinding]
   /// Findings the baseline accepts.
@@ -21,11 +34,10 @@ public struct GateOutcome: Sendable, Hashable {
     fixedFingerprints = baseline.accepted.keys.filter { !present.contains($0) }.sorted()
   }
 
-  /// The gate's verdict as the CLI's exit status: 0 clean or only accepted findings, 2 new
-  /// findings, 4 no new findings but fixed ones (update the baseline).
-  public var exitStatus: Int32 {
-    if !newFindings.isEmpty { return 2 }
-    if !fixedFingerprints.isEmpty { return 4 }
-    return 0
+  /// The decision: new findings first, then fixed ones.
+  public var verdict: Verdict {
+    if !newFindings.isEmpty { return .newFindings }
+    if !fixedFingerprints.isEmpty { return .baselineStale }
+    return .passed
   }
 }

@@ -25,9 +25,9 @@ public struct HeapFinding: Sendable, Hashable {
   }
 
   /// The findings of a cycle search and a leak analysis of `graph`, one per fingerprint, in a
-  /// stable order. A leak group is located at its entry object's allocation site, a survivor at
+  /// stable order (``HeapAnalysis/findings``). A leak group is located at its entry object's allocation site, a survivor at
   /// its own.
-  public static func findings(cycles: CycleReport, analysis: LeakAnalysis, graph: ObjectGraph) -> [HeapFinding] {
+  static func findings(cycles: CycleReport, analysis: LeakAnalysis, graph: ObjectGraph) -> [HeapFinding] {
     func allocationSite(ofObject id: Int64?) -> StackFrame? {
       guard let id, let node = graph.node(forObjectID: id) else { return nil }
       return graph.allocationStack(of: node)?.frames.allocationSite

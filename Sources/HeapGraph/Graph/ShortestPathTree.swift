@@ -1,6 +1,6 @@
-/// Breadth-first search from a graph's roots over strong references: for every object a root
-/// reaches, the previous object and the edge of one shortest path from a root (Shark's and
-/// LeakCanary's "shortest path to GC roots").
+/// Breadth-first search from a graph's roots (or other sources) over strong references: for
+/// every object they reach, the previous object and the edge of one shortest path from a source
+/// (Shark's and LeakCanary's "shortest path to GC roots").
 ///
 /// ```swift
 /// let tree = ShortestPathTree(graph: graph)
@@ -14,14 +14,23 @@ struct ShortestPathTree {
   /// The reached objects, roots first, each after its parent.
   let order: [Int32]
 
+  /// The tree of the shortest paths from the graph's roots.
+  ///
   /// - Complexity: O(*n* + *e*).
   init(graph: ObjectGraph) {
+    self.init(graph: graph, sources: graph.roots.map(\.node))
+  }
+
+  /// The tree of the shortest paths from `sources` (each is a tree's root).
+  ///
+  /// - Complexity: O(*n* + *e*).
+  init(graph: ObjectGraph, sources: [Int]) {
     var parent = [Int32](repeating: -2, count: graph.objectCount)
     var parentEdge = [Int32](repeating: -1, count: graph.objectCount)
     var queue: [Int32] = []
-    for root in graph.roots where parent[root.node] == -2 {
-      parent[root.node] = -1
-      queue.append(Int32(root.node))
+    for source in sources where parent[source] == -2 {
+      parent[source] = -1
+      queue.append(Int32(source))
     }
     var head = 0
     while head < queue.count {
@@ -40,6 +49,14 @@ struct ShortestPathTree {
     order = queue
   }
 
-  /// Whether a root reaches `node`.
+  /// Whether a source reaches `node`.
   func isReached(_ node: Int) -> Bool { parent[node] != -2 }
+
+  /// The nodes from a source to `node`, or `nil` when no source reaches it.
+  func path(to node: Int) -> [Int]? {
+    guard isReached(node) else { return nil }
+    var chain = [node]
+    while parent[chain[chain.count - 1]] >= 0 { chain.append(Int(parent[chain[chain.count - 1]])) }
+    return chain.reversed()
+  }
 }

@@ -5,4 +5,6 @@ public enum AnalysisStep: Sendable, Hashable {
   case findingComponents
   /// Enumerating cycles; `completed` of `total` components are done.
   case searchingComponents(completed: Int, total: Int)
+  /// Finding leaked objects, survivors and retained sizes.
+  case findingLeaks
 }

@@ -1,35 +1,7 @@
 extension CycleReport {
-  /// The value of the `format` field of a JSON report.
-  public static let jsonFormatName = "swift-leak-report"
-  /// The version of the JSON report schema (`Documentation/schemas/leak-report-v1.schema.json`).
-  public static let jsonVersion = 1
-
-  /// The report for machines, in the documented `swift-leak-report` schema, version 1, with the
-  /// `leaks` and `survivors` members of `analysis` when one is given. Keys are written in a fixed
-  /// order, so equal reports give equal bytes.
-  ///
-  /// ```text
-  /// {
-  ///   "format": "swift-leak-report",
-  ///   "version": 1,
-  ///   "summary": {"objects": 2, "references": 2, "strongReferences": 2, "components": 1, "cyclesFound": 1, "cyclesListed": 1, "incompleteComponents": 0},
-  ///   "settings": {"maxCycleLength": 20, "maxCyclesPerComponent": 100},
-  ///   "components": [
-  ///     {"index": 1, "objects": 2, "firstObject": 1, "cyclesFound": 1, "cyclesListed": 1, "cyclesNotListed": 0, "complete": true}
-  ///   ],
-  ///   "cycles": [
-  ///     {"component": 1, "length": 2, "fingerprint": "5d3f0e61c1a2b3c4", "description": "A.b -> B.a -> A", "elements": [
-  ///       {"object": 1, "type": "A", "reference": "b"},
-  ///       {"object": 2, "type": "B", "reference": "a"}
-  ///     ]}
-  ///   ]
-  /// }
-  /// ```
-  public func renderJSON(with analysis: LeakAnalysis? = nil) -> String {
-    var writer = JSONWriter(reservingCapacity: 1024 + components.count * 160)
-    writer.beginObject(multiline: true)
-    writer.field("format", Self.jsonFormatName)
-    writer.field("version", Self.jsonVersion)
+  /// Writes the cycle members of a JSON report (`snapshot`, `summary`, `settings`,
+  /// `components`, `cycles`) into an open object; ``HeapAnalysis/renderJSON()`` writes the document.
+  func writeMembers(into writer: inout JSONWriter) {
     writer.key("snapshot")
     writer.beginObject()
     writer.field("tool", metadata.tool)
@@ -95,8 +67,5 @@ extension CycleReport {
       }
     }
     writer.endArray()
-    analysis?.write(into: &writer)
-    writer.endObject()
-    return writer.documentText
   }
 }

@@ -13,7 +13,10 @@ extension CycleReport {
   ///      - MyApp.Feed (object 1, 0x7f3a10) allocated at MyApp.makeFeed() (Feed.swift:12)
   ///      - closure #1 in MyApp.Feed.load() (object 2)
   /// ```
-  public func renderText() -> String {
+  ///
+  /// - Parameter settingNames: how to name the settings that show more when a component is cut
+  ///   short.
+  public func renderText(settingNames: ReportSettingNames = .configuration) -> String {
     var out = ""
     let found = foundCycleCount
     let searchable = components.indices.filter { components[$0].foundCycleCount > 0 || !components[$0].isComplete }
@@ -48,7 +51,7 @@ extension CycleReport {
       }
       if component.unlistedCycleCount > 0 {
         out += "  … \(grouped(component.unlistedCycleCount)) more not listed (the \(count(component.cycles.count, "shortest cycle")) are shown; "
-        out += "raise --max-cycles-per-component to see more)\n"
+        out += "raise \(settingNames.maxCyclesPerComponent) to see more)\n"
       }
       if !component.isComplete {
         out += "  The search stopped at its step budget: this component is too dense to enumerate completely.\n"
@@ -65,7 +68,7 @@ extension CycleReport {
       let objects = longOnly.reduce(0) { $0 + $1.objectCount }
       out += "\nNote: \(count(longOnly.count, "strongly connected component")) (\(count(objects, "object"))"
       out += ", first object \(longOnly[0].smallestObjectID)) only has cycles longer than \(configuration.maxCycleLength) objects; "
-      out += "raise --max-cycle-length to list them.\n"
+      out += "raise \(settingNames.maxCycleLength) to list them.\n"
     }
     return out
   }
@@ -94,20 +97,4 @@ extension CycleReport {
     }
     return groups
   }
-}
-
-/// `"1 cycle"`, `"12,000 cycles"`.
-func count(_ value: Int, _ noun: String) -> String {
-  "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
-}
-
-/// `12345` as `"12,345"`.
-func grouped(_ value: Int) -> String {
-  let digits = String(value.magnitude)
-  var result = ""
-  for (index, digit) in digits.enumerated() {
-    if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-    result.append(digit)
-  }
-  return value < 0 ? "-" + result : result
 }

@@ -65,7 +65,7 @@ public final class RetainCycleDetector {
 
   /// The full report of the search: cycles grouped by component, with counts of unlisted ones.
   public func findRetainCycleReport(maxLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) -> CycleReport {
-    var walk = ObjectGraphWalk(configuration: configuration)
+    var walk = LiveHeapCapture(configuration: configuration)
     defer { walk.releaseAll() }
     let roots = candidates.compactMap(\.object)
     for root in roots { walk.addRoot(root) }

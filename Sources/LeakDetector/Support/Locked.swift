@@ -5,11 +5,11 @@
 /// A value behind a pthread mutex, for state that holds non-`Sendable` objects (which
 /// `Synchronization.Mutex` cannot hand out). Callers must not let references escape the lock
 /// except to release them.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value
 
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -21,7 +21,7 @@ final class Locked<Value>: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)

@@ -23,20 +23,35 @@ extension AllocationTracker {
   /// try FileBytes.writeAtomically(snapshot.jsonBytes(), to: "screen.heapsnapshot.json")
   /// ```
   public static func snapshot(inGeneration generation: Int? = nil, process: String? = nil) -> HeapSnapshot {
+    captureLiveHeap(inGeneration: generation, process: process).snapshot
+  }
+
+  /// A heap snapshot of the tracked live objects (optionally of one generation), of `objects`
+  /// (alive, and retained by the caller for the duration of the call; they need not be tracked)
+  /// and of everything they strongly reference, with the snapshot id of every captured object by
+  /// address. The one capture behind ``snapshot(inGeneration:process:)`` and the leak checks.
+  package static func captureLiveHeap(
+    inGeneration generation: Int? = nil, including objects: [AnyObject] = [], process: String? = nil
+  ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64]) {
     var configuration = RetainCycleDetector.Configuration()
     configuration.maxObjects = Int.max
-    var walk = ObjectGraphWalk(configuration: configuration, metadata: .init(
+    var capture = LiveHeapCapture(configuration: configuration, metadata: .init(
       tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process))
-    defer { walk.releaseAll() }
+    defer { capture.releaseAll() }
     let entries = entries(inGeneration: generation, retaining: true)
     defer { for entry in entries { cleak_release(entry.object) } }
     for entry in entries {
-      walk.annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
+      capture.annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
     }
-    for entry in entries { walk.addRoot(address: entry.object) }
-    walk.run()
-    walk.addExternallyHeldObjectsAsRoots(retainedByCaller: Set(entries.map(\.object)))
-    return walk.snapshot
+    for entry in entries { capture.addRoot(address: entry.object) }
+    for object in objects { capture.addRoot(object) }
+    capture.run()
+    var retainedByCaller: [UInt: Int] = [:]  // the entries' retains, and the caller's array of objects
+    for address in entries.map(\.object) + objects.map({ UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }) {
+      retainedByCaller[address, default: 0] += 1
+    }
+    capture.addExternallyHeldObjectsAsRoots(retainedByCaller: retainedByCaller)
+    return (capture.snapshot, capture.idByAddress)
   }
 
   /// Now, as ISO 8601 (UTC).

@@ -1,18 +1,19 @@
 import CLeakRuntime
 import HeapGraph
 
-/// One traversal of the live object graph from a set of roots: reads each object's references,
-/// retains every object it reaches until `releaseAll()`, and records what it saw as a heap
-/// snapshot.
-struct ObjectGraphWalk {
+/// One capture of live objects as a heap snapshot: from a set of start objects, reads each
+/// object's references, retains every object it reaches until `releaseAll()`, and records what it
+/// saw. The detector, the tracker's snapshots and the leak checks in tests all capture through it.
+struct LiveHeapCapture {
   private let configuration: RetainCycleDetector.Configuration
   private let reader = LiveObjectReader()
   private var builder: HeapSnapshot.Builder
-  private var idByAddress: [UInt: Int64] = [:]
   private var pinned: [UInt] = []
   private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind, function: UInt)] = []
   private var nonRetaining: [(from: Int64, to: UInt, label: String, ownership: Ownership)] = []
   private(set) var rootIDs: [Int64] = []
+  /// The snapshot id of each captured object, by address.
+  private(set) var idByAddress: [UInt: Int64] = [:]
   private(set) var diagnostics: [String] = []
   private var stackIDs: [UInt: Int64] = [:]
   private var kindsByAddress: [UInt: HeapObjectKind] = [:]
@@ -83,12 +84,8 @@ struct ObjectGraphWalk {
         return false
       }
       if targetsByAddress[address] == nil {
-        let kind: HeapObjectKind = element.typeName.hasPrefix("box<") ? .box : kindsByAddress[address] ?? .classInstance
-        let retaining = allReferences(of: address, kind: kind).references.filter {
-          $0.ownership == .strong || ($0.ownership == .unowned && configuration.includesUnownedReferencesAsSuspicious)
-            || ($0.ownership == .unmanaged && RuntimeKnowledge.unmanagedReferenceRetains(label: $0.label))
-        }
-        targetsByAddress[address] = Set(retaining.map(\.targetAddress))
+        let references = allReferences(of: address, kind: kindsByAddress[address] ?? .classInstance).references
+        targetsByAddress[address] = Set(references.filter { recorded($0).ownership.isRetaining }.map(\.targetAddress))
       }
       guard targetsByAddress[address]?.contains(UInt(next)) == true else { return false }
     }
@@ -97,7 +94,7 @@ struct ObjectGraphWalk {
 
   /// Marks as roots the objects something outside the walk holds: an object whose strong
   /// reference count exceeds the strong references the walk found into it, once the walk's own
-  /// retains (one per object, plus one per object in `retainedByCaller`) are subtracted, is held by a
+  /// retains (one per object, plus those the caller holds, counted in `retainedByCaller`) are subtracted, is held by a
   /// stack, a global or an object the walk did not see. This is CPython's cycle collector test
   /// (`gc_refs = refcount − internal references`; Python's `gcmodule.c`, `subtract_refs`):
   /// objects not reachable from such roots can only be reached from each other, so they leaked.
@@ -105,10 +102,10 @@ struct ObjectGraphWalk {
   /// The counts are read while the objects are pinned but other threads may retain or release
   /// them meanwhile; a reference the reflection could not read also makes its target a root, so
   /// errors go towards "held", never towards "leaked".
-  mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: Set<UInt>) {
+  mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int]) {
     for address in pinned {
       guard let id = idByAddress[address] else { continue }
-      let ownRetains = retainedByCaller.contains(address) ? 2 : 1
+      let ownRetains = 1 + retainedByCaller[address, default: 0]
       let external = cleak_strong_retain_count(address) - ownRetains - strongReferencesInto[address, default: 0]
       guard external > 0 else { continue }
       builder.addRoot(
@@ -204,16 +201,8 @@ struct ObjectGraphWalk {
       if configuration.edgeFilters.contains(where: { $0(sourceType, reference.label, reference.targetTypeName) }) {
         continue
       }
-      var ownership = reference.ownership
-      var label = reference.label
-      if ownership == .unmanaged && RuntimeKnowledge.unmanagedReferenceRetains(label: label) {
-        ownership = .strong
-      }
-      if ownership == .unowned && configuration.includesUnownedReferencesAsSuspicious {
-        ownership = .strong
-        label += " (unowned)"
-      }
-      guard ownership == .strong else {
+      let (ownership, label) = recorded(reference)
+      guard ownership.isRetaining else {
         nonRetaining.append((sourceID, reference.targetAddress, label, ownership))
         continue
       }
@@ -224,6 +213,20 @@ struct ObjectGraphWalk {
       else { continue }
       builder.addReference(from: sourceID, to: targetID, label: label, ownership: .strong)
       strongReferencesInto[reference.targetAddress, default: 0] += 1
+    }
+  }
+
+  /// How `reference` is recorded: `unowned(unsafe)`/`Unmanaged` links that the runtime knows to
+  /// retain count as strong, and so do `unowned` references (labelled `(unowned)`) when the
+  /// configuration asks for them. The one place a reference's ownership is decided after reflection.
+  private func recorded(_ reference: ObjectReference) -> (ownership: Ownership, label: String) {
+    switch reference.ownership {
+    case .unmanaged where RuntimeKnowledge.unmanagedReferenceRetains(label: reference.label):
+      (.strong, reference.label)
+    case .unowned where configuration.includesUnownedReferencesAsSuspicious:
+      (.strong, reference.label + " (unowned)")
+    default:
+      (reference.ownership, reference.label)
     }
   }
 

@@ -1,0 +1,35 @@
+extension HeapAnalysis {
+  /// The value of the `format` field of a JSON report.
+  public static let jsonFormatName = "swift-leak-report"
+  /// The version of the JSON report schema (`Documentation/schemas/leak-report-v1.schema.json`).
+  public static let jsonVersion = 1
+
+  /// The report for machines, in the documented `swift-leak-report` schema, version 1. Keys are
+  /// written in a fixed order, so equal analyses give equal bytes.
+  ///
+  /// ```text
+  /// {
+  ///   "format": "swift-leak-report",
+  ///   "version": 1,
+  ///   "snapshot": {"tool": null, "createdAt": null, "process": null},
+  ///   "summary": {"objects": 3, "references": 3, "strongReferences": 3, "components": 1, "cyclesFound": 1, "cyclesListed": 1, "incompleteComponents": 0},
+  ///   "settings": {"maxCycleLength": 20, "maxCyclesPerComponent": 100},
+  ///   "components": [
+  ///     {"index": 1, "objects": 2, "firstObject": 1, "cyclesFound": 1, "cyclesListed": 1, "cyclesNotListed": 0, "complete": true}
+  ///   ],
+  ///   "cycles": [ … ],
+  ///   "leaks": { … },
+  ///   "survivors": [ … ]
+  /// }
+  /// ```
+  public func renderJSON() -> String {
+    var writer = JSONWriter(reservingCapacity: 1024 + cycles.components.count * 160)
+    writer.beginObject(multiline: true)
+    writer.field("format", Self.jsonFormatName)
+    writer.field("version", Self.jsonVersion)
+    cycles.writeMembers(into: &writer)
+    leaks.write(into: &writer)
+    writer.endObject()
+    return writer.documentText
+  }
+}

@@ -1,0 +1,22 @@
+/// How a text report names the settings a reader can change when a report is cut short: the
+/// command line's flags for the CLI, the configuration's properties for library users.
+///
+/// ```text
+///   … 399 more not listed (the 100 shortest cycles are shown; raise --max-cycles-per-component to see more)
+/// ```
+public struct ReportSettingNames: Sendable, Hashable {
+  /// The setting for the longest cycle searched.
+  public var maxCycleLength: String
+  /// The setting for how many cycles are listed per component.
+  public var maxCyclesPerComponent: String
+
+  public init(maxCycleLength: String, maxCyclesPerComponent: String) {
+    self.maxCycleLength = maxCycleLength
+    self.maxCyclesPerComponent = maxCyclesPerComponent
+  }
+
+  /// The names of ``CycleFinder/Configuration``'s properties.
+  public static let configuration = ReportSettingNames(
+    maxCycleLength: "CycleFinder.Configuration.maxCycleLength",
+    maxCyclesPerComponent: "CycleFinder.Configuration.maxCyclesPerComponent")
+}

@@ -1,0 +1,39 @@
+import LeakDetector
+import XCTest
+
+/// One generation-mode leak check: starts the allocation tracker if it is not running and a
+/// fresh generation for the test's body; ``finish(location:testCase:excluding:)`` reports what
+/// the body allocated that is still alive. The XCTest and Swift Testing entry points, sync and
+/// async, all run their body between the two.
+struct GenerationCheck {
+  let configuration: LeakCheckConfiguration
+  private let generation: Int
+  private let startedTracker: Bool
+
+  /// Begins a check, or returns `nil` when checks are disabled.
+  init?(configuration: LeakCheckConfiguration) {
+    guard configuration.isEnabled else { return nil }
+    self.configuration = configuration
+    startedTracker = !AllocationTracker.isRunning
+    if startedTracker { AllocationTracker.start(.init(capturesStacks: configuration.capturesAllocationStacks)) }
+    generation = AllocationTracker.markGeneration()
+  }
+
+  /// Reports the survivors of the body's generation at their allocation sites (or `location`),
+  /// except the objects in `excluding` (watched ones, reported at their own line), then stops
+  /// the tracker if this check started it.
+  func finish(location: (file: String, line: Int), testCase: XCTestCase? = nil, excluding: Set<UInt> = []) {
+    AllocationTracker.markGeneration()  // what the check itself allocates is not the test's
+    for finding in LeakChecker(configuration: configuration).check(generation: generation)
+    where !excluding.contains(finding.address) {
+      let site = finding.allocationSite
+      LeakReporting.report(finding, file: site?.file ?? location.file, line: site?.line ?? location.line, testCase: testCase)
+    }
+    cancel()
+  }
+
+  /// Stops the tracker if this check started it, without reporting (the body threw).
+  func cancel() {
+    if startedTracker { AllocationTracker.stop() }
+  }
+}

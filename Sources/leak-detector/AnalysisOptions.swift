@@ -1,0 +1,46 @@
+import ArgumentParser
+import HeapGraph
+
+/// The options every analysing command shares (`analyze`, `gate`, `diff`), so that they find
+/// the same cycles, leaks and survivors in the same snapshot.
+struct AnalysisOptions: ParsableArguments {
+  @Option(help: "The longest cycle to report, in objects (closure contexts and boxes count).")
+  var maxCycleLength: Int = CycleFinder.Configuration.defaultMaxCycleLength
+
+  @Option(help: "How many cycles to list per strongly connected component; the rest are counted.")
+  var maxCyclesPerComponent: Int = CycleFinder.Configuration.defaultMaxCyclesPerComponent
+
+  @Option(
+    help: ArgumentHelp(
+      "Objects of this tracker generation or later should be gone: report those still reachable from a root.",
+      valueName: "generation"))
+  var expectDeadGeneration: Int?
+
+  func validate() throws {
+    guard (1...10_000).contains(maxCycleLength) else {
+      throw ValidationError("--max-cycle-length must be between 1 and 10000, not \(maxCycleLength).")
+    }
+    guard (1...1_000_000).contains(maxCyclesPerComponent) else {
+      throw ValidationError("--max-cycles-per-component must be between 1 and 1000000, not \(maxCyclesPerComponent).")
+    }
+  }
+
+  /// The options as the core takes them.
+  var heapAnalysisOptions: HeapAnalysis.Options {
+    HeapAnalysis.Options(
+      cycles: .init(maxCycleLength: maxCycleLength, maxCyclesPerComponent: maxCyclesPerComponent),
+      expectedDead: expectDeadGeneration.map { .generation(atLeast: $0) })
+  }
+
+  /// Reads, parses and analyses the snapshot at `path`, reporting progress.
+  func analyze(_ path: String, progress: ProgressPrinter) throws -> HeapAnalysis {
+    let graph = try loadGraph(path, progress: progress)
+    return HeapAnalysis(graph: graph, options: heapAnalysisOptions, progress: { progress.report($0) })
+  }
+}
+
+extension ReportSettingNames {
+  /// The command line's flags for the settings.
+  static let commandLine = ReportSettingNames(
+    maxCycleLength: "--max-cycle-length", maxCyclesPerComponent: "--max-cycles-per-component")
+}
