@@ -68,7 +68,8 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
     ),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "StrippedFixtures"]),
-    .testTarget(name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting"]),
+    .testTarget(
+      name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector", "FeedApp"],

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "CLeakRuntime.h"
+#include "SwiftRuntime.h"
 
 #include <dlfcn.h>
 #include <libunwind.h>
@@ -8,8 +9,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern void swift_deallocObject(void *object, size_t allocatedSize, size_t allocatedAlignMask);
 
 // The live table of the allocation tracker: every tracked Swift class instance, keyed by address,
 // with its metadata, generation and allocation stack. It is sharded by address; each shard is an
@@ -37,26 +36,28 @@ typedef struct {
 } shard_t;
 
 static shard_t shards[SHARD_COUNT];
-static atomic_bool tracking = false;
 /// Whether the table may hold entries: when not, deallocations skip it entirely.
-atomic_bool cleak_tracker_table_in_use = false;
+static atomic_bool tableInUse = false;
 /// Whether allocations are recorded (read inline by the interposer).
-atomic_bool cleak_tracker_recording = false;
+static atomic_bool recording = false;
 static atomic_bool capturingStacks = false;
 static atomic_uint currentGeneration = 0;
 static atomic_uint sampleInterval = 1;
 static _Thread_local unsigned sampleCounter = 0;
 static atomic_uintptr_t stdlibStart = 0, stdlibEnd = 0;
 
-static inline void lockShard(shard_t *shard) {
-  while (atomic_flag_test_and_set_explicit(&shard->lock, memory_order_acquire)) {
-    __builtin_ia32_pause();
-  }
+/// The table's only lock: a test-and-set spinlock, since the hooks must not call into anything
+/// that could allocate or re-enter, and critical sections are a few dozen instructions.
+static inline void spinLock(atomic_flag *lock) {
+  while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire)) __builtin_ia32_pause();
 }
 
-static inline void unlockShard(shard_t *shard) {
-  atomic_flag_clear_explicit(&shard->lock, memory_order_release);
+static inline void spinUnlock(atomic_flag *lock) {
+  atomic_flag_clear_explicit(lock, memory_order_release);
 }
+
+static inline void lockShard(shard_t *shard) { spinLock(&shard->lock); }
+static inline void unlockShard(shard_t *shard) { spinUnlock(&shard->lock); }
 
 static inline size_t hashAddress(uintptr_t address) {
   // Fibonacci hashing of the 16-byte-aligned address: one multiply, high bits kept.
@@ -86,8 +87,8 @@ static int grow(shard_t *shard) {
 }
 
 static void insertEntry(entry_t entry) {
-  if (!atomic_load_explicit(&cleak_tracker_table_in_use, memory_order_relaxed)) {
-    atomic_store(&cleak_tracker_table_in_use, true);
+  if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) {
+    atomic_store(&tableInUse, true);
   }
   size_t hash;
   shard_t *shard = shardFor(entry.object, &hash);
@@ -135,8 +136,9 @@ static void removeEntry(uintptr_t object) {
 // MARK: - Stacks: deduplicated PC arrays, ids from 1
 
 typedef struct {
-  uint64_t hash;
+  uint64_t hash;  // 0: empty slot
   uint32_t depth;
+  uint32_t id;
   uintptr_t *frames;
 } stack_record_t;
 
@@ -157,7 +159,7 @@ static uint64_t hashFrames(const uintptr_t *frames, int depth) {
 
 static uint32_t internStack(const uintptr_t *frames, int depth) {
   uint64_t hash = hashFrames(frames, depth);
-  while (atomic_flag_test_and_set_explicit(&stackLock, memory_order_acquire)) __builtin_ia32_pause();
+  spinLock(&stackLock);
   uint32_t id = 0;
   if ((stackCount + 1) * 2 > stackCapacity) {
     size_t capacity = stackCapacity ? stackCapacity * 2 : 4096;
@@ -173,8 +175,7 @@ static uint32_t internStack(const uintptr_t *frames, int depth) {
       }
       for (size_t slot = 0; slot < capacity; slot++) {  // rebuild id -> slot
         if (slots[slot].hash == 0) continue;
-        uint32_t stackID = (uint32_t)(uintptr_t)slots[slot].frames[-1];
-        stackIndex[stackID - 1] = (uint32_t)slot;
+        stackIndex[slots[slot].id - 1] = (uint32_t)slot;
       }
       free(stackSlots);
       stackSlots = slots;
@@ -190,38 +191,38 @@ static uint32_t internStack(const uintptr_t *frames, int depth) {
       stack_record_t *candidate = &stackSlots[slot];
       if (candidate->hash == hash && candidate->depth == (uint32_t)depth &&
           memcmp(candidate->frames, frames, sizeof(uintptr_t) * (size_t)depth) == 0) {
-        id = (uint32_t)(uintptr_t)candidate->frames[-1];
+        id = candidate->id;
         break;
       }
       slot = (slot + 1) & mask;
     }
     if (id == 0 && stackCount < maxStacks && (stackCount + 1) * 2 <= stackCapacity) {
-      uintptr_t *copy = malloc(sizeof(uintptr_t) * ((size_t)depth + 1));
+      uintptr_t *copy = malloc(sizeof(uintptr_t) * (size_t)depth);
       if (copy != NULL) {
         id = (uint32_t)(stackCount + 1);
-        copy[0] = id;  // the id lives just before the frames
-        memcpy(copy + 1, frames, sizeof(uintptr_t) * (size_t)depth);
+        memcpy(copy, frames, sizeof(uintptr_t) * (size_t)depth);
         stackSlots[slot].hash = hash;
         stackSlots[slot].depth = (uint32_t)depth;
-        stackSlots[slot].frames = copy + 1;
+        stackSlots[slot].id = id;
+        stackSlots[slot].frames = copy;
         stackIndex[stackCount] = (uint32_t)slot;
         stackCount += 1;
       }
     }
   }
-  atomic_flag_clear_explicit(&stackLock, memory_order_release);
+  spinUnlock(&stackLock);
   return id;
 }
 
 int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity) {
   int depth = 0;
-  while (atomic_flag_test_and_set_explicit(&stackLock, memory_order_acquire)) __builtin_ia32_pause();
+  spinLock(&stackLock);
   if (id >= 1 && id <= stackCount) {
     stack_record_t *stack = &stackSlots[stackIndex[id - 1]];
     depth = (int)stack->depth < capacity ? (int)stack->depth : capacity;
     memcpy(frames, stack->frames, sizeof(uintptr_t) * (size_t)depth);
   }
-  atomic_flag_clear_explicit(&stackLock, memory_order_release);
+  spinUnlock(&stackLock);
   return depth;
 }
 
@@ -263,8 +264,9 @@ static inline int isTrackableClass(uintptr_t metadata) {
 
 // MARK: - Hooks (called from the interposers)
 
-static inline void trackerAllocated(uintptr_t object, uintptr_t metadata, size_t size) {
-  if (!atomic_load_explicit(&tracking, memory_order_relaxed) || !isTrackableClass(metadata)) return;
+/// Records an allocation seen by the interposed `swift_allocObject` while recording is on.
+static inline void recordAllocation(uintptr_t object, uintptr_t metadata, size_t size) {
+  if (!isTrackableClass(metadata)) return;
   entry_t entry = {object, metadata, atomic_load_explicit(&currentGeneration, memory_order_relaxed), 0, size};
   if (atomic_load_explicit(&capturingStacks, memory_order_relaxed)) {
     unsigned interval = atomic_load_explicit(&sampleInterval, memory_order_relaxed);
@@ -275,10 +277,6 @@ static inline void trackerAllocated(uintptr_t object, uintptr_t metadata, size_t
     }
   }
   insertEntry(entry);
-}
-
-void cleak_tracker_allocated(uintptr_t object, uintptr_t metadata, size_t size) {
-  trackerAllocated(object, metadata, size);
 }
 
 void cleak_tracker_deallocated(uintptr_t object) {
@@ -294,13 +292,11 @@ void cleak_tracker_start(bool stacks, unsigned interval) {
   }
   atomic_store(&sampleInterval, interval ? interval : 1);
   atomic_store(&capturingStacks, stacks);
-  atomic_store(&tracking, true);
-  atomic_store(&cleak_tracker_recording, true);
+  atomic_store(&recording, true);
 }
 
 void cleak_tracker_stop(void) {
-  atomic_store(&tracking, false);
-  atomic_store(&cleak_tracker_recording, false);
+  atomic_store(&recording, false);
   for (int index = 0; index < SHARD_COUNT; index++) {
     shard_t *shard = &shards[index];
     lockShard(shard);
@@ -310,11 +306,11 @@ void cleak_tracker_stop(void) {
   }
   // A hook that read the flags before they were cleared may still insert: keep the table in use
   // (at the cost of a lock per deallocation) only while it is not empty.
-  if (cleak_tracker_count() == 0) atomic_store(&cleak_tracker_table_in_use, false);
+  if (cleak_tracker_count() == 0) atomic_store(&tableInUse, false);
 }
 
 bool cleak_tracker_is_running(void) {
-  return atomic_load(&tracking);
+  return atomic_load(&recording);
 }
 
 uint32_t cleak_tracker_mark_generation(void) {
@@ -339,8 +335,6 @@ size_t cleak_tracker_count(void) {
   }
   return total;
 }
-
-extern void *swift_tryRetain(void *object);
 
 /// Copies live entries; with `retain`, retains each copied object first, under the shard lock.
 static size_t copyEntries(cleak_tracked_object *buffer, size_t capacity, int64_t generation, int retain) {
@@ -382,8 +376,8 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
 
 // MARK: - Interposers
 
-// Symbol interposition of the runtime's allocation entry points (RUNTIME-NOTES Q1): this
-// executable's definitions win over libswiftCore's for every call through the PLT (user code,
+// Symbol interposition of the runtime's allocation entry points (Documentation/RuntimeNotes.md,
+// "Interposing the allocation entry points"): this library's definitions win over libswiftCore's for every call through the PLT (user code,
 // Foundation, Dispatch, Concurrency). The real functions are resolved on first call, not in a
 // constructor: libFoundation allocates Swift objects before constructors of the executable run.
 // The runtime's `_swift_allocObject` pointer hooks are never used: on Swift 6.3 they crash code
@@ -414,8 +408,8 @@ void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
     atomic_store(&interposedCalls, 1);
   }
   void *object = allocate(metadata, size, alignMask);
-  if (__builtin_expect(atomic_load_explicit(&cleak_tracker_recording, memory_order_relaxed), 0)) {
-    trackerAllocated((uintptr_t)object, (uintptr_t)metadata, size);
+  if (__builtin_expect(atomic_load_explicit(&recording, memory_order_relaxed), 0)) {
+    recordAllocation((uintptr_t)object, (uintptr_t)metadata, size);
   }
   return object;
 }
@@ -425,7 +419,7 @@ void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
 /// `swift_deallocObject`, which is all the runtime's version does on Linux besides a debug check
 /// for objects retained during deinit.
 void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
-  if (__builtin_expect(atomic_load_explicit(&cleak_tracker_table_in_use, memory_order_relaxed), 0)) {
+  if (__builtin_expect(atomic_load_explicit(&tableInUse, memory_order_relaxed), 0)) {
     removeEntry((uintptr_t)object);
   }
   cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);

@@ -2,13 +2,7 @@
 
 #include <stdlib.h>
 
-// Declared here, not in the public header, so that no Swift code names runtime symbols.
-extern void *swift_tryRetain(void *object);
-extern void swift_release(void *object);
-extern size_t swift_retainCount(void *object);
-extern void *swift_weakLoadStrong(void *weakReference);
-extern char *swift_demangle(const char *mangledName, size_t mangledNameLength, char *outputBuffer,
-                            size_t *outputBufferSize, uint32_t flags);
+#include "SwiftRuntime.h"
 
 bool cleak_try_retain(uintptr_t object) {
   return swift_tryRetain((void *)object) != NULL;

@@ -3,12 +3,20 @@ import HeapGraph
 /// One object that outlived its test, with what keeps it alive.
 ///
 /// ```text
-/// FeedTests.FeedViewModel (0x55d0c8a1b2c0) is still alive 0.1 s after the test.
-/// It is held by a retain cycle (2 objects):
-///   FeedTests.FeedViewModel.onUpdate -> closure #1 in FeedTests.FeedViewModel.bind().capture #0: FeedViewModel -> FeedTests.FeedViewModel
-///     - FeedTests.FeedViewModel allocated at FeedTests.makeViewModel() (FeedTests.swift:12)
-///     - closure #1 in FeedTests.FeedViewModel.bind() allocated at closure #1 in FeedTests.FeedViewModel.bind() (Feed.swift:31)
+/// LeakDetectorTestingTests.LeakyViewModel (0x…) is still alive 0.02 s after the test.
+/// It is held by a retain cycle (1 object):
+///   LeakDetectorTestingTests.LeakyViewModel.onUpdate -> LeakDetectorTestingTests.LeakyViewModel
 /// Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done).
+/// ```
+///
+/// When no cycle holds it, the chain of references that does:
+///
+/// ```text
+/// LeakDetectorTestingTests.LeakyViewModel (0x…) is still alive 0.02 s after the test.
+/// No retain cycle holds it; it is retained through:
+///   LeakDetectorTestingTests.Coordinator.current -> LeakDetectorTestingTests.LeakyViewModel
+///   where LeakDetectorTestingTests.Coordinator is held from outside the captured objects (1 strong reference from outside the snapshot): a global, a local variable, or an object the tracker did not see
+/// Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design.
 /// ```
 public struct LeakFinding: Sendable, CustomStringConvertible {
   /// What was found.
@@ -67,8 +75,11 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       let steps = retainingPath.steps.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }
       text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
       switch retainingPath.origin {
+      case .root(let kind, let label) where kind == "external":
+        text += "  where \(retainingPath.steps[0].typeName) is held from outside the captured objects"
+        text += " (\(label ?? "by an unknown holder")): a global, a local variable, or an object the tracker did not see\n"
       case .root(let kind, let label):
-        text += "  where \(retainingPath.steps[0].typeName) is held by \([kind, label].compactMap { $0 }.joined(separator: ": "))\n"
+        text += "  where \(retainingPath.steps[0].typeName) is held by \([kind, label].compactMap { $0 }.joined(separator: " "))\n"
       case .leaked:
         text += "  where \(retainingPath.steps[0].typeName) is itself leaked (nothing outside the heap holds it)\n"
       }

@@ -43,8 +43,11 @@ public enum LeakReporting {
 /// check itself or to collect findings.
 ///
 /// ```swift
-/// let findings = Locked<[LeakFinding]>([])
-/// withLeakReporter({ finding, _, _ in findings.append(finding) }) { runLeakyScenario() }
+/// let collector = FindingCollector()  // your @unchecked Sendable class that appends under a lock
+/// withLeakReporter(collector.reporter) {
+///   withLeakChecking { LeakyViewModel().bindStrongly() }
+/// }
+/// XCTAssertEqual(collector.findings.map(\.finding.kind), [.leaked])
 /// ```
 public func withLeakReporter<Result>(_ reporter: @escaping LeakReporting.Reporter, _ body: () throws -> Result) rethrows -> Result {
   try LeakReporting.$reporter.withValue(reporter, operation: body)

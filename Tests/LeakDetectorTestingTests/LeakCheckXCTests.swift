@@ -1,5 +1,6 @@
 import Foundation
 import LeakDetectorTesting
+import LeakTestSupport
 import XCTest
 
 /// Test cases run programmatically by the tests below: their leak checks report to a collector.
@@ -22,6 +23,12 @@ final class FixtureCases: XCTestCase {
     let viewModel = trackForLeaks(LeakyViewModel(), configuration: fastConfiguration)
     viewModel.bindStrongly()
     viewModel.onUpdate = nil  // the transient cycle is broken before the test ends
+  }
+
+  func keepsAnObjectBehindACoordinator() {
+    let coordinator = Coordinator()
+    coordinator.current = trackForLeaks(LeakyViewModel(), configuration: fastConfiguration)
+    globalCache.append(coordinator)
   }
 
   func keepsAnObjectInAGlobal() {
@@ -70,6 +77,21 @@ final class LeakCheckXCTests: XCTestCase {
     let finding = try XCTUnwrap(findings.first?.finding)
     XCTAssertTrue(finding.cycles.isEmpty)
     XCTAssertTrue(finding.description.contains("No retain cycle holds it"), finding.description)
+  }
+
+  /// The failure text people read, for a cycle and for a chain of references from a global
+  /// (addresses and line numbers masked: they differ between runs and between debug and release).
+  func testFailureText_cycleAndRetainingPath_matchGoldenFile() throws {
+    AllocationTracker.start()
+    defer {
+      AllocationTracker.stop()
+      globalCache.removeAll()
+    }
+    let cycle = try XCTUnwrap(run("leaksThroughAClosure") { $0.leaksThroughAClosure() }.first?.finding)
+    let path = try XCTUnwrap(run("keepsAnObjectBehindACoordinator") { $0.keepsAnObjectBehindACoordinator() }.first?.finding)
+    let text = [cycle, path].map { "Leak detected: \($0.description)\n" }.joined(separator: "\n")
+    let masked = text.replacing(/0x[0-9a-f]+/, with: "0x…").replacing(/\.swift:\d+/, with: ".swift:N")
+    assertMatchesGolden(masked, named: "failure-text.txt")
   }
 
   func testGenerationMode_untrackedLeak_reportsOnlyTheTopOfTheLeakedTree() throws {

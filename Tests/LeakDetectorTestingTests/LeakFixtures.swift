@@ -19,6 +19,11 @@ final class GrandchildModel {
   var value = 0
 }
 
+/// Holds a view model, like a coordinator a test forgot to release.
+final class Coordinator {
+  var current: LeakyViewModel?
+}
+
 /// Holds objects forever, like a cache a test forgot to clear.
 nonisolated(unsafe) var globalCache: [AnyObject] = []
 

@@ -77,8 +77,8 @@ uint32_t cleak_tracker_mark_generation(void);
 uint32_t cleak_tracker_generation(void);
 /// Records an object explicitly (when interposition is unavailable), in the current generation.
 void cleak_tracker_track(uintptr_t object, uintptr_t metadata, size_t size);
-/// Called by the interposers.
-void cleak_tracker_allocated(uintptr_t object, uintptr_t metadata, size_t size);
+/// Forgets an object: called by the deallocation interposers, and for entries whose object was
+/// freed where no interposer saw it.
 void cleak_tracker_deallocated(uintptr_t object);
 /// The number of tracked live objects.
 size_t cleak_tracker_count(void);

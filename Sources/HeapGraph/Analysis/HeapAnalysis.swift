@@ -4,21 +4,26 @@
 /// the same options, so they find the same things.
 ///
 /// ```swift
-/// let analysis = HeapAnalysis(graph: ObjectGraph(snapshot))
+/// let analysis = HeapAnalysis(graph: ObjectGraph(snapshot), options: .init(expectedDead: .generation(atLeast: 2)))
 /// print(analysis.renderText(), terminator: "")
 /// ```
 /// ```text
-/// 1 retain cycle in 1 strongly connected component
-/// 3 objects, 3 references (3 strong); cycles of up to 20 objects
+/// 2 retain cycles in 2 strongly connected components
+/// 8 objects, 9 references (7 strong); cycles of up to 20 objects
 ///
 /// Component 1: 2 objects, 1 cycle
-///   1) MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
-///      fingerprint d4a4e9dbdf8a2c38
-///      - MyApp.Feed (object 1)
-///      - closure #1 in MyApp.Feed.load() (object 2)
+///   1) App.Feed.onUpdate -> closure #1 in App.Feed.load().capture #0: Feed -> App.Feed
+///      fingerprint ec82309748476178
+///      - App.Feed (object 2, 0x2000) allocated at App.Screen.show() -> () (Screen.swift:14)
+///      - closure #1 in App.Feed.load() (object 3, 0x3000) allocated at closure #1 in App.Feed.load() -> () (Feed.swift:21)
+/// …
+/// Leaks: 5 objects unreachable from every root, in 2 groups
+///   1) 1 × Vendor.Pool  (2 objects, 1,048 bytes retained; fingerprint 6a1c94cfb18afabc; first object 20)
+///   2) 1 × App.Cache.entries["a"] -> App.Entry.owner -> App.Cache  (3 objects, 144 bytes retained; fingerprint 387510702306f2fb; first object 10)
 ///
-/// Leaks: 2 objects unreachable from every root, in 1 group
-///   1) 1 × MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed  (2 objects, 0 bytes retained; fingerprint 5bd0b7bf7e1f1e5c; first object 1)
+/// Survivors: 1 object expected dead still reachable
+///   1) global App.shared: App.AppState.feeds[0] -> App.Feed
+///      suspect ~~~ App.AppState.feeds[0]; 80 bytes retained; fingerprint 1aef726e22a7cf71
 /// ```
 public struct HeapAnalysis: Sendable {
   /// What to look for.

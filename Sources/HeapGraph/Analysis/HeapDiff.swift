@@ -2,13 +2,22 @@
 /// (cycles, leak groups) by fingerprint, so that a leak that repeats per iteration stands out.
 ///
 /// ```text
-/// Growth from old.json to new.json:
-///   MyApp.Feed: 10 -> 15 (+5)
-///   closure #1 in MyApp.Feed.load(): 10 -> 15 (+5)
-/// Retaining paths that grew:
-///   global: MyApp.App.feeds[*] -> MyApp.Feed: 10 -> 15 (+5)
+/// Growth from before.json to after.json:
+///   App.Entry: 0 -> 2 (+2)
+///   App.Cache: 0 -> 1 (+1)
+///   Vendor.Buffer: 0 -> 1 (+1)
+///   Vendor.Pool: 0 -> 1 (+1)
 /// New or growing findings:
-///   cycle 5d3f0e61c1a2b3c4: 10 -> 15 (+5)  MyApp.Feed.onUpdate -> … -> MyApp.Feed
+///   c69426e4d2ea887e: 0 -> 1 (+1)  cycle: App.Cache.entries["a"] -> App.Entry.owner -> App.Cache
+///   387510702306f2fb: 0 -> 1 (+1)  leak: App.Cache.entries["a"] -> App.Entry.owner -> App.Cache
+///   6a1c94cfb18afabc: 0 -> 1 (+1)  leak: Vendor.Pool
+/// ```
+///
+/// With a growing collection, the paths that hold the new objects are listed too:
+///
+/// ```text
+/// Retaining paths that grew:
+///   global App: App.feeds[*] -> Feed: 2 -> 5 (+3)
 /// ```
 ///
 /// A retaining path is the shortest chain of strong references from a root to an object, as

@@ -2,10 +2,14 @@ extension LeakAnalysis {
   /// The leak and survivor sections of a text report.
   ///
   /// ```text
-  /// Leaks: 2 objects unreachable from every root, in 1 group
-  ///   1) 2 × A.b -> B.a -> A  (4 objects, 96 bytes retained; fingerprint 5d3f0e61c1a2b3c4; first object 12)
-  /// Survivors: 1 object expected dead is still reachable
-  ///   1) global App: App.screen ~~> Screen  (48 bytes retained; suspect App.screen; fingerprint 0b26…)
+  ///
+  /// Leaks: 5 objects unreachable from every root, in 2 groups
+  ///   1) 1 × Vendor.Pool  (2 objects, 1,048 bytes retained; fingerprint 6a1c94cfb18afabc; first object 20)
+  ///   2) 1 × App.Cache.entries["a"] -> App.Entry.owner -> App.Cache  (3 objects, 144 bytes retained; fingerprint 387510702306f2fb; first object 10)
+  ///
+  /// Survivors: 1 object expected dead still reachable
+  ///   1) global App.shared: App.AppState.feeds[0] -> App.Feed
+  ///      suspect ~~~ App.AppState.feeds[0]; 80 bytes retained; fingerprint 1aef726e22a7cf71
   /// ```
   public func renderText() -> String {
     var out = ""

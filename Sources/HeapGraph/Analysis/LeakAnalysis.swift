@@ -4,10 +4,13 @@
 /// sizes from the dominator tree.
 ///
 /// ```text
-/// 1 leak group (2 objects, 96 bytes retained):
-///   2 × MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed  [fingerprint 5d3f0e61c1a2b3c4]
-/// 1 survivor:
-///   global Feed.shared -> MyApp.Feed.controller -> MyApp.Controller  (~~~ Feed.controller)
+/// Leaks: 5 objects unreachable from every root, in 2 groups
+///   1) 1 × Vendor.Pool  (2 objects, 1,048 bytes retained; fingerprint 6a1c94cfb18afabc; first object 20)
+///   2) 1 × App.Cache.entries["a"] -> App.Entry.owner -> App.Cache  (3 objects, 144 bytes retained; fingerprint 387510702306f2fb; first object 10)
+///
+/// Survivors: 1 object expected dead still reachable
+///   1) global App.shared: App.AppState.feeds[0] -> App.Feed
+///      suspect ~~~ App.AppState.feeds[0]; 80 bytes retained; fingerprint 1aef726e22a7cf71
 /// ```
 public struct LeakAnalysis: Sendable {
   /// Objects that should be gone, to look for survivors.

@@ -8,10 +8,14 @@
 ///
 /// ```json
 /// {
-///   "formatVersion": 1,
-///   "accepted": {
-///     "3f2a9c81d0e4b756": {"kind": "cycle", "summary": "Cache.entries[\"k\"] -> Entry.owner -> Cache", "reason": "known, issue #12"}
-///   }
+///   "accepted" : {
+///     "c69426e4d2ea887e" : {
+///       "kind" : "cycle",
+///       "reason" : "known, issue #12",
+///       "summary" : "App.Cache.entries[\"a\"] -> App.Entry.owner -> App.Cache"
+///     }
+///   },
+///   "formatVersion" : 1
 /// }
 /// ```
 public struct Baseline: Sendable, Hashable, Codable {

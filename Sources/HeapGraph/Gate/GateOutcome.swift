@@ -3,11 +3,19 @@
 ///
 /// ```swift
 /// let outcome = GateOutcome(findings: analysis.findings, baseline: baseline)
-/// print(outcome.verdict, outcome.renderText(baseline: "Baselines/leaks.json"), terminator: "")
+/// print(outcome.renderText(baseline: "Baselines/leaks.json", acceptCommand: accept), terminator: "")
 /// ```
 /// ```text
-/// newFindings 1 new finding (not in the baseline Baselines/leaks.json):
-///   cycle d4a4e9dbdf8a2c38  MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
+/// 4 new findings (not in the baseline Baselines/leaks.json):
+///   cycle ec82309748476178  App.Feed.onUpdate -> closure #1 in App.Feed.load().capture #0: Feed -> App.Feed
+///     allocated at App.Screen.show() -> () (Screen.swift:14)
+///   …
+/// Fix them, or accept them with:
+///   leak-detector gate app.json --baseline Baselines/leaks.json --update-baseline
+/// and write the reason for each in the baseline.
+/// 1 accepted finding no longer found (fixed): 00000000000000ff.
+/// Tighten the baseline with:
+///   leak-detector gate app.json --baseline Baselines/leaks.json --update-baseline
 /// ```
 public struct GateOutcome: Sendable, Hashable {
   /// The gate's decision.

@@ -4,13 +4,16 @@ extension CycleReport {
   ///
   /// ```text
   /// digraph "retain cycles" {
+  ///   node [shape=box, fontname="Helvetica"];
+  ///   edge [fontname="Helvetica", fontsize=10];
   ///   subgraph cluster_1 {
   ///     label="component 1: 1 cycle";
-  ///     "o1" [label="MyApp.Feed\nobject 1"];
-  ///     "o2" [label="closure #1 in MyApp.Feed.load()\nobject 2"];
-  ///     "o1" -> "o2" [label="onUpdate"];
-  ///     "o2" -> "o1" [label="capture #0: Feed"];
+  ///     "o2" [label="App.Feed\nobject 2"];
+  ///     "o3" [label="closure #1 in App.Feed.load()\nobject 3"];
+  ///     "o2" -> "o3" [label="onUpdate"];
+  ///     "o3" -> "o2" [label="capture #0: Feed"];
   ///   }
+  ///   …
   /// }
   /// ```
   public func renderDOT() -> String {

@@ -4,14 +4,20 @@ extension CycleReport {
   /// Components with exactly the same cycles are shown once, with a count.
   ///
   /// ```text
-  /// 1 retain cycle in 1 strongly connected component
-  /// 3 objects, 3 references (2 strong); cycles of up to 20 objects
+  /// 2 retain cycles in 2 strongly connected components
+  /// 8 objects, 9 references (7 strong); cycles of up to 20 objects
   ///
   /// Component 1: 2 objects, 1 cycle
-  ///   1) MyApp.Feed.onUpdate -> closure #1 in MyApp.Feed.load().capture #0: Feed -> MyApp.Feed
-  ///      fingerprint 5d3f0e61c1a2b3c4
-  ///      - MyApp.Feed (object 1, 0x7f3a10) allocated at MyApp.makeFeed() (Feed.swift:12)
-  ///      - closure #1 in MyApp.Feed.load() (object 2)
+  ///   1) App.Feed.onUpdate -> closure #1 in App.Feed.load().capture #0: Feed -> App.Feed
+  ///      fingerprint ec82309748476178
+  ///      - App.Feed (object 2, 0x2000) allocated at App.Screen.show() -> () (Screen.swift:14)
+  ///      - closure #1 in App.Feed.load() (object 3, 0x3000) allocated at closure #1 in App.Feed.load() -> () (Feed.swift:21)
+  ///
+  /// Component 2: 2 objects, 1 cycle
+  ///   1) App.Cache.entries["a"] -> App.Entry.owner -> App.Cache
+  ///      fingerprint c69426e4d2ea887e
+  ///      - App.Cache (object 10, 0xa000) allocated at App.Screen.cache() -> App.Cache (Screen.swift:30)
+  ///      - App.Entry (object 11, 0xb000) allocated at App.Screen.cache() -> App.Cache (Screen.swift:30)
   /// ```
   ///
   /// - Parameter settingNames: how to name the settings that show more when a component is cut

@@ -107,7 +107,7 @@ extension RuntimeReflector.State {
       return
     }
     let info = swift_reflection_infoForTypeRef(context, instanceTypeRef)
-    if unwrapping && info.Kind == SWIFT_STRONG_REFERENCE && name(ofTypeRef: instanceTypeRef).isClassName(in: self) {
+    if unwrapping && info.Kind == SWIFT_STRONG_REFERENCE && name(ofTypeRef: instanceTypeRef).namesClass {
       // The unwrapping projection already gives the object itself.
       references.append(RawReference(label: label, ownership: .strong, target: UInt(start)))
       return
@@ -282,10 +282,9 @@ extension RuntimeReflector.State {
 }
 
 extension String {
-  /// Whether this type name names a class (rather than a value type laid out as a reference).
-  fileprivate func isClassName(in state: RuntimeReflector.State) -> Bool {
-    !hasPrefix("Builtin.")
-  }
+  /// Whether this type name names a class, rather than a builtin reference (`Builtin.NativeObject`)
+  /// that the unwrapping projection does not give as an object.
+  fileprivate var namesClass: Bool { !hasPrefix("Builtin.") }
 }
 
 /// A type name for labels: `weak Swift.Optional<MyApp.Feed>` → `Feed?`, `<> { var Swift.Int } <>`

@@ -1,0 +1,14 @@
+// The Swift runtime's entry points this target calls, declared once and kept out of the public
+// header, so that no Swift code names runtime symbols.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+extern void *swift_tryRetain(void *object);
+extern void swift_release(void *object);
+extern size_t swift_retainCount(void *object);
+extern void *swift_weakLoadStrong(void *weakReference);
+extern void swift_deallocObject(void *object, size_t allocatedSize, size_t allocatedAlignMask);
+extern char *swift_demangle(const char *mangledName, size_t mangledNameLength, char *outputBuffer,
+                            size_t *outputBufferSize, uint32_t flags);
