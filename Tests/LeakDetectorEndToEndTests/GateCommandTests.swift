@@ -74,4 +74,59 @@ final class GateCommandTests: XCTestCase {
     let markdown = try run(["analyze", seven, "--format", "markdown"])
     XCTAssertTrue(markdown.output.contains("| new | cycle |"), markdown.output)
   }
+
+  /// `gate` and `analyze` share their analysis options, so they fingerprint the same cycles: with
+  /// a cap of one cycle per component, the baseline accepts exactly the cycles analyze lists.
+  func testGate_maxCyclesPerComponent_acceptsTheCyclesAnalyzeLists() throws {
+    let seven = LeakTestSupport.directory(of: #filePath) + "/Fixtures/fb-seven-nodes.json"
+    let directory = NSTemporaryDirectory() + "gate-cap-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    func cycleKeys(_ arguments: [String]) throws -> Set<String> {
+      let baseline = directory + "/\(UUID().uuidString).json"
+      XCTAssertEqual(try run(["gate", seven, "--baseline", baseline, "--update-baseline"] + arguments).status, 0)
+      let accepted = try XCTUnwrap(
+        JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: baseline))) as? [String: Any])["accepted"]
+      return Set(try XCTUnwrap(accepted as? [String: [String: String]]).filter { $0.value["kind"] == "cycle" }.keys)
+    }
+    func listedByAnalyze(_ arguments: [String]) throws -> Set<String> {
+      let report = try run(["analyze", seven, "--format", "json"] + arguments)
+      let cycles = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.output.utf8)) as? [String: Any])["cycles"]
+      return Set(try XCTUnwrap(cycles as? [[String: Any]]).compactMap { $0["fingerprint"] as? String })
+    }
+    let capped = try cycleKeys(["--max-cycles-per-component", "1"])
+    XCTAssertEqual(capped, try listedByAnalyze(["--max-cycles-per-component", "1"]))
+    XCTAssertEqual(capped.count, 1)
+    XCTAssertEqual(try cycleKeys([]), try listedByAnalyze([]))
+    XCTAssertEqual(try cycleKeys([]).count, 3)
+  }
+
+  /// Every documented exit code, from the command that gives it.
+  func testExitCodes_everyDocumentedStatus() throws {
+    let fixtures = LeakTestSupport.directory(of: #filePath) + "/Fixtures"
+    let seven = fixtures + "/fb-seven-nodes.json"
+    let clean = fixtures + "/no-cycles.json"
+    let directory = NSTemporaryDirectory() + "exit-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let baseline = directory + "/leaks.json"
+
+    XCTAssertEqual(try run(["analyze", clean]).status, 0)
+    XCTAssertEqual(try run(["analyze", seven]).status, 2)
+    XCTAssertEqual(try run(["diff", clean, clean]).status, 0)
+    XCTAssertEqual(try run(["diff", clean, seven]).status, 2, "growth")
+    XCTAssertEqual(try run(["gate", seven, "--baseline", baseline]).status, 5, "no baseline yet")
+    XCTAssertEqual(try run(["gate", seven, "--baseline", baseline, "--update-baseline"]).status, 0)
+    XCTAssertEqual(try run(["gate", seven, "--baseline", baseline]).status, 0)
+    XCTAssertEqual(try run(["gate", clean, "--baseline", baseline]).status, 4, "accepted findings are gone")
+    XCTAssertEqual(try run(["gate", seven, "--baseline", baseline, "--max-cycles-per-component", "1"]).status, 4)
+
+    // A directory is not a missing baseline: it is an input error, and nothing is replaced.
+    let asDirectory = try run(["gate", seven, "--baseline", directory, "--update-baseline"])
+    XCTAssertEqual(asDirectory.status, 1, asDirectory.error)
+    XCTAssertTrue(asDirectory.error.contains("\(directory): is a directory"), asDirectory.error)
+    XCTAssertEqual(try run(["gate", seven, "--baseline", directory]).status, 1)
+    XCTAssertEqual(try run(["analyze", seven, "--max-cycles-per-component", "0"]).status, 1)
+    XCTAssertEqual(try run(["diff", seven, "--max-cycle-length", "0", seven]).status, 1)
+  }
 }
