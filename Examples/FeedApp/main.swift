@@ -102,5 +102,5 @@ if CommandLine.arguments.count > 1 {
   try FileBytes.writeAtomically(snapshot.jsonBytes(), to: CommandLine.arguments[1])
   print("FeedApp: heap snapshot written to \(CommandLine.arguments[1])")
 } else {
-  print(CycleFinder().findCycles(in: ObjectGraph(snapshot)).renderText(), terminator: "")
+  print(HeapAnalysis(graph: ObjectGraph(snapshot)).renderText(), terminator: "")
 }
