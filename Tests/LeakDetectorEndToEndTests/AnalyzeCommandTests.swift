@@ -4,42 +4,10 @@ import XCTest
 
 /// Runs the built `leak-detector` executable as a user would: output, messages and exit codes.
 final class AnalyzeCommandTests: XCTestCase {
-  private struct Run {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-  }
-
   private var fixtures: String { directory() + "/Fixtures" }
 
-  /// The `leak-detector` built next to this test bundle.
-  private var executable: String {
-    get throws {
-      let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-      let path = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("leak-detector").path
-      guard FileManager.default.isExecutableFile(atPath: path) else {
-        throw XCTSkip("leak-detector was not built at \(path)")
-      }
-      return path
-    }
-  }
-
-  private func run(_ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try executable)
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
+  private func run(_ arguments: [String]) throws -> BuiltProgram.Run {
+    try BuiltProgram("leak-detector").run(arguments)
   }
 
   // MARK: - Findings

@@ -5,35 +5,16 @@ import XCTest
 /// The README's main job end to end: FeedApp leaks, its tracker captures a snapshot, and
 /// `leak-detector analyze` reports the cycles with their allocation sites.
 final class DemoTests: XCTestCase {
-  private func binary(_ name: String) throws -> String {
-    let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let path = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent(name).path
-    guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) was not built at \(path)") }
-    return path
-  }
-
-  private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-  }
-
   func testDemo_trackedLeaksAreCapturedAndAnalysedWithAllocationSites() throws {
     let snapshot = NSTemporaryDirectory() + "feed-app-\(UUID().uuidString).json"
     defer { try? FileManager.default.removeItem(atPath: snapshot) }
-    let demo = try run(binary("leak-detector-demo"), [snapshot])
-    XCTAssertEqual(demo.status, 0, demo.output)
-    XCTAssertTrue(demo.output.contains("objects of the screen are still alive"), demo.output)
-    XCTAssertFalse(demo.output.contains("2 FeedApp.FeedViewModel"), "the [weak self] view model is freed")
+    let demo = try BuiltProgram("leak-detector-demo").run([snapshot])
+    XCTAssertEqual(demo.status, 0, demo.standardOutput)
+    XCTAssertTrue(demo.standardOutput.contains("objects of the screen are still alive"), demo.standardOutput)
+    XCTAssertFalse(demo.standardOutput.contains("2 FeedApp.FeedViewModel"), "the [weak self] view model is freed")
 
-    let analysis = try run(binary("leak-detector"), ["analyze", snapshot])
-    XCTAssertEqual(analysis.status, 2, analysis.output)
+    let analysis = try BuiltProgram("leak-detector").run(["analyze", snapshot])
+    XCTAssertEqual(analysis.status, 2, analysis.standardOutput)
     for expected in [
       "4 retain cycles in 3 strongly connected components",
       "FeedApp.FeedViewModel.onUpdate -> closure #1 in FeedApp.FeedViewModel.bind(to: FeedView).capture #1: FeedViewModel -> FeedApp.FeedViewModel",
@@ -41,9 +22,9 @@ final class DemoTests: XCTestCase {
       "FeedApp.ImageRequest.completion -> closure #1 in FeedApp.ImageLoader.load(String).capture #1: ImageRequest -> FeedApp.ImageRequest",
       "FeedApp.Session (object",
     ] {
-      XCTAssertTrue(analysis.output.contains(expected), "missing \(expected) in\n\(analysis.output)")
+      XCTAssertTrue(analysis.standardOutput.contains(expected), "missing \(expected) in\n\(analysis.standardOutput)")
     }
-    let sites = analysis.output.split(separator: "\n").filter { $0.contains("allocated at") }
+    let sites = analysis.standardOutput.split(separator: "\n").filter { $0.contains("allocated at") }
     XCTAssertGreaterThanOrEqual(sites.count, 8)
     XCTAssertTrue(sites.allSatisfy { $0.contains("(main.swift:") }, "every site has a line:\n\(sites.joined(separator: "\n"))")
     // Network.init allocates the session; an optimized build may inline it into its caller.

@@ -5,20 +5,8 @@ import XCTest
 /// `leak-detector gate` as CI runs it: exit codes and files.
 final class GateCommandTests: XCTestCase {
   private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let executable = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("leak-detector")
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    let run = try BuiltProgram("leak-detector").run(arguments)
+    return (run.status, run.standardOutput, run.standardError)
   }
 
   func testGate_fullCycle_missingThenAcceptedThenNewThenFixed() throws {
