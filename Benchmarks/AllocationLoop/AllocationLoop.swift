@@ -1,7 +1,7 @@
 // The allocation loop both allocation benchmarks run: each iteration allocates one small object
 // and releases the one it replaces in a ring of 256 live objects (a loop that frees at once is
-// bimodal on these machines; see RUNTIME-NOTES). Returns the best repetition, in ns per
-// allocation + deallocation.
+// bimodal on these machines; see Documentation/RuntimeNotes.md, "Timing on these machines").
+// Returns the best repetition, in ns per allocation + deallocation.
 
 public final class Small {
   public var first = 0

@@ -2,8 +2,9 @@ import Foundation
 import LeakDetector
 import XCTest
 
-/// Library mechanisms that retain objects outside ordinary stored properties (SCENARIOS P1, P5,
-/// P8, P9): what the detector sees, and what it says it cannot see.
+/// Library mechanisms that retain objects outside ordinary stored properties
+/// (Documentation/LeakIdioms.md, P1, P5, P8, P9): what the detector sees, and what it says it
+/// cannot see.
 final class FoundationRetentionTests: XCTestCase {
   final class Downloader: @unchecked Sendable {
     let queue = OperationQueue()

@@ -42,7 +42,7 @@ final class FoundationSafetyTests: XCTestCase {
     let report = detector.findRetainCycleReport()
     XCTAssertGreaterThan(report.objectCount, candidates.count, "the walk should reach Foundation's internals")
     // The completion block that captures its own operation is a real, permanent cycle on Linux
-    // (SCENARIOS P6): the detector sees it through Operation's stored property.
+    // (Documentation/LeakIdioms.md, P6): the detector sees it through Operation's stored property.
     XCTAssertTrue(
       report.cycles.contains { cycle in cycle.elements.contains { $0.typeName == "Foundation.BlockOperation" } },
       "\(report.cycles.map(\.description))")

@@ -6,13 +6,14 @@ import XCTest
   import FoundationNetworking
 #endif
 
-// Fixtures for the leak idioms of /work/shared/design/SCENARIOS.md (SD-1 … LIB-1): for each, a
-// pure-Swift mirror with classes the project controls and, where the idiom goes through
-// Foundation or Dispatch, a Foundation-backed variant. Every type is prefixed with its scenario
-// id. Methods that create closures are `@inline(never)` so that their closure contexts keep their
-// names, and every capture is used in the closure body (unused captures are dropped by the
-// compiler). Objects whose deallocation a test checks are made by `@inline(never)` factories, so
-// the optimizer cannot stack-promote them.
+// Fixtures for the leak idioms of Documentation/LeakIdioms.md (SD-1 … LIB-1; the P-ids cited
+// below are that page's library retention patterns): for each, a pure-Swift mirror with classes
+// the project controls and, where the idiom goes through Foundation or Dispatch, a
+// Foundation-backed variant. Every type is prefixed with its scenario id. Methods that create
+// closures are `@inline(never)` so that their closure contexts keep their names, and every
+// capture is used in the closure body (unused captures are dropped by the compiler). Objects
+// whose deallocation a test checks are made by `@inline(never)` factories, so the optimizer
+// cannot stack-promote them (Documentation/RuntimeNotes.md, "What the tracker cannot see").
 
 // MARK: - Support
 

@@ -6,11 +6,12 @@ import XCTest
   import FoundationNetworking
 #endif
 
-/// The leak idioms of SCENARIOS.md, each with its verdict: CYCLE (the exact cycle), TRANSIENT (a
-/// cycle while pending, none after the breaking event, and the never-breaks variant), ROOTED and
-/// SAFE (no cycle; SAFE also frees everything on teardown). Foundation-backed variants assert what
-/// the detector can see through stored properties, and use its escape hatches (reference
-/// providers) for retention that lives in libdispatch or behind `Unmanaged` pointers.
+/// The leak idioms of Documentation/LeakIdioms.md (P-ids are its library retention patterns),
+/// each with its verdict: CYCLE (the exact cycle), TRANSIENT (a cycle while pending, none after
+/// the breaking event, and the never-breaks variant), ROOTED and SAFE (no cycle; SAFE also frees
+/// everything on teardown). Foundation-backed variants assert what the detector can see through
+/// stored properties, and use its escape hatches (reference providers) for retention that lives
+/// in libdispatch or behind `Unmanaged` pointers.
 ///
 /// Cycles are compared in their normalized form (`normalized(_:)`). Where the shape of a closure
 /// depends on the optimizer (a closure capturing a single object uses that object as its context;
@@ -1130,7 +1131,8 @@ final class ScenarioTests: XCTestCase {
 
   // The spec's full `RequestState` (a `Result<_, any Error>` payload next to class payloads and
   // an `indirect` case): the SAFE states. Its CYCLE states are not asserted here: the detector
-  // reads the wrong case of this enum (see the scenario report).
+  // reads the wrong case of this enum (Documentation/LeakIdioms.md, ALA-3; for the enum-case
+  // reading, Documentation/RuntimeNotes.md).
 
   func testScenarioALA3_idleAndSucceededStates_findNoCycle() {
     var survivors: [ScenarioWeak] = []

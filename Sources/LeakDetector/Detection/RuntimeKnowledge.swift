@@ -3,8 +3,9 @@
 enum RuntimeKnowledge {
   /// Stored `Unmanaged` references that in fact retain their target
   /// (`Unmanaged.passRetained`), keyed by the label's first component. swift-corelibs-foundation's
-  /// `OperationQueue` keeps its pending operations in such a linked list (SCENARIOS P8), so a
-  /// queue keeps alive every operation it has not finished, and whatever their blocks capture.
+  /// `OperationQueue` keeps its pending operations in such a linked list
+  /// (Documentation/LeakIdioms.md, P8), so a queue keeps alive every operation it has not
+  /// finished, and whatever their blocks capture.
   static let retainingUnmanagedLabels: Set<String> = [
     "__firstOperation", "__firstPriorityOperation", "__nextOperation", "__nextPriorityOperation",
   ]
