@@ -1,7 +1,8 @@
 extension HeapSnapshot {
   /// Reads a snapshot in the JSON format, version 1.
   ///
-  /// Unknown fields are ignored. Every problem (invalid or truncated JSON, a missing or mistyped
+  /// Unknown fields are ignored, and so is an object `kind` this version does not know (the
+  /// object's kind is then unknown, as when the field is absent). Every problem (invalid or truncated JSON, a missing or mistyped
   /// field, a duplicate id, a reference to a missing object, an unknown ownership, an
   /// unsupported version) throws a ``SnapshotDecodingError`` that names the record and the byte
   /// offset.
@@ -189,6 +190,7 @@ private struct SnapshotJSONReader {
     var size: Int64 = -1
     var generation = Int64.min
     var stackID = Int64.min
+    var kind: ObjectKind?
     try forEachMember("an object record") { reader, key throws(SnapshotDecodingError) in
       if key.equals("id") {
         id = try reader.scanner.readInteger()
@@ -205,6 +207,10 @@ private struct SnapshotJSONReader {
         generation = try reader.scanner.readOptionalInteger() ?? Int64.min
       } else if key.equals("stack") {
         stackID = try reader.scanner.readOptionalInteger() ?? Int64.min
+      } else if key.equals("kind") {
+        // A kind this version does not know (a later one may add kinds) is read as unknown.
+        kind = try reader.scanner.readOptionalString("a string (\"class\", \"closure\" or \"box\") or null")
+          .flatMap(ObjectKind.init(rawValue:))
       } else {
         try reader.scanner.skipValue()
       }
@@ -213,7 +219,8 @@ private struct SnapshotJSONReader {
     guard let typeIndex else { throw scanner.failure(.missingField("type"), at: start) }
     objectOffsets.append(start)
     objectStackIDs.append(stackID)
-    snapshot.appendObject(id: id, typeIndex: typeIndex, address: address, size: size, generation: generation, stackIndex: -1)
+    snapshot.appendObject(
+      id: id, typeIndex: typeIndex, address: address, size: size, generation: generation, stackIndex: -1, kind: kind)
   }
 
   private mutating func readReference() throws(SnapshotDecodingError) {
