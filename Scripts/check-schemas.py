@@ -60,6 +60,17 @@ for name, document in bad.items():
         print(f"the snapshot schema accepts a bad snapshot ({name})")
         failures += 1
 
+# Object kinds: the schema lists this version's kinds (the tool reads any other string as unknown).
+kinds = {"format": "swift-heap-snapshot", "version": 1, "references": [],
+         "objects": [{"id": 1, "type": "A", "kind": "class"}, {"id": 2, "type": "closure #1 in f()", "kind": "closure"},
+                     {"id": 3, "type": "box<Int>", "kind": "box"}, {"id": 4, "type": "B", "kind": None}]}
+for error in snapshots.iter_errors(kinds):
+    print(f"object kinds: snapshot schema: {error.message}")
+    failures += 1
+if snapshots.is_valid({**kinds, "objects": [{"id": 1, "type": "A", "kind": "actor"}]}):
+    print("the snapshot schema accepts an object kind it does not list")
+    failures += 1
+
 # The gate's SARIF against the official OASIS SARIF 2.1.0 schema (draft-04), shipped as test data.
 sarif_schema_path = os.path.join(ROOT, "Tests/LeakDetectorEndToEndTests/Fixtures/sarif-schema-2.1.0.json")
 sarif_checked = 0

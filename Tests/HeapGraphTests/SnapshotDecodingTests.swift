@@ -224,7 +224,76 @@ final class SnapshotDecodingTests: XCTestCase {
       code: "duplicate-stack-id", path: "stacks[1].id", message: "stack id 0 is used twice")
     assertError(
       header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": [{"line": -1}]}]}"#,
-      code: "invalid-value", path: "stacks[0].frames.line", message: "negative")
+      code: "invalid-value", path: "stacks[0].frames[0].line", message: "negative")
+  }
+
+  // MARK: - Record paths after other records
+
+  func testDecoding_errorInAReference_isNamedAfterStacksWithFramesAndObjects() {
+    let before = #""stacks": [{"id": 0, "frames": [{"pc": "0x1", "line": 3}]}], "objects": [{"id": 1, "type": "A", "stack": 0}], "#
+    assertError(
+      header + before + #""references": [{"from": 1, "to": 1, "ownership": "strong"}, {"from": 1, "to": "1", "ownership": "strong"}]}"#,
+      code: "wrong-type", path: "references[1].to", message: "expected an object id (integer), found a string")
+    assertError(
+      header + before + #""references": [{"from": 1, "to": 1, "ownership": "strong"}, {"from": 1, "ownership": "strong"}]}"#,
+      code: "missing-field", path: "references[1]", message: "missing required field \"to\"")
+  }
+
+  func testDecoding_frameErrors_nameTheFrame() {
+    assertError(
+      header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": []}, {"id": 1, "frames": [{"pc": "0x1"}, {"symbol": "f", "pc": "zz"}]}]}"#,
+      code: "invalid-value", path: "stacks[1].frames[1].pc", message: "not a hexadecimal address")
+    assertError(
+      header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": [{"pc": "0x1"} {"pc": "0x2"}]}]}"#,
+      code: "invalid-json", path: "stacks[0].frames[0]", message: "expected ',' or ']' after an element")
+    assertError(
+      header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": [{"pc": "0x1"}]}, {"frames": [], "id": "2"}]}"#,
+      code: "wrong-type", path: "stacks[1].id", message: "expected an integer, found a string")
+  }
+
+  /// The path stops at the unknown member: what is inside it is skipped, not read.
+  func testDecoding_badValueInsideAnUnknownField_namesThatField() {
+    assertError(
+      header + #""objects": [{"id": 1, "type": "A", "color": [1, 2,]}], "references": []}"#,
+      code: "invalid-json", path: "objects[0].color", message: "expected a value, found ']'")
+    assertError(
+      header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": [{"pc": "0x1", "note": {"a" 1}}]}]}"#,
+      code: "wrong-type", path: "stacks[0].frames[0].note", message: "expected ':' after a key")
+    assertError(
+      header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": [{"line": 2, "note": -}]}]}"#,
+      code: "invalid-json", path: "stacks[0].frames[0].note", message: "malformed number")
+    assertError(
+      header + #""metadata": {"tool": "t", "extra": tru}, "objects": [], "references": []}"#,
+      code: "invalid-json", path: "metadata.extra", message: "unexpected a boolean")
+    assertError(
+      header + #""objects": [{"id": 1, "type": "A"}], "future": {"x": -}, "references": []}"#,
+      code: "invalid-json", path: "future", message: "malformed number")
+  }
+
+  func testDecoding_metadataErrors_nameTheMetadata() {
+    assertError(
+      #"{"metadata": {"createdAt": "today", "tool": 5}}"#,
+      code: "wrong-type", path: "metadata.tool", message: "expected a string or null, found a number")
+    assertError(#"{"metadata": {"tool": "t", "#, code: "truncated", path: "metadata", message: "expected a key")
+    assertError(#"{"metadata": 7}"#, code: "wrong-type", path: "metadata", message: "expected an object, found a number")
+  }
+
+  func testDecoding_topLevelSyntaxErrorAfterRecords_namesNoRecord() {
+    assertError(
+      header + #""objects": [{"id": 1, "type": "A"}] "references": []}"#,
+      code: "invalid-json", path: "", message: "expected ',' or '}' after a member, found a string")
+    assertError(
+      header + #""stacks": [{"id": 0, "frames": [{"pc": "0x1"}]}], "objects": [], "references": []"#,
+      code: "truncated", path: "", message: "expected a key or '}'")
+  }
+
+  func testDecoding_versionAndFormatErrors_areNamedAfterRecords() {
+    assertError(
+      #"{"objects": [{"id": 1, "type": "A"}], "references": [], "format": "swift-heap-snapshot", "version": "1"}"#,
+      code: "wrong-type", path: "version", message: "expected an integer, found a string")
+    assertError(
+      #"{"stacks": [{"id": 0, "frames": [{"pc": "0x1"}]}], "format": "other"}"#,
+      code: "not-a-snapshot", path: "format", message: "\"format\" is \"other\"")
   }
 
   // MARK: - What is accepted

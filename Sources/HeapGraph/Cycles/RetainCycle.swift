@@ -5,7 +5,8 @@
 /// the same cycle always starts at the same object: the rotation whose sequence of type names is
 /// lexicographically smallest, and among equal ones, the one starting at the lowest address
 /// (FBRetainCycleDetector's normalisation), except that closure contexts and boxes sort after
-/// class instances, so that a cycle reads from the object that owns the closure.
+/// class instances (by each element's ``Element/kind``), so that a cycle reads from the object
+/// that owns the closure.
 ///
 /// ```swift
 /// print(cycle)
@@ -20,6 +21,8 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     public var objectID: Int64
     /// The object's type name (a closure context is named by its function).
     public var typeName: String
+    /// Whether the object is a class instance, a closure context or a box.
+    public var kind: ObjectKind
     /// The object's address in the captured process, when known.
     public var address: UInt64?
     /// The label of the strong reference from this object to the next element, if it has one.
@@ -27,9 +30,15 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Where the object was allocated, innermost frame first; empty when not captured.
     public var allocationSite: [StackFrame]
 
-    public init(objectID: Int64, typeName: String, address: UInt64? = nil, reference: String?, allocationSite: [StackFrame] = []) {
+    /// Makes an element; `kind` defaults to what `typeName` suggests
+    /// (``ObjectKind/inferred(fromTypeName:)``).
+    public init(
+      objectID: Int64, typeName: String, kind: ObjectKind? = nil, address: UInt64? = nil, reference: String?,
+      allocationSite: [StackFrame] = []
+    ) {
       self.objectID = objectID
       self.typeName = typeName
+      self.kind = kind ?? .inferred(fromTypeName: typeName)
       self.address = address
       self.reference = reference
       self.allocationSite = allocationSite
@@ -112,9 +121,7 @@ extension RetainCycle.Element {
   /// Orders elements for the canonical rotation: class instances before closure contexts and
   /// boxes, then by type name.
   var rotationKey: String {
-    let isClosureOrBox = typeName.hasPrefix("closure #") || typeName.hasPrefix("box<") || typeName == "box"
-      || typeName.hasPrefix("reabstraction thunk") || typeName == "closure context"
-    return (isClosureOrBox ? "1" : "0") + typeName
+    (kind == .classInstance ? "0" : "1") + typeName
   }
 }
 
@@ -128,6 +135,7 @@ extension RetainCycle {
         return Element(
           objectID: graph.objectID(of: node),
           typeName: graph.typeName(of: node),
+          kind: graph.kind(of: node),
           address: graph.address(of: node),
           reference: graph.label(from: node, to: next),
           allocationSite: graph.allocationStack(of: node)?.frames ?? [])

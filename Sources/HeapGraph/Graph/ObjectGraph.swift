@@ -34,6 +34,7 @@ public struct ObjectGraph: Sendable {
   let sizes: [Int64]  // -1: unknown
   let generations: [Int64]  // Int64.min: unknown
   let stackIndices: [Int32]
+  let kinds: [ObjectKind?]  // nil: not recorded
   let stacks: [HeapSnapshot.Stack]
   /// Distinct type names, sorted.
   let typeNames: [String]
@@ -102,6 +103,7 @@ public struct ObjectGraph: Sendable {
     sizes = permuted(snapshot.objectSizes)
     generations = permuted(snapshot.objectGenerations)
     stackIndices = permuted(snapshot.objectStacks)
+    kinds = permuted(snapshot.objectKinds)
 
     let (sortedLabels, labelRank) = Self.sortedTable(snapshot.labels.strings)
     labels = sortedLabels
@@ -205,6 +207,12 @@ extension ObjectGraph {
 
   /// The tracker generation of `node`, when known.
   public func generation(of node: Int) -> Int? { generations[node] == Int64.min ? nil : Int(generations[node]) }
+
+  /// Whether `node` is a class instance, a closure context or a box: as the snapshot records
+  /// it, or else as its type name suggests (``ObjectKind/inferred(fromTypeName:)``).
+  public func kind(of node: Int) -> ObjectKind {
+    kinds[node] ?? .inferred(fromTypeName: typeName(of: node))
+  }
 
   /// The allocation stack of `node`, when captured.
   public func allocationStack(of node: Int) -> HeapSnapshot.Stack? {

@@ -24,9 +24,11 @@ extension HeapSnapshot {
       snapshot.stacks.append(Stack(id: id, frames: frames))
     }
 
-    /// Adds an object. `stack`, when given, must name a stack added with ``addStack(id:frames:)``.
+    /// Adds an object. `stack`, when given, must name a stack added with ``addStack(id:frames:)``;
+    /// `kind` is what the object is, when the caller knows it (`nil`: not recorded).
     public mutating func addObject(
-      id: Int64, type: String, address: UInt64? = nil, size: Int? = nil, generation: Int? = nil, stack: Int64? = nil
+      id: Int64, type: String, address: UInt64? = nil, size: Int? = nil, generation: Int? = nil, stack: Int64? = nil,
+      kind: ObjectKind? = nil
     ) {
       precondition(indexByObjectID[id] == nil, "HeapSnapshot.Builder.addObject: object id \(id) was already added")
       precondition(size.map { $0 >= 0 } ?? true, "HeapSnapshot.Builder.addObject: size must not be negative")
@@ -40,7 +42,7 @@ extension HeapSnapshot {
       indexByObjectID[id] = Int32(snapshot.objectIDs.count)
       snapshot.appendObject(
         id: id, typeIndex: snapshot.typeNames.intern(type), address: address ?? 0, size: size.map(Int64.init) ?? -1,
-        generation: generation.map(Int64.init) ?? Int64.min, stackIndex: stackIndex)
+        generation: generation.map(Int64.init) ?? Int64.min, stackIndex: stackIndex, kind: kind)
     }
 
     /// Adds a reference between two objects that were already added.
@@ -59,13 +61,16 @@ extension HeapSnapshot {
     }
   }
 
-  mutating func appendObject(id: Int64, typeIndex: Int32, address: UInt64, size: Int64, generation: Int64, stackIndex: Int32) {
+  mutating func appendObject(
+    id: Int64, typeIndex: Int32, address: UInt64, size: Int64, generation: Int64, stackIndex: Int32, kind: ObjectKind?
+  ) {
     objectIDs.append(id)
     objectTypes.append(typeIndex)
     objectAddresses.append(address)
     objectSizes.append(size)
     objectGenerations.append(generation)
     objectStacks.append(stackIndex)
+    objectKinds.append(kind)
   }
 
   mutating func appendReference(source: Int32, target: Int32, labelIndex: Int32, ownership: Ownership) {

@@ -1,7 +1,8 @@
 extension HeapSnapshot {
   /// Reads a snapshot in the JSON format, version 1.
   ///
-  /// Unknown fields are ignored. Every problem (invalid or truncated JSON, a missing or mistyped
+  /// Unknown fields are ignored, and so is an object `kind` this version does not know (the
+  /// object's kind is then unknown, as when the field is absent). Every problem (invalid or truncated JSON, a missing or mistyped
   /// field, a duplicate id, a reference to a missing object, an unknown ownership, an
   /// unsupported version) throws a ``SnapshotDecodingError`` that names the record and the byte
   /// offset.
@@ -60,57 +61,100 @@ private struct SnapshotJSONReader {
     }
   }
 
+  // MARK: - Walking objects and arrays
+
+  /// Reads the object that starts here member by member: `readMember` gets each key (its raw
+  /// bytes, escapes left in place) and must read the member's value.
+  ///
+  /// This is where record paths come from: an error thrown by `readMember` leaves with the key
+  /// put in front of its path, so `"expected a string"` thrown while reading `tool` inside
+  /// `metadata` reaches the caller as `metadata.tool`. The key becomes a `String` only then.
+  /// Errors in the object's own syntax (a missing `,`) name the object, not a member.
+  @inline(__always)
+  private mutating func forEachMember(
+    _ expected: @autoclosure () -> String = "an object",
+    _ readMember: (inout SnapshotJSONReader, _ key: UnsafeBufferPointer<UInt8>) throws(SnapshotDecodingError) -> Void
+  ) throws(SnapshotDecodingError) {
+    try scanner.beginObject(expected())
+    var isFirst = true
+    while let key = try scanner.nextKey(&isFirst) {
+      do {
+        try readMember(&self, key)
+      } catch {
+        throw error.prefixingPath(withKey: String(decoding: key, as: UTF8.self))
+      }
+    }
+  }
+
+  /// Reads the array that starts here element by element: `readElement` gets each index and must
+  /// read the element.
+  ///
+  /// An error thrown by `readElement` leaves with `[index]` put in front of its path (`type`
+  /// becomes `[3].type`, and the member that holds the array makes it `objects[3].type`). A
+  /// syntax error between two elements (a missing `,`) names the element before it.
+  @inline(__always)
+  private mutating func forEachElement(
+    _ expected: @autoclosure () -> String,
+    _ readElement: (inout SnapshotJSONReader, _ index: Int) throws(SnapshotDecodingError) -> Void
+  ) throws(SnapshotDecodingError) {
+    try scanner.beginArray(expected())
+    var isFirst = true
+    var index = 0
+    while true {
+      do {
+        guard try scanner.nextElement(&isFirst) else { return }
+      } catch {
+        throw index == 0 ? error : error.prefixingPath(withIndex: index - 1)
+      }
+      do {
+        try readElement(&self, index)
+      } catch {
+        throw error.prefixingPath(withIndex: index)
+      }
+      index += 1
+    }
+  }
+
   // MARK: - Top level
 
   private mutating func readTopLevel() throws(SnapshotDecodingError) {
     let start = scanner.position
-    try scanner.beginObject()
     var seenFormat = false
     var seenVersion = false
     var seenObjects = false
     var seenReferences = false
-    var isFirst = true
-    while let key = try scanner.nextKey(&isFirst) {
-      scanner.section = ""
-      scanner.index = -1
+    try forEachMember { reader, key throws(SnapshotDecodingError) in
       if key.equals("format") {
-        scanner.field = "format"
-        let valueStart = scanner.valueStart()
-        let format = try scanner.readString()
+        let valueStart = reader.scanner.valueStart()
+        let format = try reader.scanner.readString()
         guard format == HeapSnapshot.formatName else {
-          throw scanner.failure(.notASnapshot(found: "\"\(format)\""), at: valueStart)
+          throw reader.scanner.failure(.notASnapshot(found: "\"\(format)\""), at: valueStart)
         }
         seenFormat = true
       } else if key.equals("version") {
-        scanner.field = "version"
-        let valueStart = scanner.valueStart()
-        let version = try scanner.readInteger()
+        let valueStart = reader.scanner.valueStart()
+        let version = try reader.scanner.readInteger()
         guard let version = Int(exactly: version), HeapSnapshot.supportedVersions.contains(version) else {
-          throw scanner.failure(
+          throw reader.scanner.failure(
             .unsupportedVersion(found: Int(clamping: version), supported: HeapSnapshot.supportedVersions), at: valueStart)
         }
         seenVersion = true
       } else if key.equals("metadata") {
-        scanner.field = "metadata"
-        try readMetadata()
+        try reader.readMetadata()
       } else if key.equals("objects") {
-        try readArray(section: "objects") { reader throws(SnapshotDecodingError) in try reader.readObject() }
+        try reader.forEachElement("an array of records") { reader, _ throws(SnapshotDecodingError) in try reader.readObject() }
         seenObjects = true
       } else if key.equals("references") {
-        try readArray(section: "references") { reader throws(SnapshotDecodingError) in try reader.readReference() }
+        try reader.forEachElement("an array of records") { reader, _ throws(SnapshotDecodingError) in try reader.readReference() }
         seenReferences = true
       } else if key.equals("roots") {
-        try readArray(section: "roots") { reader throws(SnapshotDecodingError) in try reader.readRoot() }
+        try reader.forEachElement("an array of records") { reader, _ throws(SnapshotDecodingError) in try reader.readRoot() }
       } else if key.equals("stacks") {
-        try readArray(section: "stacks") { reader throws(SnapshotDecodingError) in try reader.readStack() }
+        try reader.forEachElement("an array of records") { reader, _ throws(SnapshotDecodingError) in try reader.readStack() }
       } else {
-        scanner.field = nil
-        try scanner.skipValue()
+        try reader.scanner.skipValue()
       }
     }
-    scanner.section = ""
-    scanner.index = -1
-    scanner.field = nil
     scanner.skipWhitespace()
     guard scanner.isAtEnd else {
       throw scanner.failure(.syntax("unexpected \(scanner.describeToken(at: scanner.position)) after the end of the snapshot object"))
@@ -123,38 +167,16 @@ private struct SnapshotJSONReader {
 
   private mutating func readMetadata() throws(SnapshotDecodingError) {
     if try scanner.consumeNull() { return }
-    try scanner.beginObject("an object")
-    var isFirst = true
-    while let key = try scanner.nextKey(&isFirst) {
+    try forEachMember { reader, key throws(SnapshotDecodingError) in
       if key.equals("tool") {
-        scanner.field = "metadata.tool"
-        snapshot.metadata.tool = try scanner.readOptionalString()
+        reader.snapshot.metadata.tool = try reader.scanner.readOptionalString()
       } else if key.equals("createdAt") {
-        scanner.field = "metadata.createdAt"
-        snapshot.metadata.createdAt = try scanner.readOptionalString()
+        reader.snapshot.metadata.createdAt = try reader.scanner.readOptionalString()
       } else if key.equals("process") {
-        scanner.field = "metadata.process"
-        snapshot.metadata.process = try scanner.readOptionalString()
+        reader.snapshot.metadata.process = try reader.scanner.readOptionalString()
       } else {
-        try scanner.skipValue()
+        try reader.scanner.skipValue()
       }
-    }
-  }
-
-  private mutating func readArray(
-    section: String, _ readElement: (inout SnapshotJSONReader) throws(SnapshotDecodingError) -> Void
-  ) throws(SnapshotDecodingError) {
-    scanner.field = nil
-    scanner.section = section
-    scanner.index = -1
-    try scanner.beginArray("an array of records")
-    var isFirst = true
-    var index = 0
-    while try scanner.nextElement(&isFirst) {
-      scanner.index = index
-      scanner.field = nil
-      try readElement(&self)
-      index += 1
     }
   }
 
@@ -162,81 +184,69 @@ private struct SnapshotJSONReader {
 
   private mutating func readObject() throws(SnapshotDecodingError) {
     let start = scanner.position
-    try scanner.beginObject("an object record")
     var id: Int64?
     var typeIndex: Int32?
     var address: UInt64 = 0
     var size: Int64 = -1
     var generation = Int64.min
     var stackID = Int64.min
-    var isFirst = true
-    while let key = try scanner.nextKey(&isFirst) {
+    var kind: ObjectKind?
+    try forEachMember("an object record") { reader, key throws(SnapshotDecodingError) in
       if key.equals("id") {
-        scanner.field = "id"
-        id = try scanner.readInteger()
+        id = try reader.scanner.readInteger()
       } else if key.equals("type") {
-        scanner.field = "type"
-        let valueStart = scanner.valueStart()
-        let type = try scanner.readString()
-        guard !type.isEmpty else { throw scanner.failure(.invalidValue("the type name is empty"), at: valueStart) }
-        typeIndex = snapshot.typeNames.intern(type)
+        let valueStart = reader.scanner.valueStart()
+        let type = try reader.scanner.readString()
+        guard !type.isEmpty else { throw reader.scanner.failure(.invalidValue("the type name is empty"), at: valueStart) }
+        typeIndex = reader.snapshot.typeNames.intern(type)
       } else if key.equals("address") {
-        scanner.field = "address"
-        address = try readAddress() ?? 0
+        address = try reader.readAddress() ?? 0
       } else if key.equals("size") {
-        scanner.field = "size"
-        size = try readNonNegative() ?? -1
+        size = try reader.readNonNegative() ?? -1
       } else if key.equals("generation") {
-        scanner.field = "generation"
-        generation = try scanner.readOptionalInteger() ?? Int64.min
+        generation = try reader.scanner.readOptionalInteger() ?? Int64.min
       } else if key.equals("stack") {
-        scanner.field = "stack"
-        stackID = try scanner.readOptionalInteger() ?? Int64.min
+        stackID = try reader.scanner.readOptionalInteger() ?? Int64.min
+      } else if key.equals("kind") {
+        // A kind this version does not know (a later one may add kinds) is read as unknown.
+        kind = try reader.scanner.readOptionalString("a string (\"class\", \"closure\" or \"box\") or null")
+          .flatMap(ObjectKind.init(rawValue:))
       } else {
-        scanner.field = nil
-        try scanner.skipValue()
+        try reader.scanner.skipValue()
       }
     }
-    scanner.field = nil
     guard let id else { throw scanner.failure(.missingField("id"), at: start) }
     guard let typeIndex else { throw scanner.failure(.missingField("type"), at: start) }
     objectOffsets.append(start)
     objectStackIDs.append(stackID)
-    snapshot.appendObject(id: id, typeIndex: typeIndex, address: address, size: size, generation: generation, stackIndex: -1)
+    snapshot.appendObject(
+      id: id, typeIndex: typeIndex, address: address, size: size, generation: generation, stackIndex: -1, kind: kind)
   }
 
   private mutating func readReference() throws(SnapshotDecodingError) {
     let start = scanner.position
-    try scanner.beginObject("a reference record")
     var from: Int64?
     var to: Int64?
     var label: Int32 = -1
     var ownership: Ownership?
-    var isFirst = true
-    while let key = try scanner.nextKey(&isFirst) {
+    try forEachMember("a reference record") { reader, key throws(SnapshotDecodingError) in
       if key.equals("from") {
-        scanner.field = "from"
-        from = try scanner.readInteger("an object id (integer)")
+        from = try reader.scanner.readInteger("an object id (integer)")
       } else if key.equals("to") {
-        scanner.field = "to"
-        to = try scanner.readInteger("an object id (integer)")
+        to = try reader.scanner.readInteger("an object id (integer)")
       } else if key.equals("label") {
-        scanner.field = "label"
-        label = try scanner.readOptionalString().map { snapshot.labels.intern($0) } ?? -1
+        label = try reader.scanner.readOptionalString().map { reader.snapshot.labels.intern($0) } ?? -1
       } else if key.equals("ownership") {
-        scanner.field = "ownership"
-        let valueStart = scanner.valueStart()
-        let value = try scanner.readString("one of \"strong\", \"weak\", \"unowned\", \"unmanaged\"")
+        let valueStart = reader.scanner.valueStart()
+        let value = try reader.scanner.readString("one of \"strong\", \"weak\", \"unowned\", \"unmanaged\"")
         guard let parsed = Ownership(rawValue: value) else {
-          throw scanner.failure(.unknownOwnership(value), at: valueStart)
+          throw reader.scanner.failure(.unknownOwnership(value), at: valueStart)
         }
         ownership = parsed
       } else {
-        scanner.field = nil
-        try scanner.skipValue()
+        try reader.scanner.skipValue()
       }
     }
-    scanner.field = nil
     guard let from else { throw scanner.failure(.missingField("from"), at: start) }
     guard let to else { throw scanner.failure(.missingField("to"), at: start) }
     guard let ownership else { throw scanner.failure(.missingField("ownership"), at: start) }
@@ -248,27 +258,20 @@ private struct SnapshotJSONReader {
 
   private mutating func readRoot() throws(SnapshotDecodingError) {
     let start = scanner.position
-    try scanner.beginObject("a root record")
     var object: Int64?
     var kind = "unknown"
     var label: String?
-    var isFirst = true
-    while let key = try scanner.nextKey(&isFirst) {
+    try forEachMember("a root record") { reader, key throws(SnapshotDecodingError) in
       if key.equals("object") {
-        scanner.field = "object"
-        object = try scanner.readInteger("an object id (integer)")
+        object = try reader.scanner.readInteger("an object id (integer)")
       } else if key.equals("kind") {
-        scanner.field = "kind"
-        kind = try scanner.readOptionalString() ?? "unknown"
+        kind = try reader.scanner.readOptionalString() ?? "unknown"
       } else if key.equals("label") {
-        scanner.field = "label"
-        label = try scanner.readOptionalString()
+        label = try reader.scanner.readOptionalString()
       } else {
-        scanner.field = nil
-        try scanner.skipValue()
+        try reader.scanner.skipValue()
       }
     }
-    scanner.field = nil
     guard let object else { throw scanner.failure(.missingField("object"), at: start) }
     rawRoots.append((object, start))
     snapshot.roots.append(HeapSnapshot.Root(object: object, kind: kind, label: label))
@@ -276,23 +279,17 @@ private struct SnapshotJSONReader {
 
   private mutating func readStack() throws(SnapshotDecodingError) {
     let start = scanner.position
-    try scanner.beginObject("a stack record")
     var id: Int64?
     var frames: [StackFrame]?
-    var isFirst = true
-    while let key = try scanner.nextKey(&isFirst) {
+    try forEachMember("a stack record") { reader, key throws(SnapshotDecodingError) in
       if key.equals("id") {
-        scanner.field = "id"
-        id = try scanner.readInteger()
+        id = try reader.scanner.readInteger()
       } else if key.equals("frames") {
-        scanner.field = "frames"
-        frames = try readFrames()
+        frames = try reader.readFrames()
       } else {
-        scanner.field = nil
-        try scanner.skipValue()
+        try reader.scanner.skipValue()
       }
     }
-    scanner.field = nil
     guard let id else { throw scanner.failure(.missingField("id"), at: start) }
     guard let frames else { throw scanner.failure(.missingField("frames"), at: start) }
     stackOffsets.append(start)
@@ -300,34 +297,24 @@ private struct SnapshotJSONReader {
   }
 
   private mutating func readFrames() throws(SnapshotDecodingError) -> [StackFrame] {
-    try scanner.beginArray("an array of frames")
     var frames: [StackFrame] = []
-    var isFirst = true
-    while try scanner.nextElement(&isFirst) {
-      try scanner.beginObject("a frame record")
+    try forEachElement("an array of frames") { reader, _ throws(SnapshotDecodingError) in
       var frame = StackFrame()
-      var isFirstKey = true
-      while let key = try scanner.nextKey(&isFirstKey) {
+      try reader.forEachMember("a frame record") { reader, key throws(SnapshotDecodingError) in
         if key.equals("pc") {
-          scanner.field = "frames.pc"
-          frame.pc = try readAddress()
+          frame.pc = try reader.readAddress()
         } else if key.equals("symbol") {
-          scanner.field = "frames.symbol"
-          frame.symbol = try scanner.readOptionalString()
+          frame.symbol = try reader.scanner.readOptionalString()
         } else if key.equals("file") {
-          scanner.field = "frames.file"
-          frame.file = try scanner.readOptionalString()
+          frame.file = try reader.scanner.readOptionalString()
         } else if key.equals("line") {
-          scanner.field = "frames.line"
-          frame.line = try readNonNegative().map { Int($0) }
+          frame.line = try reader.readNonNegative().map { Int($0) }
         } else if key.equals("column") {
-          scanner.field = "frames.column"
-          frame.column = try readNonNegative().map { Int($0) }
+          frame.column = try reader.readNonNegative().map { Int($0) }
         } else {
-          try scanner.skipValue()
+          try reader.scanner.skipValue()
         }
       }
-      scanner.field = "frames"
       frames.append(frame)
     }
     return frames
@@ -365,8 +352,9 @@ private struct SnapshotJSONReader {
 
   // MARK: - Resolving ids
 
+  /// An error found after parsing, with its full record path spelled out.
   private func failure(_ storage: SnapshotDecodingError.Storage, path: String, at offset: Int) -> SnapshotDecodingError {
-    SnapshotDecodingError(storage, at: scanner.location(at: offset, path: path))
+    SnapshotDecodingError(storage, at: SnapshotLocation(path: path, byteOffset: offset, in: scanner.bytes))
   }
 
   private mutating func resolve() throws(SnapshotDecodingError) {

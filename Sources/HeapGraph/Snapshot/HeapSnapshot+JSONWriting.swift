@@ -8,7 +8,7 @@ extension HeapSnapshot {
   ///   "version": 1,
   ///   "metadata": {"tool": "swift-leak-detector"},
   ///   "objects": [
-  ///     {"id": 1, "type": "MyApp.Feed", "address": "0x7f3a10"}
+  ///     {"id": 1, "type": "MyApp.Feed", "kind": "class", "address": "0x7f3a10"}
   ///   ],
   ///   "references": [
   ///     {"from": 1, "to": 1, "label": "owner", "ownership": "strong"}
@@ -35,6 +35,7 @@ extension HeapSnapshot {
       writer.beginObject()
       writer.field("id", objectIDs[index])
       writer.field("type", typeNames[objectTypes[index]])
+      if let kind = objectKinds[index] { writer.field("kind", kind.rawValue) }
       if objectAddresses[index] != 0 { writer.field("address", address: objectAddresses[index]) }
       if objectSizes[index] >= 0 { writer.field("size", objectSizes[index]) }
       if objectGenerations[index] != Int64.min { writer.field("generation", objectGenerations[index]) }

@@ -32,6 +32,7 @@ public struct HeapSnapshot: Sendable, Equatable {
   var objectSizes: [Int64] = []  // -1: unknown
   var objectGenerations: [Int64] = []  // Int64.min: unknown
   var objectStacks: [Int32] = []  // index into `stacks`, -1: none
+  var objectKinds: [ObjectKind?] = []  // nil: not recorded (one byte each)
   var typeNames = StringTable()
 
   // References, resolved to object indices.
@@ -63,7 +64,8 @@ public struct HeapSnapshot: Sendable, Equatable {
       address: objectAddresses[index] == 0 ? nil : objectAddresses[index],
       size: objectSizes[index] < 0 ? nil : Int(objectSizes[index]),
       generation: objectGenerations[index] == Int64.min ? nil : Int(objectGenerations[index]),
-      stack: objectStacks[index] < 0 ? nil : stacks[Int(objectStacks[index])].id
+      stack: objectStacks[index] < 0 ? nil : stacks[Int(objectStacks[index])].id,
+      kind: objectKinds[index]
     )
   }
 
@@ -114,14 +116,21 @@ extension HeapSnapshot {
     public var generation: Int?
     /// The id of the allocation stack in ``HeapSnapshot/stacks``, when captured.
     public var stack: Int64?
+    /// Whether it is a class instance, a closure context or a box, when the snapshot records
+    /// it; ``ObjectKind/inferred(fromTypeName:)`` guesses it from ``type`` otherwise.
+    public var kind: ObjectKind?
 
-    public init(id: Int64, type: String, address: UInt64? = nil, size: Int? = nil, generation: Int? = nil, stack: Int64? = nil) {
+    public init(
+      id: Int64, type: String, address: UInt64? = nil, size: Int? = nil, generation: Int? = nil, stack: Int64? = nil,
+      kind: ObjectKind? = nil
+    ) {
       self.id = id
       self.type = type
       self.address = address
       self.size = size
       self.generation = generation
       self.stack = stack
+      self.kind = kind
     }
   }
 

@@ -1,19 +1,13 @@
 /// A pull scanner over the bytes of a JSON document, for schema-directed readers.
 ///
 /// It never builds a document tree: readers ask for the value they expect next, and every
-/// mismatch becomes a ``SnapshotDecodingError`` that names the record being read
-/// (`section[index].field`) and the byte offset. Nesting is bounded, so hostile input cannot
-/// overflow the stack.
+/// mismatch becomes a ``SnapshotDecodingError`` at the byte offset of the problem. The scanner
+/// knows JSON, not the schema: its errors carry an empty record path, which the reader fills in
+/// as the error propagates out of the members and elements it was reading. Nesting is bounded,
+/// so hostile input cannot overflow the stack.
 struct JSONScanner {
   let bytes: UnsafeBufferPointer<UInt8>
   private(set) var position = 0
-
-  /// The array being read (`"objects"`), for error locations.
-  var section: String = ""
-  /// The index of the record being read in `section`, or -1.
-  var index = -1
-  /// The field of the record being read, or `nil`.
-  var field: StaticString?
 
   /// How deep `skipValue()` follows nested arrays and objects before it gives up.
   static let maximumNesting = 512
@@ -24,23 +18,9 @@ struct JSONScanner {
 
   // MARK: - Errors
 
-  /// The record path of the current position, e.g. `objects[3].type`.
-  var path: String {
-    var path = section
-    if index >= 0 { path += "[\(index)]" }
-    if let field {
-      if !path.isEmpty { path += "." }
-      path += "\(field)"
-    }
-    return path
-  }
-
-  func location(at offset: Int, path: String? = nil) -> SnapshotLocation {
-    SnapshotLocation(path: path ?? self.path, byteOffset: offset, in: bytes)
-  }
-
+  /// An error at `offset` (by default the current position), with an empty record path.
   func failure(_ storage: SnapshotDecodingError.Storage, at offset: Int? = nil) -> SnapshotDecodingError {
-    SnapshotDecodingError(storage, at: location(at: offset ?? position))
+    SnapshotDecodingError(storage, at: SnapshotLocation(path: "", byteOffset: offset ?? position, in: bytes))
   }
 
   /// Describes the token at `offset` for "expected …, found …" messages.
@@ -108,7 +88,6 @@ struct JSONScanner {
   /// Moves to the next member of an object and returns its key (as raw bytes, escapes left in
   /// place), or `nil` after the closing `}`. `isFirst` must start `true`.
   mutating func nextKey(_ isFirst: inout Bool) throws(SnapshotDecodingError) -> UnsafeBufferPointer<UInt8>? {
-    field = nil
     var byte = try peek(expecting: "a key or '}'")
     if byte == UInt8(ascii: "}") {
       position += 1

@@ -31,6 +31,18 @@ public struct SnapshotDecodingError: Error, Sendable, Hashable, CustomStringConv
     self.location = location
   }
 
+  /// The same error with `key` put in front of its record path (`tool` → `metadata.tool`), as
+  /// it propagates out of the member that `key` names.
+  func prefixingPath(withKey key: String) -> SnapshotDecodingError {
+    SnapshotDecodingError(storage, at: location?.prefixingPath(withKey: key))
+  }
+
+  /// The same error with `[index]` put in front of its record path (`type` → `[3].type`), as it
+  /// propagates out of the array element at `index`.
+  func prefixingPath(withIndex index: Int) -> SnapshotDecodingError {
+    SnapshotDecodingError(storage, at: location?.prefixingPath(withIndex: index))
+  }
+
   /// A stable identifier of the kind of problem, for tools and tests (`"duplicate-object-id"`).
   public var code: String {
     switch storage {

@@ -34,6 +34,22 @@ public struct SnapshotLocation: Sendable, Hashable, CustomStringConvertible {
     self.init(path: path, byteOffset: byteOffset, line: line, column: byteOffset - lineStart + 1)
   }
 
+  /// The location one level further out: `key` put in front of the path, so that `type`
+  /// becomes `metadata.type` and `[3].type` becomes `objects[3].type`.
+  func prefixingPath(withKey key: String) -> SnapshotLocation {
+    var location = self
+    location.path = path.isEmpty || path.hasPrefix("[") ? key + path : key + "." + path
+    return location
+  }
+
+  /// The location one level further out: `[index]` put in front of the path, so that `type`
+  /// becomes `[3].type`.
+  func prefixingPath(withIndex index: Int) -> SnapshotLocation {
+    var location = self
+    location.path = path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path
+    return location
+  }
+
   /// `"objects[3].type, byte 120 (line 5, column 9)"`.
   public var description: String {
     let position = "byte \(byteOffset) (line \(line), column \(column))"

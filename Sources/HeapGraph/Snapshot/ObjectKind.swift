@@ -1,0 +1,40 @@
+/// What a heap object is: an instance of a class, the context of a closure, or a box.
+///
+/// The capture side knows it and writes it as the `kind` field of an object record
+/// (`"class"`, `"closure"`, `"box"`). Snapshots that lack the field, or name a kind this
+/// version does not know, leave it unknown, and ``inferred(fromTypeName:)`` guesses it from the
+/// type name:
+///
+/// ```swift
+/// for name in ["MyApp.Feed", "closure #1 in MyApp.Feed.load()", "box<Int>"] {
+///   print(name, "->", ObjectKind.inferred(fromTypeName: name).rawValue)
+/// }
+/// ```
+/// ```text
+/// MyApp.Feed -> class
+/// closure #1 in MyApp.Feed.load() -> closure
+/// box<Int> -> box
+/// ```
+public enum ObjectKind: String, Sendable, Hashable, CaseIterable {
+  /// An instance of a class.
+  case classInstance = "class"
+  /// A closure context: the heap object that holds a closure's captures.
+  case closureContext = "closure"
+  /// A box: the heap box of a captured `var`, or of an indirect enum payload.
+  case box = "box"
+
+  /// The kind that `typeName` suggests, for objects whose snapshot does not record it.
+  ///
+  /// Capture names closure contexts by their function (`closure #1 in MyApp.Feed.load()`, a
+  /// `reabstraction thunk`, or `closure context` when the function is unknown) and boxes by
+  /// their content (`box<Int>`, or `box`); every other name is taken for a class.
+  public static func inferred(fromTypeName typeName: String) -> ObjectKind {
+    if typeName.hasPrefix("closure #") || typeName.hasPrefix("reabstraction thunk") || typeName == "closure context" {
+      return .closureContext
+    }
+    if typeName.hasPrefix("box<") || typeName == "box" {
+      return .box
+    }
+    return .classInstance
+  }
+}
