@@ -75,11 +75,11 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       let steps = retainingPath.steps.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }
       text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
       switch retainingPath.origin {
-      case .root(let kind, let label) where kind == "external":
+      case .root(let kind, let label) where kind == .external:
         text += "  where \(retainingPath.steps[0].typeName) is held from outside the captured objects"
         text += " (\(label ?? "by an unknown holder")): a global, a local variable, or an object the tracker did not see\n"
       case .root(let kind, let label):
-        text += "  where \(retainingPath.steps[0].typeName) is held by \([kind, label].compactMap { $0 }.joined(separator: " "))\n"
+        text += "  where \(retainingPath.steps[0].typeName) is held by \([kind.rawValue, label].compactMap { $0 }.joined(separator: " "))\n"
       case .leaked:
         text += "  where \(retainingPath.steps[0].typeName) is itself leaked (nothing outside the heap holds it)\n"
       }

@@ -150,10 +150,10 @@ public struct LeakAnalysis: Sendable {
         let steps = Survivor.Step.steps(of: chain, in: graph, tree: tree)
         let root = rootByNode[chain[0]]
         let source = chain.count > 1 ? steps[steps.count - 2] : nil
-        let suspect = source.map { "\($0.typeName).\($0.reference ?? "?")" } ?? "root \(root?.label ?? root?.kind ?? "?")"
+        let suspect = source.map { "\($0.typeName).\($0.reference ?? "?")" } ?? "root \(root?.label ?? root?.kind.rawValue ?? "?")"
         survivors.append(
           Survivor(
-            root: [root?.kind, root?.label].compactMap { $0 }.joined(separator: " "), path: steps, suspect: suspect,
+            root: [root?.kind.rawValue, root?.label].compactMap { $0 }.joined(separator: " "), path: steps, suspect: suspect,
             fingerprint: Fingerprint(parts: ["survivor", suspect, graph.typeName(of: node)]),
             retainedSize: Int(dominators.retainedSize[node])))
       }

@@ -9,7 +9,7 @@ public struct RetainingPath: Sendable, Hashable, CustomStringConvertible {
   /// Where the chain starts.
   public enum Origin: Sendable, Hashable {
     /// A root of the snapshot holds the first object: its kind (`global`, `external`) and label.
-    case root(kind: String, label: String?)
+    case root(kind: RootKind, label: String?)
     /// No root reaches the object: the first object is the entry of a leaked part.
     case leaked
   }
@@ -22,7 +22,7 @@ public struct RetainingPath: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     let start =
       switch origin {
-      case .root(let kind, let label): [kind, label].compactMap { $0 }.joined(separator: " ")
+      case .root(let kind, let label): [kind.rawValue, label].compactMap { $0 }.joined(separator: " ")
       case .leaked: "leaked"
       }
     return "\(start): " + steps.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }.joined(separator: " -> ")
@@ -38,7 +38,7 @@ extension HeapAnalysis {
     if let chain = shortestPaths.path(to: node) {
       let root = graph.roots.first { $0.node == chain[0] }
       return RetainingPath(
-        origin: .root(kind: root?.kind ?? "unknown", label: root?.label),
+        origin: .root(kind: root?.kind ?? .unknown, label: root?.label),
         steps: LeakAnalysis.Survivor.Step.steps(of: chain, in: graph, tree: shortestPaths))
     }
     let entries = leaks.leakGroups.flatMap(\.entryObjectIDs).compactMap(graph.node(forObjectID:))

@@ -22,7 +22,7 @@ struct RetainingPaths {
     let labelKeys = graph.labels.map { Self.hash(Self.collapsingSubscripts($0)) }
     var rootKeys: [Int: UInt64] = [:]
     for root in graph.roots where rootKeys[root.node] == nil {
-      rootKeys[root.node] = Self.hash(root.kind == "external" ? root.kind : "\(root.kind) \(root.label ?? "")")
+      rootKeys[root.node] = Self.hash(root.kind == .external ? root.kind.rawValue : "\(root.kind) \(root.label ?? "")")
     }
     var keys = [UInt64](repeating: 0, count: graph.objectCount)
     for node in tree.order.lazy.map(Int.init) {
@@ -51,7 +51,7 @@ struct RetainingPaths {
       return graph.typeName(of: chain[index]) + label
     }
     if steps.count > 8 { steps = steps.prefix(3) + ["… \(steps.count - 7) more …"] + steps.suffix(4) }
-    let origin = root.map { $0.kind == "external" || $0.label == nil ? $0.kind : "\($0.kind) \($0.label!)" } ?? "root"
+    let origin = root.map { $0.kind == .external || $0.label == nil ? $0.kind.rawValue : "\($0.kind) \($0.label!)" } ?? "root"
     return "\(origin): " + steps.joined(separator: " -> ")
   }
 

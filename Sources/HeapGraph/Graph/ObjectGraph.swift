@@ -50,10 +50,10 @@ public struct ObjectGraph: Sendable {
   /// A root as a node of the graph.
   public struct Root: Sendable, Hashable {
     public var node: Int
-    public var kind: String
+    public var kind: RootKind
     public var label: String?
 
-    public init(node: Int, kind: String, label: String? = nil) {
+    public init(node: Int, kind: RootKind, label: String? = nil) {
       self.node = node
       self.kind = kind
       self.label = label
@@ -111,7 +111,7 @@ public struct ObjectGraph: Sendable {
     // Strong edges as CSR: count per source, place, then sort and merge each row.
     var offsets = [Int32](repeating: 0, count: count + 1)
     var strongCount = 0
-    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index] == .strong {
+    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index].isRetaining {
       offsets[Int(node(snapshot.referenceSources[index])) + 1] += 1
       strongCount += 1
     }
@@ -119,7 +119,7 @@ public struct ObjectGraph: Sendable {
     for index in 0..<count { offsets[index + 1] += offsets[index] }
     var cursor = offsets
     var keys = [UInt64](repeating: 0, count: strongCount)  // target << 32 | (labelRank + 1)
-    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index] == .strong {
+    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index].isRetaining {
       let source = Int(node(snapshot.referenceSources[index]))
       let label = snapshot.referenceLabels[index]
       let rank = label < 0 ? 0 : UInt64(labelRank[Int(label)] + 1)

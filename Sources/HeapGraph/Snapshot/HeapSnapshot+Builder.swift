@@ -55,7 +55,7 @@ extension HeapSnapshot {
     }
 
     /// Marks an object as held by something outside the heap.
-    public mutating func addRoot(object: Int64, kind: String, label: String? = nil) {
+    public mutating func addRoot(object: Int64, kind: RootKind, label: String? = nil) {
       precondition(indexByObjectID[object] != nil, "HeapSnapshot.Builder.addRoot: object \(object) was not added")
       snapshot.roots.append(Root(object: object, kind: kind, label: label))
     }

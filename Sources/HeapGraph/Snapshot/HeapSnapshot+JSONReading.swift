@@ -259,13 +259,13 @@ private struct SnapshotJSONReader {
   private mutating func readRoot() throws(SnapshotDecodingError) {
     let start = scanner.position
     var object: Int64?
-    var kind = "unknown"
+    var kind = RootKind.unknown
     var label: String?
     try forEachMember("a root record") { reader, key throws(SnapshotDecodingError) in
       if key.equals("object") {
         object = try reader.scanner.readInteger("an object id (integer)")
       } else if key.equals("kind") {
-        kind = try reader.scanner.readOptionalString() ?? "unknown"
+        kind = try reader.scanner.readOptionalString().map(RootKind.init(rawValue:)) ?? .unknown
       } else if key.equals("label") {
         label = try reader.scanner.readOptionalString()
       } else {

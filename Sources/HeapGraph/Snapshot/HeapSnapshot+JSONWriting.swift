@@ -61,7 +61,7 @@ extension HeapSnapshot {
     for root in roots {
       writer.beginObject()
       writer.field("object", root.object)
-      writer.field("kind", root.kind)
+      writer.field("kind", root.kind.rawValue)
       if let label = root.label { writer.field("label", label) }
       writer.endObject()
     }

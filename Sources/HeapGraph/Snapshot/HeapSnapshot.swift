@@ -154,12 +154,12 @@ extension HeapSnapshot {
   public struct Root: Sendable, Hashable {
     /// The id of the object held.
     public var object: Int64
-    /// What holds it: `global`, `stack`, `runtime`, … (free text; `unknown` when not given).
-    public var kind: String
+    /// What holds it: `global`, `stack`, `runtime`, … (``RootKind/unknown`` when not given).
+    public var kind: RootKind
     /// A name for the holder, e.g. `Feed.shared`.
     public var label: String?
 
-    public init(object: Int64, kind: String, label: String? = nil) {
+    public init(object: Int64, kind: RootKind, label: String? = nil) {
       self.object = object
       self.kind = kind
       self.label = label

@@ -109,7 +109,7 @@ struct LiveHeapCapture {
       let external = cleak_strong_retain_count(address) - ownRetains - strongReferencesInto[address, default: 0]
       guard external > 0 else { continue }
       builder.addRoot(
-        object: id, kind: "external",
+        object: id, kind: .external,
         label: external == 1 ? "1 strong reference from outside the snapshot" : "\(external) strong references from outside the snapshot")
     }
   }
@@ -149,7 +149,7 @@ struct LiveHeapCapture {
       size = annotation.size > 0 ? annotation.size : nil
       if annotation.stackID != 0 { stack = stackID(forTrackerStack: annotation.stackID) }
     }
-    builder.addObject(id: id, type: typeName, address: UInt64(address), size: size, generation: generation, stack: stack)
+    builder.addObject(id: id, type: typeName, address: UInt64(address), size: size, generation: generation, stack: stack, kind: kind)
     queue.append((address, typeName, kind, function))
     kindsByAddress[address] = kind
     return id
