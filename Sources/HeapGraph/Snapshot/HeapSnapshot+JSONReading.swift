@@ -2,9 +2,9 @@ extension HeapSnapshot {
   /// Reads a snapshot in the JSON format, version 1.
   ///
   /// Unknown fields are ignored, and so is an object `kind` this version does not know (the
-  /// object's kind is then unknown, as when the field is absent). Every problem (invalid or truncated JSON, a missing or mistyped
-  /// field, a duplicate id, a reference to a missing object, an unknown ownership, an
-  /// unsupported version) throws a ``SnapshotDecodingError`` that names the record and the byte
+  /// object's kind is then unknown, as when the field is absent). Every problem (invalid or
+  /// truncated JSON, a missing or mistyped field, a duplicate id, a reference to a missing
+  /// object, an unknown ownership, an unsupported version) throws a ``SnapshotDecodingError`` that names the record and the byte
   /// offset.
   ///
   /// - Complexity: O(*n*) in the size of the input; no document tree is built.
