@@ -24,11 +24,8 @@ struct GenerationCheck {
   /// the tracker if this check started it.
   func finish(location: (file: String, line: Int), testCase: XCTestCase? = nil, excluding: Set<UInt> = []) {
     AllocationTracker.markGeneration()  // what the check itself allocates is not the test's
-    for finding in LeakChecker(configuration: configuration).check(generation: generation)
-    where !excluding.contains(finding.address) {
-      let site = finding.allocationSite
-      LeakReporting.report(finding, file: site?.file ?? location.file, line: site?.line ?? location.line, testCase: testCase)
-    }
+    let findings = LeakChecker(configuration: configuration).check(generation: generation)
+    LeakReporting.report(findings.filter { !excluding.contains($0.address) }, otherwiseAt: location, testCase: testCase)
     cancel()
   }
 

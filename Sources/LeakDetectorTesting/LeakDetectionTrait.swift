@@ -39,10 +39,7 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
       await LeakCheckSerializer.shared.release()
       throw error
     }
-    for finding in LeakChecker(configuration: configuration).check(scope.watched) {
-      let place = finding.trackedAt ?? location(of: test)
-      LeakReporting.report(finding, file: place.file, line: place.line, testCase: nil)
-    }
+    LeakReporting.report(LeakChecker(configuration: configuration).check(scope.watched), otherwiseAt: location(of: test), testCase: nil)
     await LeakCheckSerializer.shared.release()
   }
 
@@ -89,10 +86,9 @@ public func withLeakChecking<Result>(
     try await checkingGeneration(
       configuration: configuration, location: (sourceLocation.filePath, sourceLocation.line), scope: scope, body)
   }
-  for finding in LeakChecker(configuration: configuration).check(scope.watched) {
-    let place = finding.trackedAt ?? (sourceLocation.filePath, sourceLocation.line)
-    LeakReporting.report(finding, file: place.file, line: place.line, testCase: nil)
-  }
+  LeakReporting.report(
+    LeakChecker(configuration: configuration).check(scope.watched), otherwiseAt: (sourceLocation.filePath, sourceLocation.line),
+    testCase: nil)
   return result
 }
 

@@ -72,7 +72,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       }
       text += "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
     } else if let retainingPath, retainingPath.steps.count > 1 {
-      let steps = retainingPath.steps.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }
+      let steps = retainingPath.steps.map(\.description)
       text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
       switch retainingPath.origin {
       case .root(let kind, let label) where kind == .external:

@@ -32,6 +32,15 @@ public enum LeakReporting {
     }
   }
 
+  /// Reports each finding where a person looks for it: the line that watched the object
+  /// (`trackForLeaks`), else where it was allocated, else `location`.
+  static func report(_ findings: [LeakFinding], otherwiseAt location: (file: String, line: Int), testCase: XCTestCase?) {
+    for finding in findings {
+      let place = finding.trackedAt ?? (finding.allocationSite?.file ?? location.file, finding.allocationSite?.line ?? location.line)
+      report(finding, file: place.file, line: place.line, testCase: testCase)
+    }
+  }
+
   /// `/path/to/Module/File.swift` → `Module/File.swift`, as Swift Testing names files.
   private static func fileID(_ path: String) -> String {
     let parts = path.split(separator: "/")

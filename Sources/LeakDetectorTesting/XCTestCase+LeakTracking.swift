@@ -36,10 +36,7 @@ extension XCTestCase {
       addTeardownBlock { [weak self] in
         guard let self else { return }
         let entries = WatchedObjects.byTest.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) } ?? []
-        for finding in LeakChecker(configuration: configuration).check(entries) {
-          let location = finding.trackedAt ?? ("\(file)", Int(line))
-          LeakReporting.report(finding, file: location.file, line: location.line, testCase: self)
-        }
+        LeakReporting.report(LeakChecker(configuration: configuration).check(entries), otherwiseAt: ("\(file)", Int(line)), testCase: self)
       }
     }
     return object

@@ -27,7 +27,7 @@ extension LeakAnalysis {
     if !survivors.isEmpty {
       out += "\nSurvivors: \(count(survivors.count, "object")) expected dead still reachable\n"
       for (index, survivor) in survivors.enumerated() {
-        let steps = survivor.path.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }
+        let steps = survivor.path.map(\.description)
         out += "  \(index + 1)) \(survivor.root): \(steps.joined(separator: " -> "))\n"
         out += "     suspect ~~~ \(survivor.suspect); \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)\n"
       }

@@ -41,7 +41,7 @@ public struct LeakAnalysis: Sendable {
   /// An object expected dead that a root still reaches.
   public struct Survivor: Sendable, Hashable {
     /// One step of the retaining path: an object and the reference to the next.
-    public struct Step: Sendable, Hashable {
+    public struct Step: Sendable, Hashable, CustomStringConvertible {
       public var objectID: Int64
       public var typeName: String
       public var reference: String?
@@ -51,6 +51,9 @@ public struct LeakAnalysis: Sendable {
         self.typeName = typeName
         self.reference = reference
       }
+
+      /// `Type.label`, or the type alone for the last step.
+      public var description: String { typeName + (reference.map { "." + $0 } ?? "") }
 
       /// The steps of `chain` (nodes of `graph`, each the parent of the next in `tree`).
       static func steps(of chain: [Int], in graph: ObjectGraph, tree: ShortestPathTree) -> [Step] {

@@ -25,7 +25,7 @@ public struct RetainingPath: Sendable, Hashable, CustomStringConvertible {
       case .root(let kind, let label): [kind.rawValue, label].compactMap { $0 }.joined(separator: " ")
       case .leaked: "leaked"
       }
-    return "\(start): " + steps.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }.joined(separator: " -> ")
+    return "\(start): " + steps.map(\.description).joined(separator: " -> ")
   }
 }
 

@@ -41,9 +41,7 @@ struct RetainingPaths {
 
   /// The path to `node` for people: the root, then `Type.label ->` steps (long middles elided).
   func describe(_ node: Int) -> String {
-    var chain = [node]
-    while tree.parent[chain.last!] >= 0 { chain.append(Int(tree.parent[chain.last!])) }
-    chain.reverse()
+    let chain = tree.path(to: node) ?? [node]
     let root = graph.roots.first { $0.node == chain[0] }
     var steps: [String] = chain.indices.map { index in
       guard index + 1 < chain.count else { return graph.typeName(of: chain[index]) }

@@ -46,7 +46,7 @@ public struct HeapFinding: Sendable, Hashable {
           location: allocationSite(ofObject: group.entryObjectIDs.first)))
     }
     for survivor in analysis.survivors {
-      let path = survivor.path.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }.joined(separator: " -> ")
+      let path = survivor.path.map(\.description).joined(separator: " -> ")
       found.append(
         HeapFinding(
           kind: .survivor, fingerprint: survivor.fingerprint, summary: "\(survivor.root): \(path) (suspect \(survivor.suspect))",
