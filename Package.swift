@@ -59,6 +59,11 @@ let package = Package(
     // Measures reflection of live objects against a Mirror walk (not a product).
     .executableTarget(name: "reflection-bench", dependencies: ["LeakDetector"], path: "Benchmarks/ReflectionBench"),
 
+    // Live capture while threads mutate, with exact object counts afterwards (Scripts/soak; not a product).
+    .executableTarget(
+      name: "capture-soak", dependencies: ["LeakDetector"], path: "Tests/CaptureSoak",
+      swiftSettings: [.swiftLanguageMode(.v5)]),
+
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
     .target(name: "LeakTestSupport", dependencies: ["HeapGraph"], path: "Tests/_LeakTestSupport"),
 
