@@ -2,6 +2,7 @@
 #define UNW_LOCAL_ONLY
 #include "CLeakRuntime.h"
 #include "SwiftRuntime.h"
+#include "ForkSafety.h"
 
 #include <dlfcn.h>
 #include <libunwind.h>
@@ -309,6 +310,20 @@ void cleak_tracker_stop(void) {
   if (cleak_tracker_count() == 0) atomic_store(&tableInUse, false);
 }
 
+void cleak_tracker_lock_for_fork(void) {
+  spinLock(&stackLock);
+  for (int index = 0; index < SHARD_COUNT; index++) lockShard(&shards[index]);
+}
+
+void cleak_tracker_unlock_after_fork(void) {
+  for (int index = SHARD_COUNT - 1; index >= 0; index--) unlockShard(&shards[index]);
+  spinUnlock(&stackLock);
+}
+
+void cleak_tracker_stop_recording_in_child(void) {
+  atomic_store(&recording, false);
+}
+
 bool cleak_tracker_is_running(void) {
   return atomic_load(&recording);
 }
@@ -336,8 +351,7 @@ size_t cleak_tracker_count(void) {
   return total;
 }
 
-/// Copies live entries; with `retain`, retains each copied object first, under the shard lock.
-static size_t copyEntries(cleak_tracked_object *buffer, size_t capacity, int64_t generation, int retain) {
+size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
   size_t copied = 0;
   for (int index = 0; index < SHARD_COUNT && copied < capacity; index++) {
     shard_t *shard = &shards[index];
@@ -345,15 +359,6 @@ static size_t copyEntries(cleak_tracked_object *buffer, size_t capacity, int64_t
     for (size_t slot = 0; slot < shard->capacity && copied < capacity; slot++) {
       entry_t entry = shard->slots[slot];
       if (entry.object == 0 || (generation >= 0 && entry.generation != (uint32_t)generation)) continue;
-      if (retain) {
-        // Retaining under the shard lock is what makes this safe against concurrent deallocation:
-        // the deallocation path removes the entry under the same lock before the memory is freed,
-        // and swift_tryRetain refuses an object whose deinit has started. An entry whose object
-        // was freed where no hook saw it must never be retained: the memory must be readable and
-        // still start with the recorded metadata (the allocator overwrites a freed block's first word).
-        if (!cleak_is_readable(entry.object, 16) || *(const uintptr_t *)entry.object != entry.metadata) continue;
-        if (swift_tryRetain((void *)entry.object) == NULL) continue;
-      }
       buffer[copied].object = entry.object;
       buffer[copied].metadata = entry.metadata;
       buffer[copied].generation = entry.generation;
@@ -364,14 +369,6 @@ static size_t copyEntries(cleak_tracked_object *buffer, size_t capacity, int64_t
     unlockShard(shard);
   }
   return copied;
-}
-
-size_t cleak_tracker_copy_retained_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
-  return copyEntries(buffer, capacity, generation, 1);
-}
-
-size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
-  return copyEntries(buffer, capacity, generation, 0);
 }
 
 // MARK: - Interposers

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLeakRuntime.h"
+#include "ForkSafety.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -90,4 +91,16 @@ ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length)
   struct iovec local = {.iov_base = destination, .iov_len = length};
   struct iovec remote = {.iov_base = (void *)address, .iov_len = length};
   return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+}
+
+void cleak_readable_lock_for_fork(void) {
+  pthread_rwlock_wrlock(&lock);
+}
+
+void cleak_readable_unlock_after_fork(int inChild) {
+  if (inChild) {
+    pthread_rwlock_init(&lock, NULL);
+  } else {
+    pthread_rwlock_unlock(&lock);
+  }
 }

@@ -4,12 +4,8 @@
 
 #include "SwiftRuntime.h"
 
-bool cleak_try_retain(uintptr_t object) {
-  return swift_tryRetain((void *)object) != NULL;
-}
-
-void cleak_release(uintptr_t object) {
-  swift_release((void *)object);
+bool cleak_is_deallocating(uintptr_t object) {
+  return swift_isDeallocating((void *)object);
 }
 
 size_t cleak_strong_retain_count(uintptr_t object) {

@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern void *swift_tryRetain(void *object);
+#include <stdbool.h>
+
+extern bool swift_isDeallocating(void *object);
 extern void swift_release(void *object);
 extern size_t swift_retainCount(void *object);
 extern void *swift_weakLoadStrong(void *weakReference);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLeakRuntime.h"
+#include "ForkSafety.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -159,4 +160,16 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
   *file = copy(source);
   pthread_mutex_unlock(&lock);
   return *symbol != NULL || *file != NULL;
+}
+
+void cleak_symbolize_lock_for_fork(void) {
+  pthread_mutex_lock(&lock);
+}
+
+void cleak_symbolize_unlock_after_fork(int inChild) {
+  if (inChild) {
+    pthread_mutex_init(&lock, NULL);
+  } else {
+    pthread_mutex_unlock(&lock);
+  }
 }

@@ -1,3 +1,5 @@
+import LeakDetector
+
 /// How leak checks in tests decide and report.
 ///
 /// ```swift
@@ -25,6 +27,8 @@ public struct LeakCheckConfiguration: Sendable {
   public var knownLeaks: [String] = []
   /// In generation mode, capture allocation stacks (to report where leaked objects were made).
   public var capturesAllocationStacks = true
+  /// The time bounds and attempts of the capture child that reads the heap to explain survivors.
+  public var captureLimits = CaptureLimits()
 
   /// Library and runtime types that outlive tests by design.
   public static let standardAllowedTypes = [

@@ -43,7 +43,12 @@ struct LeakChecker {
     }
     guard hasSurvivors() else { return [] }
     waitForGracePeriod { !hasSurvivors() }
-    let heap = AllocationTracker.captureLiveHeap()
+    let heap = AllocationTracker.captureLiveHeap(limits: configuration.captureLimits)
+    if let failure = heap.failure {
+      return AllocationTracker.liveObjects(inGeneration: generation).filter { !configuration.isAllowed(type: $0.typeName) }.map {
+        unexplained(typeName: $0.typeName, address: $0.address, trackedAt: nil, allocationSite: $0.allocationStack.allocationSite, failure)
+      }
+    }
     let graph = ObjectGraph(heap.snapshot)
     let candidates = graph.nodes.filter { graph.generation(of: $0) == generation && !configuration.isAllowed(type: graph.typeName(of: $0)) }
     var findings = explain(candidates: candidates.map { ($0, nil) }, in: graph, suppressingHeldCandidates: true)
@@ -67,7 +72,12 @@ struct LeakChecker {
       objects.append(object)
     }
     guard !objects.isEmpty else { return [] }
-    let heap = AllocationTracker.captureLiveHeap(including: objects)
+    let heap = AllocationTracker.captureLiveHeap(including: objects, limits: configuration.captureLimits)
+    if let failure = heap.failure {
+      return survivors.map {
+        unexplained(typeName: $0.typeName, address: $0.address, trackedAt: ($0.file, $0.line), allocationSite: nil, failure)
+      }
+    }
     let graph = ObjectGraph(heap.snapshot)
     let candidates = survivors.compactMap { entry in
       heap.objectIDs[entry.address].flatMap(graph.node(forObjectID:)).map { ($0, (entry.file, entry.line)) }
@@ -107,6 +117,17 @@ struct LeakChecker {
           gracePeriod: configuration.gracePeriod))
     }
     return findings
+  }
+
+  /// A survivor the capture could not explain: it is alive after the grace period, so it is
+  /// reported all the same, with why nothing more is known.
+  private func unexplained(
+    typeName: String, address: UInt, trackedAt: (file: String, line: Int)?, allocationSite: StackFrame?, _ failure: String
+  ) -> LeakFinding {
+    LeakFinding(
+      kind: configuration.isKnownLeak(type: typeName) ? .knownLeak : .leaked, typeName: typeName, address: address,
+      trackedAt: trackedAt, allocationSite: allocationSite, cycles: [], retainingPath: nil, gracePeriod: configuration.gracePeriod,
+      captureFailure: failure)
   }
 
   /// Drains the main run loop (or sleeps, off the main thread) until `isDone` or the grace period ends.

@@ -45,6 +45,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   public var retainingPath: RetainingPath?
   /// The grace period that was waited.
   public var gracePeriod: Duration
+  /// Why the heap could not be captured to explain the survivor (every capture attempt failed);
+  /// `nil` when it was.
+  public var captureFailure: String? = nil
 
   /// The report a person can act on.
   public var description: String {
@@ -71,6 +74,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         }
       }
       text += "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
+    } else if let captureFailure {
+      text += "The heap could not be captured to explain what holds it: \(captureFailure)."
     } else if let retainingPath, retainingPath.steps.count > 1 {
       let steps = retainingPath.steps.map(\.description)
       text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"

@@ -1,6 +1,7 @@
 #ifndef CLEAK_RUNTIME_H
 #define CLEAK_RUNTIME_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,12 +25,9 @@ ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length)
 
 // MARK: - Swift runtime entry points (wrapped so that Swift code never declares runtime names)
 
-/// Retains `object` unless it is already being deinitialized; the corresponding runtime
-/// entry point is `swift_tryRetain`. Returns whether it was retained.
-bool cleak_try_retain(uintptr_t object);
-
-/// Releases a reference taken with `cleak_try_retain`; the runtime entry point is `swift_release`.
-void cleak_release(uintptr_t object);
+/// Whether `object`'s deinitialization has started (its fields may be destroyed already); the
+/// runtime entry point is `swift_isDeallocating`. Reads the reference count only.
+bool cleak_is_deallocating(uintptr_t object);
 
 /// The strong reference count of a live `object` (side tables included); the runtime entry point
 /// is `swift_retainCount`. A snapshot of a count other threads may be changing.
@@ -84,11 +82,47 @@ void cleak_tracker_deallocated(uintptr_t object);
 size_t cleak_tracker_count(void);
 /// Copies up to `capacity` live entries (of `generation`, or all when negative) into `buffer`.
 size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation);
-/// Like `cleak_tracker_copy_entries`, but retains each copied object (skipping those being
-/// deallocated); the caller releases them with `cleak_release`.
-size_t cleak_tracker_copy_retained_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation);
 /// Copies the frames of stack `id` (innermost first); returns their number.
 int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity);
+
+// MARK: - Fork safety and capture processes
+
+/// Adds `mutex` to the locks taken before any `fork()` of this process and released on both
+/// sides after it (the child re-initializes it), so that a forked child finds the state it guards
+/// consistent. Lock order: in registration order, before this target's own locks. Returns false
+/// when the registry is full.
+bool cleak_fork_protect(pthread_mutex_t *mutex);
+/// Removes `mutex` from the fork-protected locks.
+void cleak_fork_unprotect(pthread_mutex_t *mutex);
+
+/// Prepares a freshly forked capture child: stops allocation recording, restores default
+/// handling of fatal signals (a crash ends the child at once), sends standard input, output and
+/// error to /dev/null, and closes every descriptor but `keepDescriptor`.
+void cleak_capture_child_begin(int keepDescriptor);
+
+/// How far a capture child got, in memory shared with its parent.
+typedef struct {
+  uint64_t steps;    // grows while the child makes progress
+  uint64_t address;  // the object being read
+} cleak_capture_progress;
+
+static inline void cleak_capture_progress_step(cleak_capture_progress *progress, uintptr_t address) {
+  __atomic_store_n(&progress->address, (uint64_t)address, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&progress->steps, 1, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t cleak_capture_progress_steps(const cleak_capture_progress *progress) {
+  return __atomic_load_n(&progress->steps, __ATOMIC_ACQUIRE);
+}
+
+static inline uint64_t cleak_capture_progress_address(const cleak_capture_progress *progress) {
+  return __atomic_load_n(&progress->address, __ATOMIC_RELAXED);
+}
+
+/// The tag (case index: payload cases first, then empty ones) of the enum value at `value`
+/// whose type metadata is `metadata`, from the type's `getEnumTag` value witness, which only
+/// reads the value (no copy, no retain). -1 when the type has no enum witnesses.
+int cleak_enum_tag(uintptr_t value, uintptr_t metadata);
 
 // MARK: - Symbolication (libdw)
 

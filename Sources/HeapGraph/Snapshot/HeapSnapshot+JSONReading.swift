@@ -174,6 +174,10 @@ private struct SnapshotJSONReader {
         reader.snapshot.metadata.createdAt = try reader.scanner.readOptionalString()
       } else if key.equals("process") {
         reader.snapshot.metadata.process = try reader.scanner.readOptionalString()
+      } else if key.equals("diagnostics") {
+        try reader.forEachElement("an array of strings") { reader, _ throws(SnapshotDecodingError) in
+          reader.snapshot.metadata.diagnostics.append(try reader.scanner.readString())
+        }
       } else {
         try reader.scanner.skipValue()
       }

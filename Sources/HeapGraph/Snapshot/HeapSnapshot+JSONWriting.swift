@@ -27,6 +27,12 @@ extension HeapSnapshot {
     if let tool = metadata.tool { writer.field("tool", tool) }
     if let createdAt = metadata.createdAt { writer.field("createdAt", createdAt) }
     if let process = metadata.process { writer.field("process", process) }
+    if !metadata.diagnostics.isEmpty {
+      writer.key("diagnostics")
+      writer.beginArray(multiline: true)
+      for diagnostic in metadata.diagnostics { writer.string(diagnostic) }
+      writer.endArray()
+    }
     writer.endObject()
 
     writer.key("objects")

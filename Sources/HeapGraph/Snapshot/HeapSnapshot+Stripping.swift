@@ -9,16 +9,20 @@ extension HeapSnapshot {
     var copy = self
     copy.metadata.process = nil
     copy.metadata.createdAt = nil
-    copy.stacks = stacks.map { stack in
-      HeapSnapshot.Stack(
-        id: stack.id,
-        frames: stack.frames.map { frame in
-          var frame = frame
-          frame.pc = nil
-          frame.file = keepingFileNames ? frame.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } : nil
-          return frame
-        })
+    copy.replaceStackFrames { stack in
+      stack.frames.map { frame in
+        var frame = frame
+        frame.pc = nil
+        frame.file = keepingFileNames ? frame.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } : nil
+        return frame
+      }
     }
     return copy
+  }
+
+  /// Replaces the frames of every stack with what `transform` makes of the stack (a capture
+  /// symbolizes the program counters its child recorded).
+  package mutating func replaceStackFrames(_ transform: (Stack) -> [StackFrame]) {
+    for index in stacks.indices { stacks[index].frames = transform(stacks[index]) }
   }
 }

@@ -94,11 +94,15 @@ extension HeapSnapshot {
     public var createdAt: String?
     /// The process (or test) that was captured.
     public var process: String?
+    /// What the capture could not see or had to retry, in plain words (types without
+    /// reflection metadata, a capture attempt that crashed); empty when it saw everything.
+    public var diagnostics: [String]
 
-    public init(tool: String? = nil, createdAt: String? = nil, process: String? = nil) {
+    public init(tool: String? = nil, createdAt: String? = nil, process: String? = nil, diagnostics: [String] = []) {
       self.tool = tool
       self.createdAt = createdAt
       self.process = process
+      self.diagnostics = diagnostics
     }
   }
 

@@ -7,8 +7,9 @@ import HeapGraph
 /// the candidates (read from the Swift runtime's reflection metadata, plus associations and
 /// declared references), builds a heap graph, and runs the same search as `leak-detector
 /// analyze`: every elementary cycle up to `maxLength` objects, each once, canonically rotated.
-/// Objects are retained only while they are read; cycles broken during the search are dropped;
-/// the detector keeps no object alive afterwards.
+/// The heap is read in a capture child forked from this process (``CaptureLimits``), so the
+/// cycles are those of one instant, other threads keep running, and nothing the search does can
+/// retain, release or crash this process's objects.
 ///
 /// ```swift
 /// let detector = RetainCycleDetector()
@@ -37,14 +38,16 @@ public final class RetainCycleDetector {
     public var referenceProviders: [ReferenceProvider] = []
     /// The most objects one search reads; beyond it the search stops with a diagnostic.
     public var maxObjects = 1_000_000
+    /// The time bounds and attempts of the capture child that reads the heap.
+    public var captureLimits = CaptureLimits()
 
     public init() {}
   }
 
   public var configuration: Configuration
   private var candidates: [WeakReference] = []
-  /// What the last search could not read (types without metadata, unreadable storage), and
-  /// where it stopped early.
+  /// What the last search could not read (types without metadata, unreadable storage), where it
+  /// stopped early, and capture attempts that failed (a crashed or stalled capture child).
   public private(set) var diagnostics: [String] = []
   /// The graph of the last search, as a heap snapshot (for reports and `leak-detector`).
   public private(set) var lastSnapshot: HeapSnapshot?
@@ -65,21 +68,24 @@ public final class RetainCycleDetector {
 
   /// The full report of the search: cycles grouped by component, with counts of unlisted ones.
   public func findRetainCycleReport(maxLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) -> CycleReport {
-    var walk = LiveHeapCapture(configuration: configuration)
-    defer { walk.releaseAll() }
     let roots = candidates.compactMap(\.object)
-    for root in roots { walk.addRoot(root) }
-    walk.run()
-    diagnostics = walk.diagnostics
-    let snapshot = walk.snapshot
+    let addresses = roots.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+    let (heap, snapshot, _) = withExtendedLifetime(roots) {
+      LiveHeapCapture.inChildProcess(
+        configuration: configuration, limits: configuration.captureLimits,
+        metadata: .init(tool: "swift-leak-detector RetainCycleDetector")
+      ) { capture in
+        for address in addresses { capture.addStart(address: address) }
+        capture.run()
+      }
+    }
+    diagnostics = snapshot.metadata.diagnostics
     lastSnapshot = snapshot
     let graph = ObjectGraph(snapshot)
-    let startNodes = walk.rootIDs.compactMap { graph.node(forObjectID: $0) }
+    let startNodes = heap.startIDs.compactMap { graph.node(forObjectID: $0) }
     let finder = CycleFinder(
       configuration: .init(maxCycleLength: maxLength, maxCyclesPerComponent: configuration.maxCyclesPerComponent))
-    let report = finder.findCycles(in: graph, from: startNodes)
-    var targetsByAddress: [UInt: Set<UInt>] = [:]
-    return report.filteringCycles { walk.stillHolds($0, targetsByAddress: &targetsByAddress) }
+    return finder.findCycles(in: graph, from: startNodes)
   }
 
   /// The retain cycles reachable from `object`.

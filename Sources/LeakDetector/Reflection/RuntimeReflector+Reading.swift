@@ -60,7 +60,8 @@ extension RuntimeReflector.State {
         let path = joinLabel(prefix, label)
         guard storage != 0 else { continue }
         guard MemoryReader.readWord(at: storage) != nil, let count = MemoryReader.readWord(at: storage + 16).map({ Int(bitPattern: $0) }),
-          count >= 0, count <= 1 << 36 / max(element.stride, 1)
+          count >= 0, count <= 1 << 36 / max(element.stride, 1),
+          count == 0 || cleak_is_readable(storage + 32, count * element.stride)  // bounds the loop by real memory
         else {
           diagnostics.append("\(path): the array storage at 0x\(String(storage, radix: 16)) is not readable")
           continue
@@ -123,14 +124,15 @@ extension RuntimeReflector.State {
     guard let context else { return }
     let caseIndex: Int
     if let type = runtimeType(ofTypeRef: typeRef) {
-      // The runtime's own answer (RemoteMirror's projection misreads enums whose payload is a
-      // generic enum, such as `Result`).
-      guard let active = Self.activeCaseName(of: type, at: address) else { return }  // a case without payload
-      guard let index = cases.firstIndex(where: { $0.runtimeName == active }) else {
-        diagnostics.append("\(label): case \(active) of \(name(ofTypeRef: typeRef)) has no known layout")
+      // The runtime's own answer, from the type's `getEnumTag` witness, which only reads the
+      // value (RemoteMirror's projection misreads enums whose payload is a generic enum, such as
+      // `Result`). Tags number the payload cases first, as the cases' field records do.
+      let tag = Int(cleak_enum_tag(address, unsafeBitCast(type, to: UInt.self)))
+      guard tag >= 0, tag < cases.count else {
+        diagnostics.append("\(label): could not tell which case of \(name(ofTypeRef: typeRef)) is stored")
         return
       }
-      caseIndex = index
+      caseIndex = tag
     } else {
       var projected: Int32 = -1
       guard swift_reflection_projectEnumValue(context, UInt64(address), typeRef, &projected) != 0,
@@ -190,6 +192,14 @@ extension RuntimeReflector.State {
     let keys = Self.word(at: storage + UInt(layout.keysOffset))
     let values = layout.valuesOffset.map { Self.word(at: storage + UInt($0)) } ?? 0
     let bucketCount = 1 << scale
+    // Bound the loops by real memory: the bitmap, the keys and the values must all be readable.
+    guard cleak_is_readable(storage + UInt(layout.bitmapOffset), (bucketCount + 63) / 64 * 8),
+      cleak_is_readable(keys, bucketCount * max(key.stride, 1)),
+      value == nil || cleak_is_readable(values, bucketCount * max(value?.stride ?? 1, 1))
+    else {
+      diagnostics.append("\(label): the hashed storage at 0x\(String(storage, radix: 16)) is not readable")
+      return
+    }
     for wordIndex in 0..<((bucketCount + 63) / 64) {
       var bits = Self.word(at: storage + UInt(layout.bitmapOffset + wordIndex * 8))
       while bits != 0 {
@@ -238,15 +248,6 @@ extension RuntimeReflector.State {
     }
   }
 
-  /// The name of the case of the enum of type `type` stored at `address`, as the runtime tells
-  /// it; `nil` for a case without payload.
-  static func activeCaseName(of type: Any.Type, at address: UInt) -> String? {
-    func load<T>(_: T.Type) -> Any {
-      UnsafeRawPointer(bitPattern: address)!.load(as: T.self)
-    }
-    return Mirror(reflecting: _openExistential(type, do: load)).children.first?.label
-  }
-
   // MARK: - Memory
 
   /// The word at `address`, which lies inside an object or storage the caller keeps alive.
@@ -254,12 +255,37 @@ extension RuntimeReflector.State {
     UnsafeRawPointer(bitPattern: address).map { $0.loadUnaligned(as: UInt.self) } ?? 0
   }
 
+  /// The first bytes of the `String` stored at `address`, read from its two words without copying
+  /// the value (a copy would retain its storage): a small string's bytes are inline; a native or
+  /// literal one's are 32 bytes into the object its second word points to. `nil` for bridged or
+  /// foreign strings and unreadable storage. Keys longer than 64 bytes end with `…`.
+  static func stringContents(at address: UInt) -> String? {
+    let countAndFlags = word(at: address)
+    let object = word(at: address + 8)
+    let isSmall = object & (1 << 61) != 0
+    if isSmall {
+      let count = Int((object >> 56) & 0xF)
+      guard count <= 15 else { return nil }
+      let bytes = withUnsafeBytes(of: (countAndFlags, object)) { Array($0.prefix(count)) }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    let isTailAllocated = countAndFlags & (1 << 60) != 0
+    guard isTailAllocated else { return nil }
+    let count = Int(countAndFlags & 0x0000_FFFF_FFFF_FFFF)
+    let limit = 64
+    var bytes = [UInt8](repeating: 0, count: min(count, limit))
+    let start = (object & 0x0FFF_FFFF_FFFF_FFFF) + 32
+    let copied = bytes.withUnsafeMutableBytes { cleak_read_memory($0.baseAddress, start, $0.count) }
+    guard copied == bytes.count else { return nil }
+    return String(decoding: bytes, as: UTF8.self) + (count > limit ? "…" : "")
+  }
+
   /// `"key"` for a `String` key, `42` for an integer key, `nil` for other types.
   static func printableKey(at address: UInt, typeName: String) -> String? {
     guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
     switch typeName {
     case "Swift.String":
-      let key = pointer.load(as: String.self)
+      guard let key = stringContents(at: address) else { return nil }
       var quoted = "\""
       for character in key.unicodeScalars {
         switch character {

@@ -1,6 +1,5 @@
 import CLeakRuntime
 import HeapGraph
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -21,10 +20,10 @@ import Synchronization
 final class RuntimeReflector: Sendable {
   static let shared = RuntimeReflector()
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   private init() {
-    state = Mutex(State(context: cleak_reflection_context_create()))
+    state = Locked(State(context: cleak_reflection_context_create()), protectedAcrossFork: true)
   }
 
   /// The references and diagnostics of the heap object at `address`.

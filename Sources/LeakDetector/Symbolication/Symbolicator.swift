@@ -1,6 +1,5 @@
 import CLeakRuntime
 import HeapGraph
-import Synchronization
 
 import Foundation
 
@@ -21,8 +20,8 @@ public final class Symbolicator: Sendable {
   /// The process-wide symbolicator.
   public static let shared = Symbolicator()
 
-  private let cache = Mutex<[UInt: StackFrame]>([:])
-  private let names = Mutex<[UInt: String?]>([:])
+  private let cache = Locked<[UInt: StackFrame]>([:], protectedAcrossFork: true)
+  private let names = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
 
   /// The demangled function name at `pc`, without looking up its source location (cheaper than
   /// ``frame(at:)``).
@@ -58,7 +57,18 @@ public final class Symbolicator: Sendable {
       line: line > 0 ? Int(line) : nil,
       column: column > 0 ? Int(column) : nil)
     cache.withLock { $0[pc] = frame }
+    names.withLock { $0[pc] = frame.symbol }
     return frame
+  }
+
+  /// The frames of a call stack recorded as return addresses, innermost first: each is looked up
+  /// at the call before it (a return address points after the call) and keeps its own `pc`.
+  public func frames(ofReturnAddresses returnAddresses: [UInt]) -> [StackFrame] {
+    returnAddresses.map { pc in
+      var frame = frame(at: pc - 1)
+      frame.pc = UInt64(pc)
+      return frame
+    }
   }
 
   /// The demangled form of a Swift symbol; other symbols are returned unchanged.

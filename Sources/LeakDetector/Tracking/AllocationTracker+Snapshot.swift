@@ -12,7 +12,10 @@ extension AllocationTracker {
   /// Write it with `FileBytes.writeAtomically(snapshot.jsonBytes(), to:)` and analyse it with
   /// `leak-detector analyze`.
   ///
-  /// Objects are retained only while the snapshot is taken. Globals and stacks are not scanned;
+  /// The heap is read in a capture child forked from this process (``CaptureLimits``): the
+  /// snapshot is one instant of the heap while other threads keep running, and the capture
+  /// retains nothing of this process. What it could not see, and capture attempts that failed,
+  /// are in `metadata.diagnostics`. Globals and stacks are not scanned;
   /// instead, an object whose strong reference count is higher than the strong references the
   /// snapshot found into it is a root of kind `external` (held by a stack, a global, or an object
   /// outside the snapshot), so `leak-detector analyze` can tell leaked objects (reachable only
@@ -22,36 +25,41 @@ extension AllocationTracker {
   /// let snapshot = AllocationTracker.snapshot(inGeneration: generation)
   /// try FileBytes.writeAtomically(snapshot.jsonBytes(), to: "screen.heapsnapshot.json")
   /// ```
-  public static func snapshot(inGeneration generation: Int? = nil, process: String? = nil) -> HeapSnapshot {
-    captureLiveHeap(inGeneration: generation, process: process).snapshot
+  public static func snapshot(
+    inGeneration generation: Int? = nil, process: String? = nil, limits: CaptureLimits = CaptureLimits()
+  ) -> HeapSnapshot {
+    captureLiveHeap(inGeneration: generation, process: process, limits: limits).snapshot
   }
 
   /// A heap snapshot of the tracked live objects (optionally of one generation), of `objects`
   /// (alive, and retained by the caller for the duration of the call; they need not be tracked)
   /// and of everything they strongly reference, with the snapshot id of every captured object by
-  /// address. The one capture behind ``snapshot(inGeneration:process:)`` and the leak checks.
+  /// address. The one capture behind ``snapshot(inGeneration:process:limits:)`` and the leak
+  /// checks. `failure` is set when no capture attempt succeeded (the snapshot is then empty).
   package static func captureLiveHeap(
-    inGeneration generation: Int? = nil, including objects: [AnyObject] = [], process: String? = nil
-  ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64]) {
+    inGeneration generation: Int? = nil, including objects: [AnyObject] = [], process: String? = nil,
+    limits: CaptureLimits = CaptureLimits()
+  ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64], failure: String?) {
     var configuration = RetainCycleDetector.Configuration()
     configuration.maxObjects = Int.max
-    var capture = LiveHeapCapture(configuration: configuration, metadata: .init(
-      tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process))
-    defer { capture.releaseAll() }
-    let entries = entries(inGeneration: generation, retaining: true)
-    defer { for entry in entries { cleak_release(entry.object) } }
-    for entry in entries {
-      capture.annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
+    let included = objects.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+    let (heap, snapshot, failure) = withExtendedLifetime(objects) {
+      LiveHeapCapture.inChildProcess(
+        configuration: configuration, limits: limits,
+        metadata: .init(tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process)
+      ) { capture in
+        let entries = entries(inGeneration: generation)
+        for entry in entries {
+          capture.annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
+        }
+        for entry in entries { capture.addStart(address: entry.object) }
+        for address in included { capture.addStart(address: address) }
+        capture.run()
+        // The caller's array holds each included object once more than the program does.
+        capture.addExternallyHeldObjectsAsRoots(retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 })
+      }
     }
-    for entry in entries { capture.addRoot(address: entry.object) }
-    for object in objects { capture.addRoot(object) }
-    capture.run()
-    var retainedByCaller: [UInt: Int] = [:]  // the entries' retains, and the caller's array of objects
-    for address in entries.map(\.object) + objects.map({ UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }) {
-      retainedByCaller[address, default: 0] += 1
-    }
-    capture.addExternallyHeldObjectsAsRoots(retainedByCaller: retainedByCaller)
-    return (capture.snapshot, capture.idByAddress)
+    return (snapshot, heap.objectIDsByAddress, failure)
   }
 
   /// Now, as ISO 8601 (UTC).

@@ -125,21 +125,16 @@ public enum AllocationTracker {
 
   /// The raw entries, validated: an entry whose memory no longer holds an object of its class
   /// (freed without a hook seeing it) is removed, and an explicitly tracked object that died is too.
-  ///
-  /// - Parameter retaining: retain each returned object (the caller releases it); objects being
-  ///   deallocated are then skipped, so the addresses stay valid however other threads run.
-  static func entries(inGeneration generation: Int?, retaining: Bool = false) -> [cleak_tracked_object] {
+  /// The addresses are only valid while nothing can free them: in a capture child, or as keys.
+  static func entries(inGeneration generation: Int?) -> [cleak_tracked_object] {
     func copy(into buffer: inout [cleak_tracked_object]) -> Int {
       buffer.withUnsafeMutableBufferPointer { pointer in
-        retaining
-          ? cleak_tracker_copy_retained_entries(pointer.baseAddress, pointer.count, Int64(generation ?? -1))
-          : cleak_tracker_copy_entries(pointer.baseAddress, pointer.count, Int64(generation ?? -1))
+        cleak_tracker_copy_entries(pointer.baseAddress, pointer.count, Int64(generation ?? -1))
       }
     }
     var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: cleak_tracker_count() + 1024)
     var count = copy(into: &buffer)
     while count == buffer.count {  // the table grew while copying: try again with more room
-      if retaining { for entry in buffer { cleak_release(entry.object) } }
       buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: buffer.count * 2)
       count = copy(into: &buffer)
     }
@@ -153,12 +148,10 @@ public enum AllocationTracker {
     return buffer[..<count].filter { entry in
       if explicit[entry.object] == false || MemoryReader.readWord(at: entry.object) != entry.metadata {
         cleak_tracker_deallocated(entry.object)
-        if retaining { cleak_release(entry.object) }
         return false
       }
       let own = isOwnClass[entry.metadata] ?? isDetectorClass(metadata: entry.metadata)
       isOwnClass[entry.metadata] = own
-      if own, retaining { cleak_release(entry.object) }
       return !own
     }
   }
@@ -169,20 +162,15 @@ public enum AllocationTracker {
     RuntimeReflector.shared.className(metadata: metadata)?.hasPrefix("LeakDetector.") == true
   }
 
-  /// The symbolized frames of a tracker stack.
-  static func frames(ofStack id: UInt32) -> [StackFrame] {
+  /// The return addresses of a tracker stack, innermost first.
+  static func programCounters(ofStack id: UInt32) -> [UInt] {
     guard id != 0 else { return [] }
     var pcs = [UInt](repeating: 0, count: 64)
     let depth = pcs.withUnsafeMutableBufferPointer { cleak_tracker_stack(id, $0.baseAddress, Int32($0.count)) }
-    return pcs[..<Int(depth)].map { pc in
-      // Return addresses point after the call: look up the call itself.
-      var frame = Symbolicator.shared.frame(at: pc - 1)
-      frame.pc = UInt64(pc)
-      return frame
-    }
+    return Array(pcs[..<Int(depth)])
   }
 
-  private static let explicitObjects = Locked<[UInt: WeakReference]>([:])
+  private static let explicitObjects = Locked<[UInt: WeakReference]>([:], protectedAcrossFork: true)
 
   /// A tiny class whose allocation shows whether the interposer is the one called.
   private final class Probe {

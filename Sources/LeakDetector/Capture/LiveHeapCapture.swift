@@ -1,41 +1,48 @@
 import CLeakRuntime
 import HeapGraph
 
-/// One capture of live objects as a heap snapshot: from a set of start objects, reads each
-/// object's references, retains every object it reaches until `releaseAll()`, and records what it
-/// saw. The detector, the tracker's snapshots and the leak checks in tests all capture through it.
+/// The walk of one capture: from a set of start objects, reads each object's references and
+/// records what it saw as a heap snapshot.
+///
+/// It runs inside a capture child (``CaptureProcess``), on a frozen copy of the heap: it never
+/// retains, copies or releases what it reads, so no deinit can run, and objects cannot change
+/// or disappear under it. Stacks are recorded as program counters only; the parent symbolizes
+/// them (``CapturedHeap/symbolicated()``), where symbol caches outlive the child.
 struct LiveHeapCapture {
   private let configuration: RetainCycleDetector.Configuration
+  private let progress: CaptureProcess.ProgressRecorder?
   private let reader = LiveObjectReader()
   private var builder: HeapSnapshot.Builder
-  private var pinned: [UInt] = []
-  private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind, function: UInt)] = []
+  private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind)] = []
   private var nonRetaining: [(from: Int64, to: UInt, label: String, ownership: Ownership)] = []
-  private(set) var rootIDs: [Int64] = []
-  /// The snapshot id of each captured object, by address.
-  private(set) var idByAddress: [UInt: Int64] = [:]
-  private(set) var diagnostics: [String] = []
-  private var stackIDs: [UInt: Int64] = [:]
-  private var kindsByAddress: [UInt: HeapObjectKind] = [:]
+  private var startIDs: [Int64] = []
+  private var idByAddress: [UInt: Int64] = [:]
+  private var diagnostics: [String] = []
+  private var closureStackIDs: [UInt: Int64] = [:]
+  private var trackerStackIDs: [UInt32: Int64] = [:]
   private var notedTypes: Set<String> = []
   /// How many strong references the walk recorded into each object, parallel ones included.
   private var strongReferencesInto: [UInt: Int] = [:]
 
   init(
-    configuration: RetainCycleDetector.Configuration,
+    configuration: RetainCycleDetector.Configuration, progress: CaptureProcess.ProgressRecorder?,
     metadata: HeapSnapshot.Metadata = .init(tool: "swift-leak-detector RetainCycleDetector")
   ) {
     self.configuration = configuration
+    self.progress = progress
     builder = HeapSnapshot.Builder(metadata: metadata)
   }
 
-  var snapshot: HeapSnapshot {
+  /// What the walk saw, with stacks as program counters.
+  var result: CapturedHeap {
     var builder = builder
     for edge in nonRetaining {
       guard let target = idByAddress[edge.to] else { continue }
       builder.addReference(from: edge.from, to: target, label: edge.label, ownership: edge.ownership)
     }
-    return builder.snapshot
+    var snapshot = builder.snapshot
+    snapshot.metadata.diagnostics += diagnostics
+    return CapturedHeap(snapshot: snapshot, startIDs: startIDs, closureStackIDs: Array(closureStackIDs.values))
   }
 
   /// What a tracker knows about an object that reflection does not.
@@ -47,20 +54,15 @@ struct LiveHeapCapture {
 
   /// Generations, sizes and allocation stacks to record for tracked objects.
   var annotations: [UInt: Annotation] = [:]
-  private var trackerStackIDs: [UInt32: Int64] = [:]
 
-  mutating func addRoot(_ object: AnyObject) {
-    addRoot(address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()))
-  }
-
-  /// Adds the object at `address`, which must be a live heap object (a tracked one).
-  mutating func addRoot(address: UInt) {
+  /// Adds the object at `address` as a start of the walk.
+  mutating func addStart(address: UInt) {
     guard let (kind, typeName) = reader.describe(address: address, hint: .none) else {
       diagnostics.append("a candidate at 0x\(String(address, radix: 16)) has no known class metadata; it was skipped")
       return
     }
     if let id = visit(address: address, typeName: typeName, kind: kind, function: 0) {
-      rootIDs.append(id)
+      startIDs.append(id)
     }
   }
 
@@ -70,43 +72,24 @@ struct LiveHeapCapture {
     while next < queue.count {
       let object = queue[next]
       next += 1
+      progress?.reading(object.address)
       expand(object.address, typeName: object.typeName, kind: object.kind)
     }
   }
 
-  /// Whether every edge of `cycle` still exists: references are read again (the objects are
-  /// still retained by the walk), so a cycle broken while the search ran is caught.
-  /// `targetsByAddress` memoizes what each object references during one re-check.
-  func stillHolds(_ cycle: RetainCycle, targetsByAddress: inout [UInt: Set<UInt>]) -> Bool {
-    let elements = cycle.elements
-    for (index, element) in elements.enumerated() {
-      guard let address = element.address.map(UInt.init), let next = elements[(index + 1) % elements.count].address else {
-        return false
-      }
-      if targetsByAddress[address] == nil {
-        let references = allReferences(of: address, kind: kindsByAddress[address] ?? .classInstance).references
-        targetsByAddress[address] = Set(references.filter { recorded($0).ownership.isRetaining }.map(\.targetAddress))
-      }
-      guard targetsByAddress[address]?.contains(UInt(next)) == true else { return false }
-    }
-    return true
-  }
-
   /// Marks as roots the objects something outside the walk holds: an object whose strong
-  /// reference count exceeds the strong references the walk found into it, once the walk's own
-  /// retains (one per object, plus those the caller holds, counted in `retainedByCaller`) are subtracted, is held by a
-  /// stack, a global or an object the walk did not see. This is CPython's cycle collector test
+  /// reference count exceeds the strong references the walk found into it, once those the
+  /// caller holds for the capture (`retainedByCaller`) are subtracted, is held by a stack, a
+  /// global or an object the walk did not see. This is CPython's cycle collector test
   /// (`gc_refs = refcount − internal references`; Python's `gcmodule.c`, `subtract_refs`):
   /// objects not reachable from such roots can only be reached from each other, so they leaked.
   ///
-  /// The counts are read while the objects are pinned but other threads may retain or release
-  /// them meanwhile; a reference the reflection could not read also makes its target a root, so
-  /// errors go towards "held", never towards "leaked".
+  /// The counts are those of the instant of the fork, as are the references, so they agree; a
+  /// reference the reflection could not read makes its target a root, so errors go towards
+  /// "held", never towards "leaked".
   mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int]) {
-    for address in pinned {
-      guard let id = idByAddress[address] else { continue }
-      let ownRetains = 1 + retainedByCaller[address, default: 0]
-      let external = cleak_strong_retain_count(address) - ownRetains - strongReferencesInto[address, default: 0]
+    for (address, id) in idByAddress {
+      let external = cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
       guard external > 0 else { continue }
       builder.addRoot(
         object: id, kind: .external,
@@ -114,15 +97,10 @@ struct LiveHeapCapture {
     }
   }
 
-  mutating func releaseAll() {
-    for address in pinned { cleak_release(address) }
-    pinned.removeAll()
-  }
-
   // MARK: - Steps
 
   /// Records an object the first time it is reached and queues it; returns its id, or `nil`
-  /// when it is being deallocated (the reference is then dropped).
+  /// when it was being deallocated at the instant of the capture (the reference is then dropped).
   private mutating func visit(address: UInt, typeName: String, kind: HeapObjectKind, function: UInt) -> Int64? {
     if let id = idByAddress[address] { return id }
     guard idByAddress.count < configuration.maxObjects else {
@@ -131,11 +109,10 @@ struct LiveHeapCapture {
       }
       return nil
     }
-    guard cleak_try_retain(address) else {
+    guard !cleak_is_deallocating(address) else {
       diagnostics.append("\(typeName) at 0x\(String(address, radix: 16)) was being deallocated; its references were skipped")
       return nil
     }
-    pinned.append(address)
     let id = Int64(idByAddress.count + 1)
     idByAddress[address] = id
     var stack: Int64?
@@ -150,28 +127,25 @@ struct LiveHeapCapture {
       if annotation.stackID != 0 { stack = stackID(forTrackerStack: annotation.stackID) }
     }
     builder.addObject(id: id, type: typeName, address: UInt64(address), size: size, generation: generation, stack: stack, kind: kind)
-    queue.append((address, typeName, kind, function))
-    kindsByAddress[address] = kind
+    queue.append((address, typeName, kind))
     return id
   }
 
-  /// The snapshot stack of an allocation stack recorded by the tracker (symbolized once).
+  /// The snapshot stack of an allocation stack recorded by the tracker, as return addresses.
   private mutating func stackID(forTrackerStack trackerID: UInt32) -> Int64 {
     if let id = trackerStackIDs[trackerID] { return id }
-    let id = Int64(stackIDs.count + trackerStackIDs.count + 1)
+    let id = Int64(closureStackIDs.count + trackerStackIDs.count + 1)
     trackerStackIDs[trackerID] = id
-    builder.addStack(id: id, frames: AllocationTracker.frames(ofStack: trackerID))
+    builder.addStack(id: id, frames: AllocationTracker.programCounters(ofStack: trackerID).map { StackFrame(pc: UInt64($0)) })
     return id
   }
 
-  /// A closure context's "allocation site": the closure's own source location.
+  /// A closure context's "allocation site": the closure's own code address.
   private mutating func stackID(forFunction function: UInt) -> Int64 {
-    if let id = stackIDs[function] { return id }
-    let id = Int64(stackIDs.count + trackerStackIDs.count + 1)
-    stackIDs[function] = id
-    var frame = Symbolicator.shared.frame(at: function)
-    frame.symbol = frame.symbol.map(Symbolicator.closureName)
-    builder.addStack(id: id, frames: [frame])
+    if let id = closureStackIDs[function] { return id }
+    let id = Int64(closureStackIDs.count + trackerStackIDs.count + 1)
+    closureStackIDs[function] = id
+    builder.addStack(id: id, frames: [StackFrame(pc: UInt64(function))])
     return id
   }
 

@@ -1,0 +1,238 @@
+import CLeakRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs a capture in a child process forked from this one, so that it reads one consistent heap
+/// and can never harm the program it inspects.
+///
+/// `fork()` gives the child a copy-on-write image of this process frozen at one instant, with only
+/// the forking thread: no other thread can change or free what the child reads, and nothing the
+/// child does (a retain, a crash, a hang) reaches this process. Every lock of this library is
+/// taken across the fork (``Locked`` protected across fork, and the C layer's), so the child finds
+/// them free and the state behind them consistent. The child streams its result back through a
+/// pipe; this process only waits, and stops the child after a time bound.
+///
+/// A child that crashes, stalls, exits early or sends a result that does not decode is one failed
+/// attempt: it becomes a diagnostic, and a fresh child is forked (a new instant) until
+/// ``CaptureLimits/attempts`` are used up.
+///
+/// ```swift
+/// let outcome = CaptureProcess(limits: CaptureLimits()).run(
+///   in: { progress in capture(progress).binaryBytes() },
+///   decode: { try HeapSnapshot(binaryBytes: $0) })
+/// ```
+struct CaptureProcess {
+  var limits: CaptureLimits
+
+  /// What came back: the decoded result of the first attempt that succeeded (`nil` when none
+  /// did), and one diagnostic per failed attempt.
+  struct Outcome<Result> {
+    var result: Result?
+    var diagnostics: [String]
+  }
+
+  /// Forks a child that runs `body` and sends the bytes it returns; decodes them here. `body`
+  /// reports its progress (one step per object read) through the recorder it gets.
+  func run<Result>(
+    in body: (ProgressRecorder) -> [UInt8], decode: ([UInt8]) throws -> Result
+  ) -> Outcome<Result> {
+    var diagnostics: [String] = []
+    for attempt in 1...limits.attempts {
+      let failure: String
+      switch runOnce(body, fault: CaptureFault.next()) {
+      case .success(let bytes):
+        do {
+          return Outcome(result: try decode(bytes), diagnostics: diagnostics)
+        } catch {
+          failure = "the capture process sent a result that could not be read (\(error))"
+        }
+      case .failure(let problem):
+        failure = problem.message
+      }
+      let next = attempt < limits.attempts ? "; captured again" : "; the capture was given up after \(attempt) attempts"
+      diagnostics.append(failure + next)
+    }
+    return Outcome(result: nil, diagnostics: diagnostics)
+  }
+
+  /// Where the child is, in memory shared with the parent.
+  struct ProgressRecorder {
+    fileprivate let shared: UnsafeMutablePointer<cleak_capture_progress>
+
+    /// One more object is being read, at `address`.
+    func reading(_ address: UInt) {
+      cleak_capture_progress_step(shared, address)
+    }
+  }
+
+  // MARK: - One attempt
+
+  struct Failure: Error {
+    var message: String
+  }
+
+  private func runOnce(_ body: (ProgressRecorder) -> [UInt8], fault: CaptureFault?) -> Result<[UInt8], Failure> {
+    guard
+      let page = mmap(nil, MemoryLayout<cleak_capture_progress>.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
+      page != MAP_FAILED
+    else {
+      return .failure(Failure(message: "could not share memory with a capture process (\(errorText()))"))
+    }
+    defer { munmap(page, MemoryLayout<cleak_capture_progress>.size) }
+    let progress = page.bindMemory(to: cleak_capture_progress.self, capacity: 1)
+    var descriptors: [Int32] = [-1, -1]
+    guard pipe(&descriptors) == 0 else {
+      return .failure(Failure(message: "could not open a pipe to a capture process (\(errorText()))"))
+    }
+    for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }  // not for programs the host starts
+    let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+    let child = fork()
+    if child == 0 {
+      close(readEnd)
+      cleak_capture_child_begin(writeEnd)
+      Self.runChild(body, progress: ProgressRecorder(shared: progress), fault: fault, output: writeEnd)
+    }
+    close(writeEnd)
+    defer { close(readEnd) }
+    guard child > 0 else {
+      return .failure(Failure(message: "could not start a capture process (\(errorText()))"))
+    }
+    return collect(from: child, readEnd: readEnd, progress: progress)
+  }
+
+  /// The child's whole life: run, send the length-prefixed result, exit without running any
+  /// exit handler of the parent's program.
+  private static func runChild(
+    _ body: (ProgressRecorder) -> [UInt8], progress: ProgressRecorder, fault: CaptureFault?, output: Int32
+  ) -> Never {
+    switch fault {
+    case .crash: raise(SIGSEGV)
+    case .hang: while true { pause() }
+    case .exitWithoutResult: _exit(3)
+    case .corruptResult: writeAll([8, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8], to: output)
+    case nil:
+      let result = body(progress)
+      var message = withUnsafeBytes(of: UInt64(result.count)) { Array($0) }
+      message += result
+      writeAll(message, to: output)
+    }
+    _exit(0)
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written > 0 {
+          offset += written
+        } else if written < 0 && errno == EINTR {
+          continue
+        } else {
+          return
+        }
+      }
+    }
+  }
+
+  /// Reads the child's result while watching its progress; stops it when a bound is hit.
+  private func collect(
+    from child: pid_t, readEnd: Int32, progress: UnsafeMutablePointer<cleak_capture_progress>
+  ) -> Result<[UInt8], Failure> {
+    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var lastProgress = start
+    var lastSteps: UInt64 = 0
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var status: Int32 = 0
+    var exited = false
+    var stopped: String?
+
+    func drain() -> Bool {  // whether anything arrived
+      var any = false
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return any }
+        received += chunk[..<count]
+        any = true
+      }
+    }
+    func isComplete() -> Bool {
+      guard received.count >= 8 else { return false }
+      let length = received.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+      return UInt64(received.count - 8) >= length
+    }
+
+    while !isComplete() {
+      var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+      _ = poll(&request, 1, 20)
+      let arrived = drain()
+      if isComplete() { break }
+      if waitpid(child, &status, WNOHANG) == child {
+        exited = true
+        _ = drain()
+        break
+      }
+      let now = clock.now
+      let steps = cleak_capture_progress_steps(progress)
+      if arrived || steps != lastSteps {
+        lastSteps = steps
+        lastProgress = now
+      }
+      if now - lastProgress > limits.stallTimeout {
+        stopped = "made no progress for \(limits.stallTimeout)\(waitChannel(of: child))"
+      } else if now - start > limits.timeLimit {
+        stopped = "ran longer than \(limits.timeLimit)"
+      }
+      if stopped != nil {
+        kill(child, SIGKILL)
+        break
+      }
+    }
+    if !exited {  // the child exits right after its result, or was just killed
+      while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    }
+    let place = whereReading(progress)
+    if let stopped {
+      return .failure(Failure(message: "the capture process \(stopped) while reading \(place); it was stopped"))
+    }
+    if isComplete() {
+      let length = Int(received.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+      return .success(Array(received[8..<8 + length]))
+    }
+    if status & 0x7F != 0 {  // killed by a signal
+      let signal = status & 0x7F
+      let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+      return .failure(Failure(message: "the capture process was killed by signal \(signal) (\(name)) while reading \(place)"))
+    }
+    return .failure(Failure(message: "the capture process exited with status \((status >> 8) & 0xFF) without sending its result"))
+  }
+
+  /// "0x7f3a10 (MyApp.Feed)", or "the start of the capture" before any object was read.
+  private func whereReading(_ progress: UnsafeMutablePointer<cleak_capture_progress>) -> String {
+    guard cleak_capture_progress_steps(progress) > 0 else { return "nothing yet" }
+    let address = UInt(cleak_capture_progress_address(progress))
+    let name = LiveObjectReader().describe(address: address, hint: .none)?.1
+    return "0x\(String(address, radix: 16))" + (name.map { " (\($0))" } ?? "")
+  }
+
+  /// What the kernel says the stalled child waits in, e.g. " (waiting in futex_wait_queue: a lock
+  /// another thread held when the capture began)".
+  private func waitChannel(of child: pid_t) -> String {
+    guard let file = fopen("/proc/\(child)/wchan", "r") else { return "" }
+    defer { fclose(file) }
+    var buffer = [UInt8](repeating: 0, count: 128)
+    let count = fread(&buffer, 1, buffer.count - 1, file)
+    let channel = String(decoding: buffer[..<count], as: UTF8.self)
+    guard !channel.isEmpty, channel != "0" else { return "" }
+    return channel.contains("futex") ? " (waiting in \(channel): a lock another thread held when the capture began)" : " (waiting in \(channel))"
+  }
+
+  private func errorText() -> String {
+    String(cString: strerror(errno))
+  }
+}

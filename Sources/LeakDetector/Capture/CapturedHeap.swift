@@ -1,0 +1,59 @@
+import HeapGraph
+
+/// What a capture child sends its parent: the snapshot it took (stacks as program counters),
+/// the ids of the objects the walk started from, and which stacks are closures' code addresses
+/// rather than allocation stacks.
+struct CapturedHeap {
+  var snapshot: HeapSnapshot
+  var startIDs: [Int64]
+  var closureStackIDs: [Int64]
+
+  func binaryBytes() -> [UInt8] {
+    var writer = BinaryWriter()
+    writer.array(startIDs)
+    writer.array(closureStackIDs)
+    return writer.bytes + snapshot.binaryBytes()
+  }
+
+  init(snapshot: HeapSnapshot, startIDs: [Int64], closureStackIDs: [Int64]) {
+    self.snapshot = snapshot
+    self.startIDs = startIDs
+    self.closureStackIDs = closureStackIDs
+  }
+
+  init(binaryBytes bytes: [UInt8]) throws(BinaryDecodingError) {
+    var reader = BinaryReader(bytes)
+    startIDs = try reader.array()
+    closureStackIDs = try reader.array()
+    let headerSize = 16 + 8 * (startIDs.count + closureStackIDs.count)
+    snapshot = try HeapSnapshot(binaryBytes: Array(bytes[headerSize...]))
+  }
+
+  /// The snapshot with its stacks symbolized in this process: allocation stacks hold return
+  /// addresses (the call is the instruction before), a closure's stack its code address.
+  func symbolicated() -> HeapSnapshot {
+    let closures = Set(closureStackIDs)
+    var symbolicated = snapshot
+    symbolicated.replaceStackFrames { stack in
+      if closures.contains(stack.id) {
+        return stack.frames.map { frame in
+          var symbolized = Symbolicator.shared.frame(at: UInt(frame.pc ?? 0))
+          symbolized.symbol = symbolized.symbol.map(Symbolicator.closureName)
+          return symbolized
+        }
+      }
+      return Symbolicator.shared.frames(ofReturnAddresses: stack.frames.map { UInt($0.pc ?? 0) })
+    }
+    return symbolicated
+  }
+
+  /// The snapshot id of each captured object, by address.
+  var objectIDsByAddress: [UInt: Int64] {
+    var ids: [UInt: Int64] = [:]
+    for index in 0..<snapshot.objectCount {
+      let object = snapshot.object(at: index)
+      if let address = object.address { ids[UInt(address)] = object.id }
+    }
+    return ids
+  }
+}
