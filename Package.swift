@@ -59,6 +59,9 @@ let package = Package(
     // Measures reflection of live objects against a Mirror walk (not a product).
     .executableTarget(name: "reflection-bench", dependencies: ["LeakDetector"], path: "Benchmarks/ReflectionBench"),
 
+    // What one live capture costs (Benchmarks/capture-overhead.sh; not a product).
+    .executableTarget(name: "capture-bench", dependencies: ["LeakDetector"], path: "Benchmarks/CaptureBench"),
+
     // Live capture while threads mutate, with exact object counts afterwards (Scripts/soak; not a product).
     .executableTarget(
       name: "capture-soak", dependencies: ["LeakDetector"], path: "Tests/CaptureSoak",

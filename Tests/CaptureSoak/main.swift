@@ -1,31 +1,45 @@
-// A soak of live capture while threads mutate: 6 threads keep rebuilding small object graphs
-// (closures, arrays, dictionaries, enums with class and Error payloads, weak back references)
-// while the main thread captures tracker snapshots and searches cycles from the threads' holders.
-// Afterwards every object created must have been destroyed (exit 3 otherwise). Run it with
-// `Scripts/soak [SECONDS]`. Not part of CI yet: today's capture reads references that other
-// threads release meanwhile, and crashes within seconds (the safe-capture work fixes that).
+// A soak of live capture while threads mutate: mutator threads keep building and dropping small
+// object graphs with every field shape the reflection reads (closures with captured vars, arrays,
+// dictionaries, sets, tuples, existentials, enums with class and Error payloads, indirect enums,
+// weak back references), while the main thread captures all the time: tracker snapshots, cycle
+// searches from the threads' holders, and the leak checks' capture. Afterwards every object
+// created must have been destroyed, exactly (exit 3 otherwise): a capture that freed an object
+// early or kept one alive would show. Run it with `Scripts/soak [SECONDS]`.
 import Foundation
+import HeapGraph
 import LeakDetector
 import Synchronization
 
 let created = Atomic<Int>(0)
 let destroyed = Atomic<Int>(0)
 struct Failure: Error { let node: Node }
-enum State { case idle, loaded(Node), failed(Error) }
-final class Node {
+struct Key: Hashable { let id: Int; let node: Node
+  static func == (a: Key, b: Key) -> Bool { a.id == b.id }
+  func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+protocol Payload: AnyObject {}
+enum State { case idle, loaded(Node), failed(Error), pair(Node, Int) }
+indirect enum Chain { case link(Node, Chain), end }
+final class Node: Payload {
   var next: Node?
   weak var parent: Node?
   var handler: (() -> Void)?
   var items: [Node] = []
   var table: [String: Node] = [:]
+  var keys: Set<Key> = []
   var state: State = .idle
+  var chain: Chain = .end
+  var any: Any?
+  var payload: Payload?
+  var tuple: (Node?, Int) = (nil, 0)
   init() { created.add(1, ordering: .relaxed) }
   deinit { destroyed.add(1, ordering: .relaxed) }
 }
 final class Holder: @unchecked Sendable { var nodes: [Node] = [] }
 
-let seconds = Double(CommandLine.arguments.dropFirst().first ?? "20") ?? 20
-let threads = 6
+let arguments = CommandLine.arguments.dropFirst()
+let seconds = Double(arguments.first ?? "20") ?? 20
+let threads = Int(arguments.dropFirst().first ?? "6") ?? 6
 let holders = (0..<threads).map { _ in Holder() }
 let stop = Atomic<Bool>(false)
 AllocationTracker.start(.init(capturesStacks: true))
@@ -35,13 +49,22 @@ for t in 0..<threads {
   let thread = Thread {
     var i = 0
     while !stop.load(ordering: .relaxed) {
+      // Strong references only go from a to b to c to leaves, so everything dies when dropped.
       let a = Node(), b = Node(), c = Node()
-      a.next = b; b.parent = a; a.items = [b, c]; a.table["c"] = c
-      c.state = i % 3 == 0 ? .loaded(b) : (i % 3 == 1 ? .failed(Failure(node: Node())) : .idle)
-      a.handler = { [weak a] in _ = a?.items.count }
+      a.next = b; b.parent = a; a.items = [b, c]; a.table["key number \(i % 5) of a long name"] = c
+      a.state = i % 3 == 0 ? .pair(b, i) : .loaded(c)
+      c.state = i % 3 == 0 ? .loaded(Node()) : (i % 3 == 1 ? .failed(Failure(node: Node())) : .idle)
+      var count = 0
+      a.handler = { [weak a] in count += 1; _ = a?.items.count }
+      b.keys = [Key(id: i, node: c)]
+      b.chain = .link(c, .link(Node(), .end))
+      b.tuple = (c, i)
+      c.any = i % 2 == 0 ? Node() : "text \(i)"
+      c.payload = Node()
       if holder.nodes.count > 50 { holder.nodes.removeFirst(10) }
       holder.nodes.append(a)
       if i % 7 == 0, let first = holder.nodes.first { first.state = .loaded(c); first.items.append(b) }
+      if i % 11 == 0, let last = holder.nodes.last { last.items.removeAll(); last.table.removeAll(); last.chain = .end }
       i += 1
     }
   }
@@ -50,15 +73,37 @@ for t in 0..<threads {
 }
 let start = Date()
 var captures = 0
+var objectsSeen = 0
+var failedAttempts = 0
+var failures: [String: Int] = [:]
+func note(_ diagnostics: [String]) {
+  for diagnostic in diagnostics where diagnostic.hasPrefix("the capture process") {
+    failedAttempts += 1
+    failures[diagnostic, default: 0] += 1
+  }
+}
 while Date().timeIntervalSince(start) < seconds {
-  _ = AllocationTracker.snapshot()
-  for holder in holders { _ = RetainCycleDetector.cycles(from: holder) }
-  captures += 1
+  let snapshot = AllocationTracker.snapshot()
+  objectsSeen += snapshot.objectCount
+  note(snapshot.metadata.diagnostics)
+  _ = ObjectGraph(snapshot)
+  for holder in holders {
+    let detector = RetainCycleDetector()
+    detector.addCandidate(holder)
+    _ = detector.findRetainCycles()
+    note(detector.diagnostics)
+  }
+  let heap = AllocationTracker.captureLiveHeap(including: holders)
+  note(heap.snapshot.metadata.diagnostics)
+  captures += 2 + holders.count
 }
 stop.store(true, ordering: .relaxed)
 Thread.sleep(forTimeInterval: 0.5)
 for holder in holders { holder.nodes.removeAll() }
 AllocationTracker.stop()
 let c = created.load(ordering: .relaxed), d = destroyed.load(ordering: .relaxed)
-print("soak: \(captures) captures in \(Int(seconds)) s; created \(c), destroyed \(d), live \(c - d)")
+print(
+  "soak: \(threads) threads, \(captures) captures in \(Int(seconds)) s (\(objectsSeen) objects in tracker snapshots), "
+    + "\(failedAttempts) capture attempts failed and were retried; created \(c), destroyed \(d), live \(c - d)")
+for (failure, count) in failures.sorted(by: { $0.value > $1.value }) { print("  \(count)× \(failure)") }
 exit(c == d ? 0 : 3)

@@ -79,6 +79,21 @@ final class LeakCheckXCTests: XCTestCase {
     XCTAssertTrue(finding.description.contains("No retain cycle holds it"), finding.description)
   }
 
+  func testTrackForLeaks_captureFailsEveryTime_stillFailsAndSaysWhy() throws {
+    CaptureFault.staged.withLock { $0 = [.crash, .crash, .crash] }
+    defer { CaptureFault.staged.withLock { $0.removeAll() } }
+    let findings = run("leaksThroughAClosure") { $0.leaksThroughAClosure() }
+    let report = try XCTUnwrap(findings.first)
+    XCTAssertEqual(findings.count, 1)
+    XCTAssertEqual(report.finding.kind, .leaked)
+    XCTAssertEqual(report.line, FixtureCases.trackedLine)
+    XCTAssertTrue(report.finding.cycles.isEmpty)
+    XCTAssertTrue(
+      report.finding.description.contains(
+        "The heap could not be captured to explain what holds it: the capture process was killed by signal 11"),
+      report.finding.description)
+  }
+
   /// The failure text people read, for a cycle and for a chain of references from a global
   /// (addresses and line numbers masked: they differ between runs and between debug and release).
   func testFailureText_cycleAndRetainingPath_matchGoldenFile() throws {

@@ -113,6 +113,7 @@ struct LiveHeapCapture {
       diagnostics.append("\(typeName) at 0x\(String(address, radix: 16)) was being deallocated; its references were skipped")
       return nil
     }
+    progress?.reading(address)
     let id = Int64(idByAddress.count + 1)
     idByAddress[address] = id
     var stack: Int64?

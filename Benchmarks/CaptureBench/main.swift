@@ -1,0 +1,46 @@
+// What one live capture costs: `AllocationTracker.snapshot()` of OBJECTS tracked objects (chains
+// of nodes with closures and arrays) while THREADS other threads keep their cores busy. Prints the
+// median of REPEATS captures. It uses only API that the in-process capture also had, so
+// `Benchmarks/capture-overhead.sh` can build it against an older revision and compare.
+import Foundation
+import LeakDetector
+
+final class Node {
+  var next: Node?
+  var items: [Node] = []
+  var handler: (() -> Void)?
+}
+
+let arguments = CommandLine.arguments.dropFirst().map { Int($0) ?? 0 }
+let (objects, threads, repeats) = (arguments.first ?? 100_000, arguments.dropFirst().first ?? 8, arguments.dropFirst(2).first ?? 5)
+AllocationTracker.start(.init(capturesStacks: true))
+var chains: [Node] = []
+for index in 0..<objects {
+  let node = Node()
+  if index % 100 != 0, let previous = chains.last {
+    node.next = previous
+    chains[chains.count - 1] = node
+  } else {
+    chains.append(node)
+  }
+  node.handler = { [weak node] in _ = node?.items.count }
+}
+final class Flag: @unchecked Sendable { var stop = false }
+let flag = Flag()
+for _ in 0..<threads {
+  Thread.detachNewThread {
+    var x: UInt64 = 1
+    while !flag.stop { for _ in 0..<10_000 { x = x &* 6364136223846793005 &+ 1442695040888963407 } }
+    if x == 42 { print(x) }
+  }
+}
+var times: [Double] = []
+var count = 0
+for _ in 0..<repeats {
+  let start = Date()
+  count = AllocationTracker.snapshot().objectCount
+  times.append(Date().timeIntervalSince(start))
+}
+flag.stop = true
+times.sort()
+print("capture of \(count) objects with \(threads) busy threads: median \(String(format: "%.3f", times[times.count / 2])) s over \(repeats)")

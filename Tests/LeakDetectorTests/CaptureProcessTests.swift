@@ -1,0 +1,104 @@
+import HeapGraph
+import CLeakRuntime
+import LeakDetector
+import XCTest
+
+/// What a capture does when its child process fails: each failure is a diagnostic, a fresh child
+/// takes over, and when every attempt fails the capture says so instead of crashing or hanging.
+final class CaptureProcessTests: XCTestCase {
+  override func tearDown() {
+    CaptureFault.staged.withLock { $0.removeAll() }
+    super.tearDown()
+  }
+
+  private func stage(_ faults: CaptureFault...) {
+    CaptureFault.staged.withLock { $0 = faults }
+  }
+
+  private func twoNodeCycle() -> Node {
+    let (a, b) = (escaping(Node("a")), escaping(Node("b")))
+    a.next = b
+    b.next = a
+    return a
+  }
+
+  private func detector(_ limits: CaptureLimits = CaptureLimits()) -> RetainCycleDetector {
+    var configuration = RetainCycleDetector.Configuration()
+    configuration.captureLimits = limits
+    return RetainCycleDetector(configuration: configuration)
+  }
+
+  func testCapture_childCrashes_isCapturedAgainAndSaysSo() {
+    let start = twoNodeCycle()
+    stage(.crash)
+    let detector = detector()
+    detector.addCandidate(start)
+    XCTAssertEqual(detector.findRetainCycles().map(normalized), ["Node.next -> Node.next -> Node"])
+    XCTAssertEqual(detector.diagnostics.count, 1, "\(detector.diagnostics)")
+    XCTAssertTrue(
+      detector.diagnostics[0].hasPrefix("the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; captured again"),
+      detector.diagnostics[0])
+  }
+
+  func testCapture_childHangsEveryTime_isStoppedAndTheCaptureGivenUp() {
+    let start = twoNodeCycle()
+    stage(.hang, .hang)
+    let detector = detector(CaptureLimits(stallTimeout: .milliseconds(200), attempts: 2))
+    detector.addCandidate(start)
+    let clock = ContinuousClock()
+    let began = clock.now
+    XCTAssertEqual(detector.findRetainCycles(), [])
+    XCTAssertLessThan(clock.now - began, .seconds(5))
+    XCTAssertEqual(detector.diagnostics.count, 2, "\(detector.diagnostics)")
+    XCTAssertTrue(detector.diagnostics[0].hasPrefix("the capture process made no progress for 0.2 seconds"), detector.diagnostics[0])
+    XCTAssertTrue(detector.diagnostics[0].hasSuffix("it was stopped; captured again"), detector.diagnostics[0])
+    XCTAssertTrue(detector.diagnostics[1].hasSuffix("; the capture was given up after 2 attempts"), detector.diagnostics[1])
+    XCTAssertEqual(detector.lastSnapshot?.objectCount, 0)
+  }
+
+  func testCapture_childRunsPastTheTimeLimit_isStopped() {
+    let start = twoNodeCycle()
+    stage(.hang)
+    let detector = detector(CaptureLimits(stallTimeout: .seconds(60), timeLimit: .milliseconds(300), attempts: 2))
+    detector.addCandidate(start)
+    XCTAssertEqual(detector.findRetainCycles().count, 1)
+    XCTAssertTrue(detector.diagnostics[0].hasPrefix("the capture process ran longer than 0.3 seconds"), "\(detector.diagnostics)")
+  }
+
+  func testCapture_childExitsWithoutResult_orSendsGarbage_isCapturedAgain() {
+    let start = twoNodeCycle()
+    stage(.exitWithoutResult, .corruptResult)
+    let detector = detector()
+    detector.addCandidate(start)
+    XCTAssertEqual(detector.findRetainCycles().count, 1)
+    XCTAssertEqual(detector.diagnostics.count, 2, "\(detector.diagnostics)")
+    XCTAssertEqual(detector.diagnostics[0], "the capture process exited with status 3 without sending its result; captured again")
+    XCTAssertTrue(detector.diagnostics[1].hasPrefix("the capture process sent a result that could not be read ("), detector.diagnostics[1])
+  }
+
+  func testTrackerSnapshot_everyAttemptFails_isEmptyWithItsDiagnostics() {
+    stage(.crash, .crash)
+    let snapshot = AllocationTracker.snapshot(limits: CaptureLimits(attempts: 2))
+    XCTAssertEqual(snapshot.objectCount, 0)
+    XCTAssertEqual(snapshot.metadata.diagnostics.count, 2)
+    XCTAssertTrue(snapshot.metadata.diagnostics[1].hasSuffix("given up after 2 attempts"), "\(snapshot.metadata.diagnostics)")
+  }
+
+  func testCapture_leavesTheCapturedObjectsReferenceCountsAsTheyWere() {
+    let start = twoNodeCycle()
+    let addresses = [address(of: start), address(of: start.next!)]
+    let before = addresses.map(cleak_strong_retain_count)
+    _ = RetainCycleDetector.cycles(from: start)
+    _ = AllocationTracker.snapshot()
+    XCTAssertEqual(addresses.map(cleak_strong_retain_count), before)
+  }
+
+  func testDictionaryKeys_longAndShortStrings_nameTheirEntries() {
+    let parent = escaping(Node("parent"))
+    let long = String(repeating: "long-key-", count: 10)
+    parent.byName["kid"] = escaping(Node("kid"))
+    parent.byName[long] = escaping(Node("other"))
+    let labels = references(of: parent).map(\.label).filter { $0.hasPrefix("byName[") }.sorted()
+    XCTAssertEqual(labels, ["byName[\"kid\"]", "byName[\"\(long.prefix(64))…\"]"])
+  }
+}
