@@ -90,8 +90,7 @@ struct LiveObjectReader {
     case (_, .box(let boxedType)):
       return (.box, "box<\(boxedType)>")
     case (_, .closure(let function)):
-      let name = Symbolicator.shared.name(at: function)
-      return (kind, name.map(Symbolicator.closureName) ?? "closure at 0x\(String(function, radix: 16))")
+      return (kind, Symbolicator.shared.closureName(at: function) ?? "closure at 0x\(String(function, radix: 16))")
     case (.box, .none):
       return (.box, "box")
     case (.closureContext, .none):

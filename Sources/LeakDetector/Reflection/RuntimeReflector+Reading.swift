@@ -235,17 +235,36 @@ extension RuntimeReflector.State {
       collect(items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
       return
     }
+    let key = ClosureLayoutKey(metadata: metadata, asBox: asBox)
+    if let cached = closureLayouts[key] {
+      collect(cached, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+      return
+    }
     let info = swift_reflection_infoForInstance(context, address)
     guard info.Kind == SWIFT_CLOSURE_CONTEXT else {
       diagnostics.append("closure context at 0x\(String(address, radix: 16)): its captures are not described (no capture metadata)")
       return
     }
+    var layout: [LayoutItem] = []
     for index in 0..<info.NumFields {
       let child = swift_reflection_childOfInstance(context, address, index)
-      let label = asBox ? "value" : "capture #\(index): \(shortTypeName(name(ofTypeRef: child.TR)))"
-      let items = items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
-      collect(items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+      let label = asBox ? "value" : "capture #\(index): \(shortName(ofTypeRef: child.TR))"
+      layout += items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
     }
+    if Self.closureLayoutIsPerType(metadata: metadata) { closureLayouts[key] = layout }
+    collect(layout, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+  }
+
+  /// Whether every context with this metadata has the same captures at the same offsets: true
+  /// unless the closure is generic, when the context itself holds the metadata its layout
+  /// depends on. The context metadata keeps its capture descriptor at +16, whose second and
+  /// third words count those metadata sources and bindings.
+  static func closureLayoutIsPerType(metadata: UInt) -> Bool {
+    guard let descriptor = MemoryReader.readWord(at: metadata + 16), descriptor != 0,
+      let counts = MemoryReader.readWord(at: descriptor + 4)
+    else { return false }
+    let bindings = MemoryReader.readWord(at: descriptor + 8).map { $0 & 0xFFFF_FFFF } ?? 1
+    return counts & 0xFFFF_FFFF == 0 && bindings == 0
   }
 
   // MARK: - Memory

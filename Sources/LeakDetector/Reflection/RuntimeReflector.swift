@@ -80,6 +80,12 @@ struct ClassLayout: Sendable {
   var diagnostics: [String]
 }
 
+/// A closure context's layout is cached per metadata, and per how the context is read.
+struct ClosureLayoutKey: Hashable, Sendable {
+  var metadata: UInt
+  var asBox: Bool
+}
+
 /// Where a native `Dictionary` or `Set` storage class keeps its fields.
 struct HashedStorageLayout: Sendable {
   var countOffset: Int
@@ -99,6 +105,8 @@ extension RuntimeReflector {
     var elementLayouts: [UInt64: ElementLayout] = [:]
     var hashedStorageLayouts: [UInt: HashedStorageLayout?] = [:]
     var runtimeTypes: [UInt64: Any.Type?] = [:]
+    var shortNames: [UInt64: String] = [:]
+    var closureLayouts: [ClosureLayoutKey: [LayoutItem]] = [:]
 
     /// Bits of a heap-object pointer that enums may use for their tags (x86_64, arm64).
     static let pointerMask: UInt = 0x00FF_FFFF_FFFF_FFF8
@@ -109,6 +117,15 @@ extension RuntimeReflector {
     }
 
     // MARK: - Names
+
+    /// ``shortTypeName(_:)`` of the type `typeRef` names, cached (closure capture labels use it
+    /// for every context).
+    mutating func shortName(ofTypeRef typeRef: UInt64) -> String {
+      if let cached = shortNames[typeRef] { return cached }
+      let short = shortTypeName(name(ofTypeRef: typeRef))
+      shortNames[typeRef] = short
+      return short
+    }
 
     func name(ofTypeRef typeRef: UInt64) -> String {
       guard let context, typeRef != 0, let pointer = swift_reflection_copyNameForTypeRef(context, typeRef, false) else {

@@ -22,6 +22,7 @@ public final class Symbolicator: Sendable {
 
   private let cache = Locked<[UInt: StackFrame]>([:], protectedAcrossFork: true)
   private let names = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
+  private let closureNames = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
 
   /// The demangled function name at `pc`, without looking up its source location (cheaper than
   /// ``frame(at:)``).
@@ -34,6 +35,15 @@ public final class Symbolicator: Sendable {
     defer { free(symbol) }
     let name = symbol.map { Self.demangle(String(cString: $0)) }
     names.withLock { $0[pc] = name }
+    return name
+  }
+
+  /// The name of the closure whose code starts at `pc`, as people read it (``closureName(_:)``),
+  /// cached per address: every context of a closure has the same name.
+  public func closureName(at pc: UInt) -> String? {
+    if let cached = closureNames.withLock({ $0[pc] }) { return cached }
+    let name = name(at: pc).map(Self.closureName)
+    closureNames.withLock { $0[pc] = name }
     return name
   }
 
