@@ -43,6 +43,28 @@ struct JSONScanner {
 
   // MARK: - Structure
 
+  /// Skips a UTF-8 byte order mark at the start of the document, as some editors write one.
+  /// Offsets count from after it.
+  mutating func skipByteOrderMark() {
+    if position == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      self = JSONScanner(bytes: UnsafeBufferPointer(rebasing: bytes[3...]))
+    }
+  }
+
+  /// Checks that nothing but whitespace follows the document's value, `what`.
+  mutating func expectEnd(after what: String) throws(SnapshotDecodingError) {
+    skipWhitespace()
+    guard isAtEnd else {
+      throw failure(.syntax("unexpected \(describeToken(at: position)) after the end of \(what)"))
+    }
+  }
+
+  /// The offset of the opening quote of `key`, a key that `nextKey(_:)` returned.
+  func offset(ofKey key: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let keyStart = key.baseAddress, let start = bytes.baseAddress else { return position }
+    return keyStart - start - 1
+  }
+
   mutating func skipWhitespace() {
     while position < bytes.count {
       switch bytes[position] {
