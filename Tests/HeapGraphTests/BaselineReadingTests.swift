@@ -116,6 +116,11 @@ final class BaselineReadingTests: XCTestCase {
     XCTAssertTrue(error?.problem.contains("found byte 0x7F (binary data, not JSON text)") ?? false, "\(String(describing: error))")
   }
 
+  func testReading_wordThatIsNotJSON_isNamedByItsFirstCharacter() {
+    assertError("{ not json", path: "", line: 1, column: 3, problem: "invalid JSON: expected a quoted key, found 'n'")
+    assertError(#"{"formatVersion": nope}"#, path: "formatVersion", line: 1, column: 19, problem: "expected an integer, found 'n'")
+  }
+
   func testReading_trailingText_isRejected() {
     assertError(
       #"{"formatVersion": 1, "accepted": {}} {}"#, path: "", line: 1, column: 38,

@@ -31,14 +31,20 @@ struct JSONScanner {
     case UInt8(ascii: "\""): return "a string"
     case UInt8(ascii: "{"): return "an object"
     case UInt8(ascii: "["): return "an array"
-    case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
-    case UInt8(ascii: "n"): return "null"
+    case UInt8(ascii: "t") where spells("true", at: offset), UInt8(ascii: "f") where spells("false", at: offset): return "a boolean"
+    case UInt8(ascii: "n") where spells("null", at: offset): return "null"
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
     case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
     default:
       let hex = String(byte, radix: 16, uppercase: true)
       return "byte 0x\(hex.count == 1 ? "0" + hex : hex) (binary data, not JSON text)"
     }
+  }
+
+  /// Whether the bytes at `offset` spell `literal`.
+  private func spells(_ literal: StaticString, at offset: Int) -> Bool {
+    guard offset + literal.utf8CodeUnitCount <= bytes.count else { return false }
+    return UnsafeBufferPointer(rebasing: bytes[offset..<offset + literal.utf8CodeUnitCount]).equals(literal)
   }
 
   // MARK: - Structure
