@@ -111,7 +111,7 @@ struct GateCommand: ParsableCommand {
   /// permission, malformed content) is an input error naming the file.
   private func readBaseline() throws -> Baseline? {
     var status = stat()
-    if stat(baseline, &status) != 0 && errno == ENOENT { return nil }
+    if !baseline.isEmpty && stat(baseline, &status) != 0 && errno == ENOENT { return nil }
     let bytes = try readFile(baseline)
     do {
       return try Baseline(jsonBytes: bytes)

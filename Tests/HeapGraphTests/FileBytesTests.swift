@@ -67,7 +67,21 @@ final class FileBytesTests: XCTestCase {
     XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(file + "/x") }, "\(file)/x: cannot open: Not a directory")
   }
 
+  func testReadAndWrite_emptyPath_namesNoFile() {
+    XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read("") }, "\"\": an empty path names no file")
+    XCTAssertEqual(failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: "") }, "\"\": an empty path names no file")
+  }
+
   // MARK: - Writing
+
+  func testWrite_readOnlyFile_isRefusedAndKept() throws {
+    guard geteuid() != 0 else { throw XCTSkip("running as root, which may write any file whatever its mode") }
+    let target = directory + "/read-only.json"
+    try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+    XCTAssertEqual(chmod(target, 0o444), 0)
+    XCTAssertEqual(failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: target) }, "\(target): cannot write: Permission denied")
+    XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old")
+  }
 
   func testWrite_directory_isRefusedAndKept() throws {
     let target = directory + "/report"

@@ -86,6 +86,10 @@ final class BadInputTests: XCTestCase {
       make: { directory, _ in directory + "/missing.json" },
       asSnapshot: "cannot open: No such file or directory", asBaseline: nil, canBeStandardInput: false),
     BadFile(
+      name: "an empty path",
+      make: { _, _ in "" },
+      asSnapshot: "an empty path names no file", asBaseline: "an empty path names no file", canBeStandardInput: false),
+    BadFile(
       name: "an empty file",
       make: { directory, _ in try write("", to: directory + "/empty.json") },
       asSnapshot: #"the file is empty (0 bytes): a heap snapshot is a JSON object with "format": "swift-heap-snapshot""#,
@@ -190,7 +194,7 @@ final class BadInputTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: caseDirectory, withIntermediateDirectories: false)
       }
       let snapshot = try file.make(snapshotDirectory, .snapshot)
-      let message = "\(snapshot): \(file.asSnapshot)"
+      let message = "\(Self.named(snapshot)): \(file.asSnapshot)"
       for (command, arguments) in [
         ("analyze", ["analyze", snapshot, "--output", output]),
         ("analyze --format json", ["analyze", snapshot, "--format", "json", "--output", output]),
@@ -220,7 +224,7 @@ final class BadInputTests: XCTestCase {
       }
       if let asBaseline = file.asBaseline {
         let badBaseline = try file.make(baselineDirectory, .baseline)
-        let message = "\(badBaseline): \(asBaseline)"
+        let message = "\(Self.named(badBaseline)): \(asBaseline)"
         rows.append(
           Row(
             description: "gate: \(file.name) as the baseline",
@@ -232,6 +236,11 @@ final class BadInputTests: XCTestCase {
       }
     }
     return rows
+  }
+
+  /// How messages name `path`.
+  private static func named(_ path: String) -> String {
+    path.isEmpty ? "\"\"" : path
   }
 
   /// The file at `path` on standard input: piped when it is a small file, as `cat file |`
@@ -248,7 +257,9 @@ final class BadInputTests: XCTestCase {
   /// an input.
   private func outputRows(in directory: String) throws -> [Row] {
     let baseline = directory + "/baseline.json"
-    var unwritable: [(name: String, path: String, message: String, isPrefix: Bool)] = []
+    var unwritable: [(name: String, path: String, message: String, isPrefix: Bool)] = [
+      ("an empty path", "", "an empty path names no file", false)
+    ]
     try FileManager.default.createDirectory(atPath: directory + "/out-folder", withIntermediateDirectories: false)
     unwritable.append(("a directory", directory + "/out-folder", "is a directory, not a file", false))
     unwritable.append(
@@ -264,6 +275,9 @@ final class BadInputTests: XCTestCase {
       XCTAssertEqual(chmod(directory + "/read-only", 0o555), 0)
       unwritable.append(
         ("a read-only location", directory + "/read-only/out.txt", "cannot create a file in \(directory)/read-only: Permission denied", false))
+      _ = try Self.write(Self.validBaseline, to: directory + "/read-only-file.txt")  // a baseline too, for --update-baseline
+      XCTAssertEqual(chmod(directory + "/read-only-file.txt", 0o444), 0)
+      unwritable.append(("a read-only file", directory + "/read-only-file.txt", "cannot write: Permission denied", false))
     }
     var rows: [Row] = []
     for (name, path, problem, isPrefix) in unwritable {
@@ -274,13 +288,16 @@ final class BadInputTests: XCTestCase {
         ("strip", ["strip", seven, "--output", path]),
       ] {
         rows.append(
-          Row(description: "\(command): \(name) as --output", arguments: arguments, message: "\(path): \(problem)", isPrefix: isPrefix))
+          Row(
+            description: "\(command): \(name) as --output", arguments: arguments, message: "\(Self.named(path)): \(problem)",
+            isPrefix: isPrefix))
       }
+      // The baseline is read first: where it cannot be opened, that is what is said.
       let asBaselineProblem = name == "a path whose parent is a file" ? "cannot open: Not a directory" : problem
       rows.append(
         Row(
           description: "gate --update-baseline: \(name) as the baseline to write",
-          arguments: ["gate", seven, "--baseline", path, "--update-baseline"], message: "\(path): \(asBaselineProblem)",
+          arguments: ["gate", seven, "--baseline", path, "--update-baseline"], message: "\(Self.named(path)): \(asBaselineProblem)",
           isPrefix: isPrefix))
     }
     let snapshot = try Self.write(try String(contentsOfFile: seven, encoding: .utf8), to: directory + "/snapshot.json")

@@ -16,7 +16,7 @@ public enum FileBytes {
     /// What was being done and why it failed: `"cannot open: No such file or directory"`.
     public var reason: String
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(path.isEmpty ? "\"\"" : path): \(reason)" }
   }
 
   /// The most `read` and `readStandardInput` take unless told otherwise: 4 GiB, about ten times
@@ -29,6 +29,7 @@ public enum FileBytes {
   /// - Throws: when the file cannot be opened or read, is a directory or a device, or holds
   ///   more than `limit` bytes (a regular file is measured before it is read).
   public static func read(_ path: String, limit: Int = defaultReadLimit) throws(Failure) -> [UInt8] {
+    guard !path.isEmpty else { throw emptyPath }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Failure(path: path, reason: "cannot open: \(systemError())") }
     defer { close(descriptor) }
@@ -74,6 +75,8 @@ public enum FileBytes {
     return bytes
   }
 
+  private static let emptyPath = Failure(path: "", reason: "an empty path names no file")
+
   private static func tooLarge(_ name: String, limit: Int) -> Failure {
     Failure(path: name, reason: "is too large: more than \(describeSize(limit)), the most that is read")
   }
@@ -91,12 +94,15 @@ public enum FileBytes {
   ///
   /// A symbolic link stays a link: the file it names is replaced. An existing file keeps its
   /// permissions. A pipe or device (`/dev/stdout`) cannot be replaced, so it is written to
-  /// directly. A directory is refused.
+  /// directly. A directory is refused, and so is a file the caller may not write (a read-only
+  /// file stays read-only).
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+    guard !path.isEmpty else { throw emptyPath }
     var status = stat()
     let exists = stat(path, &status) == 0
     let kind = status.st_mode & S_IFMT
     if exists && kind == S_IFDIR { throw Failure(path: path, reason: "is a directory, not a file") }
+    if exists && access(path, W_OK) != 0 { throw Failure(path: path, reason: "cannot write: \(systemError())") }
     if exists && kind != S_IFREG {
       try writeInPlace(bytes, to: path)
       return
