@@ -23,6 +23,9 @@ struct AnalysisOptions: ParsableArguments {
     guard (1...1_000_000).contains(maxCyclesPerComponent) else {
       throw ValidationError("--max-cycles-per-component must be between 1 and 1000000, not \(maxCyclesPerComponent).")
     }
+    if let expectDeadGeneration, expectDeadGeneration < 0 {
+      throw ValidationError("--expect-dead-generation must be 0 or more, not \(expectDeadGeneration).")
+    }
   }
 
   /// The options as the core takes them.
@@ -32,7 +35,7 @@ struct AnalysisOptions: ParsableArguments {
       expectedDead: expectDeadGeneration.map { .generation(atLeast: $0) })
   }
 
-  /// Reads, parses and analyses the snapshot at `path`, reporting progress.
+  /// Reads, parses and analyses the snapshot at `path` (`-`: standard input), reporting progress.
   func analyze(_ path: String, progress: ProgressPrinter) throws -> HeapAnalysis {
     let graph = try loadGraph(path, progress: progress)
     return HeapAnalysis(graph: graph, options: heapAnalysisOptions, progress: { progress.report($0) })

@@ -22,6 +22,7 @@ struct AnalyzeCommand: ParsableCommand {
       EXAMPLES
         leak-detector analyze app.heapsnapshot.json
         leak-detector analyze app.heapsnapshot.json --format json --output cycles.json
+        capture-heap | leak-detector analyze -
       """
   )
 
@@ -29,7 +30,7 @@ struct AnalyzeCommand: ParsableCommand {
     case text, json, dot, sarif, junit, markdown
   }
 
-  @Argument(help: "The heap snapshot to analyse (JSON, format version 1).")
+  @Argument(help: "The heap snapshot to analyse (JSON, format version 1); - reads it from standard input.")
   var snapshot: String
 
   @OptionGroup var analysis: AnalysisOptions
@@ -42,6 +43,7 @@ struct AnalyzeCommand: ParsableCommand {
   @OptionGroup var sourceRoot: SourceRootOption
 
   func run() throws {
+    try output.checkNotAnInput([snapshot])
     let progress = ProgressPrinter()
     let result = try analysis.analyze(snapshot, progress: progress)
     progress.report("rendering the report")

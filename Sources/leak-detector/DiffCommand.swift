@@ -23,10 +23,10 @@ struct DiffCommand: ParsableCommand {
     case text, json
   }
 
-  @Argument(help: "The earlier snapshot.")
+  @Argument(help: "The earlier snapshot; - reads it from standard input.")
   var old: String
 
-  @Argument(help: "The later snapshot.")
+  @Argument(help: "The later snapshot; - reads it from standard input (one of the two at most).")
   var new: String
 
   @OptionGroup var analysis: AnalysisOptions
@@ -36,13 +36,20 @@ struct DiffCommand: ParsableCommand {
 
   @OptionGroup var output: OutputOptions
 
+  func validate() throws {
+    guard old != standardInputArgument || new != standardInputArgument else {
+      throw ValidationError("Standard input can be read only once: name '-' as the earlier or the later snapshot, not both.")
+    }
+  }
+
   func run() throws {
+    try output.checkNotAnInput([old, new])
     let progress = ProgressPrinter()
     let before = try analysis.analyze(old, progress: progress)
     let after = try analysis.analyze(new, progress: progress)
     progress.report("comparing")
     let diff = HeapDiff(old: before, new: after)
-    try output.emit(format == .json ? diff.renderJSON() : diff.renderText(old: old, new: new))
+    try output.emit(format == .json ? diff.renderJSON() : diff.renderText(old: inputName(old), new: inputName(new)))
     if diff.hasGrowth { throw ExitStatus.found }
   }
 }

@@ -34,10 +34,10 @@ struct GateCommand: ParsableCommand {
     case text, json, sarif, junit, markdown
   }
 
-  @Argument(help: "The heap snapshots to gate.")
+  @Argument(help: "The heap snapshots to gate; - reads one from standard input.")
   var snapshots: [String]
 
-  @Option(help: "The baseline of accepted findings (JSON).")
+  @Option(help: "The baseline of accepted findings (JSON): a file, since --update-baseline writes it.")
   var baseline: String
 
   @Flag(help: "Write the baseline from these snapshots' findings (keeping existing reasons) instead of gating.")
@@ -57,24 +57,27 @@ struct GateCommand: ParsableCommand {
 
   func validate() throws {
     guard !snapshots.isEmpty else { throw ValidationError("Name at least one snapshot.") }
+    guard snapshots.filter({ $0 == standardInputArgument }).count <= 1 else {
+      throw ValidationError("Standard input can be read only once: name '-' as one snapshot at most.")
+    }
+    guard baseline != standardInputArgument else {
+      throw ValidationError("--baseline must name a file, not standard input: the gate reads it, and --update-baseline writes it.")
+    }
   }
 
   func run() throws {
+    if !updateBaseline { try output.checkNotAnInput(snapshots + [baseline]) }
+    let existing = try readBaseline()
     let progress = ProgressPrinter()
     var found: [HeapFinding] = []
     for snapshot in snapshots {
       found += try analysis.analyze(snapshot, progress: progress).findings
     }
     let all = HeapFinding.merged(found)
-    let existing = try readBaseline()
 
     if updateBaseline {
       let updated = Baseline(accepting: all, previous: existing, reasonForNew: Self.placeholderReason)
-      do {
-        try FileBytes.writeAtomically(updated.jsonBytes(), to: baseline)
-      } catch {
-        throw InputFailure(message: error.description)
-      }
+      try writeFile(updated.jsonBytes(), to: baseline)
       standardError.write("leak-detector: wrote \(updated.accepted.count) accepted findings to \(baseline)\n")
       return
     }
@@ -108,13 +111,8 @@ struct GateCommand: ParsableCommand {
   /// permission, malformed content) is an input error naming the file.
   private func readBaseline() throws -> Baseline? {
     var status = stat()
-    if stat(baseline, &status) != 0 && errno == ENOENT { return nil }
-    let bytes: [UInt8]
-    do {
-      bytes = try FileBytes.read(baseline)
-    } catch {
-      throw InputFailure(message: error.description)
-    }
+    if !baseline.isEmpty && stat(baseline, &status) != 0 && errno == ENOENT { return nil }
+    let bytes = try readFile(baseline)
     do {
       return try Baseline(jsonBytes: bytes)
     } catch {

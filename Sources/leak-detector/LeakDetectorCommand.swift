@@ -14,7 +14,12 @@ struct LeakDetectorCommand: ParsableCommand {
     discussion: """
       A heap snapshot (format "swift-heap-snapshot", version 1) lists objects, the references \
       between them with their ownership, roots and allocation stacks. Tests and processes write \
-      them; this tool analyses them offline.
+      them; this tool analyses them offline. Where a command takes a snapshot, - reads it from \
+      standard input.
+
+      Bad input (a missing, empty, truncated or malformed file, a directory, an output that \
+      cannot be written) exits with 1 and one message naming the file and the place. Outputs \
+      are replaced atomically, so a failed run leaves the old file as it was.
 
       EXIT CODES
         0  success: nothing found (analyze), no new findings (gate)

@@ -13,7 +13,7 @@ struct StripCommand: ParsableCommand {
       """
   )
 
-  @Argument(help: "The snapshot to strip.")
+  @Argument(help: "The snapshot to strip; - reads it from standard input.")
   var snapshot: String
 
   @Option(help: "Where to write the stripped snapshot (atomically); may be the input itself.")
@@ -24,10 +24,6 @@ struct StripCommand: ParsableCommand {
 
   func run() throws {
     let heap = try loadSnapshot(snapshot)
-    do {
-      try FileBytes.writeAtomically(heap.stripped(keepingFileNames: !dropFileNames).jsonBytes(), to: output)
-    } catch {
-      throw InputFailure(message: error.description)
-    }
+    try writeFile(heap.stripped(keepingFileNames: !dropFileNames).jsonBytes(), to: output)
   }
 }

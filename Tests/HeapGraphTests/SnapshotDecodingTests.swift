@@ -264,7 +264,7 @@ final class SnapshotDecodingTests: XCTestCase {
       code: "invalid-json", path: "stacks[0].frames[0].note", message: "malformed number")
     assertError(
       header + #""metadata": {"tool": "t", "extra": tru}, "objects": [], "references": []}"#,
-      code: "invalid-json", path: "metadata.extra", message: "unexpected a boolean")
+      code: "invalid-json", path: "metadata.extra", message: "unexpected 't'")
     assertError(
       header + #""objects": [{"id": 1, "type": "A"}], "future": {"x": -}, "references": []}"#,
       code: "invalid-json", path: "future", message: "malformed number")

@@ -44,7 +44,10 @@ final class GateCommandTests: XCTestCase {
     try "{ not json".write(toFile: emptyBaseline, atomically: true, encoding: .utf8)
     let malformed = try run(["gate", seven, "--baseline", emptyBaseline])
     XCTAssertEqual(malformed.status, 1)
-    XCTAssertTrue(malformed.error.contains("not a valid baseline"), malformed.error)
+    XCTAssertEqual(
+      malformed.error,
+      "leak-detector: error: \(emptyBaseline): invalid JSON: expected a quoted key, found 'n' (byte 2, line 1, column 3); fix it or delete it and run with --update-baseline\n"
+    )
 
     let junit = try run(["gate", seven, "--baseline", baseline, "--format", "junit"])
     XCTAssertEqual(junit.status, 0)

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A program of this package, built next to the running test bundle, run as a user would run it.
 public struct BuiltProgram {
   /// What a run printed and how it exited.
@@ -8,6 +12,17 @@ public struct BuiltProgram {
     public var status: Int32
     public var standardOutput: String
     public var standardError: String
+  }
+
+  /// What a run reads on standard input.
+  public enum Input {
+    /// Nothing: standard input is the null device, so a program that reads it sees its end at
+    /// once instead of waiting on the test's own input.
+    case nothing
+    /// These bytes, through a pipe.
+    case bytes(Data)
+    /// The file (or directory) at this path, opened for reading, as a shell's `<` does.
+    case file(String)
   }
 
   /// The executable's path.
@@ -21,8 +36,8 @@ public struct BuiltProgram {
     guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) was not built at \(path)") }
   }
 
-  /// Runs the program with `arguments` and waits for it.
-  public func run(_ arguments: [String]) throws -> Run {
+  /// Runs the program with `arguments` and `standardInput`, and waits for it.
+  public func run(_ arguments: [String], standardInput: Input = .nothing) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -30,8 +45,29 @@ public struct BuiltProgram {
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
+    var inputPipe: Pipe?
+    switch standardInput {
+    case .nothing:
+      process.standardInput = FileHandle.nullDevice
+    case .bytes:
+      signal(SIGPIPE, SIG_IGN)  // a program may exit before it reads everything
+      inputPipe = Pipe()
+      process.standardInput = inputPipe
+    case .file(let path):
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+      process.standardInput = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
     try process.run()
-    // Read standard error on another thread, so that neither pipe fills up and blocks the program.
+    // Write standard input and read standard error on other threads, so that no pipe fills up
+    // and blocks the program.
+    if case .bytes(let data) = standardInput, let inputPipe {
+      let writer = inputPipe.fileHandleForWriting
+      DispatchQueue.global().async {
+        try? writer.write(contentsOf: data)
+        try? writer.close()
+      }
+    }
     let errorData = DataBox()
     let errorRead = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {

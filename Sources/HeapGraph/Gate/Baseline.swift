@@ -18,9 +18,9 @@
 ///   "formatVersion" : 1
 /// }
 /// ```
-public struct Baseline: Sendable, Hashable, Codable {
+public struct Baseline: Sendable, Hashable, Encodable {
   /// One accepted finding.
-  public struct Entry: Sendable, Hashable, Codable {
+  public struct Entry: Sendable, Hashable, Encodable {
     public var kind: String
     public var summary: String
     /// Why it is accepted; edit it to say so.
@@ -33,12 +33,15 @@ public struct Baseline: Sendable, Hashable, Codable {
     }
   }
 
+  /// The format version this library reads and writes.
+  public static let supportedFormatVersion = 1
+
   public var formatVersion: Int
-  /// Accepted findings by fingerprint (16 hexadecimal digits).
+  /// Accepted findings by fingerprint (16 lowercase hexadecimal digits).
   public var accepted: [String: Entry]
 
   public init(accepted: [String: Entry] = [:]) {
-    formatVersion = 1
+    formatVersion = Self.supportedFormatVersion
     self.accepted = accepted
   }
 
@@ -54,36 +57,10 @@ public struct Baseline: Sendable, Hashable, Codable {
     }
   }
 
-  /// Reads a baseline file's bytes.
-  ///
-  /// - Throws: a message naming the problem (invalid JSON, unsupported format version, a key
-  ///   that is not a fingerprint).
-  public init(jsonBytes: [UInt8]) throws(BaselineError) {
-    let decoded: Baseline
-    do {
-      decoded = try JSONDecoder().decode(Baseline.self, from: Data(jsonBytes))
-    } catch {
-      throw BaselineError(message: "not a valid baseline: \(error)")
-    }
-    guard decoded.formatVersion == 1 else {
-      throw BaselineError(message: "baseline format version \(decoded.formatVersion) is not supported (this tool reads 1)")
-    }
-    if let bad = decoded.accepted.keys.sorted().first(where: { Fingerprint($0) == nil }) {
-      throw BaselineError(message: "\"\(bad)\" is not a fingerprint (16 hexadecimal digits)")
-    }
-    self = decoded
-  }
-
   /// The baseline as JSON with sorted keys, so that it diffs well.
   public func jsonBytes() -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     return Array((try? encoder.encode(self)) ?? Data()) + [UInt8(ascii: "\n")]
   }
-}
-
-/// A baseline file that cannot be used.
-public struct BaselineError: Error, Sendable, CustomStringConvertible {
-  public var message: String
-  public var description: String { message }
 }

@@ -23,7 +23,7 @@ extension HeapSnapshot {
 }
 
 /// The state of one read: the snapshot under construction and the raw ids still to resolve.
-private struct SnapshotJSONReader {
+private struct SnapshotJSONReader: JSONRecordReading {
   var scanner: JSONScanner
   var snapshot = HeapSnapshot(metadata: .init())
 
@@ -41,7 +41,7 @@ private struct SnapshotJSONReader {
 
   mutating func read() throws(SnapshotDecodingError) -> HeapSnapshot {
     guard scanner.bytes.count > 0 else { throw SnapshotDecodingError(.empty, at: nil) }
-    skipByteOrderMark()
+    scanner.skipByteOrderMark()
     let first = try scanner.peek(expecting: "a JSON object with \"format\": \"swift-heap-snapshot\"")
     guard first == UInt8(ascii: "{") else {
       throw scanner.failure(
@@ -52,67 +52,6 @@ private struct SnapshotJSONReader {
     try readTopLevel()
     try resolve()
     return snapshot
-  }
-
-  private mutating func skipByteOrderMark() {
-    let bytes = scanner.bytes
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-      scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: bytes[3...]))
-    }
-  }
-
-  // MARK: - Walking objects and arrays
-
-  /// Reads the object that starts here member by member: `readMember` gets each key (its raw
-  /// bytes, escapes left in place) and must read the member's value.
-  ///
-  /// This is where record paths come from: an error thrown by `readMember` leaves with the key
-  /// put in front of its path, so `"expected a string"` thrown while reading `tool` inside
-  /// `metadata` reaches the caller as `metadata.tool`. The key becomes a `String` only then.
-  /// Errors in the object's own syntax (a missing `,`) name the object, not a member.
-  @inline(__always)
-  private mutating func forEachMember(
-    _ expected: @autoclosure () -> String = "an object",
-    _ readMember: (inout SnapshotJSONReader, _ key: UnsafeBufferPointer<UInt8>) throws(SnapshotDecodingError) -> Void
-  ) throws(SnapshotDecodingError) {
-    try scanner.beginObject(expected())
-    var isFirst = true
-    while let key = try scanner.nextKey(&isFirst) {
-      do {
-        try readMember(&self, key)
-      } catch {
-        throw error.prefixingPath(withKey: String(decoding: key, as: UTF8.self))
-      }
-    }
-  }
-
-  /// Reads the array that starts here element by element: `readElement` gets each index and must
-  /// read the element.
-  ///
-  /// An error thrown by `readElement` leaves with `[index]` put in front of its path (`type`
-  /// becomes `[3].type`, and the member that holds the array makes it `objects[3].type`). A
-  /// syntax error between two elements (a missing `,`) names the element before it.
-  @inline(__always)
-  private mutating func forEachElement(
-    _ expected: @autoclosure () -> String,
-    _ readElement: (inout SnapshotJSONReader, _ index: Int) throws(SnapshotDecodingError) -> Void
-  ) throws(SnapshotDecodingError) {
-    try scanner.beginArray(expected())
-    var isFirst = true
-    var index = 0
-    while true {
-      do {
-        guard try scanner.nextElement(&isFirst) else { return }
-      } catch {
-        throw index == 0 ? error : error.prefixingPath(withIndex: index - 1)
-      }
-      do {
-        try readElement(&self, index)
-      } catch {
-        throw error.prefixingPath(withIndex: index)
-      }
-      index += 1
-    }
   }
 
   // MARK: - Top level
@@ -155,10 +94,7 @@ private struct SnapshotJSONReader {
         try reader.scanner.skipValue()
       }
     }
-    scanner.skipWhitespace()
-    guard scanner.isAtEnd else {
-      throw scanner.failure(.syntax("unexpected \(scanner.describeToken(at: scanner.position)) after the end of the snapshot object"))
-    }
+    try scanner.expectEnd(after: "the snapshot object")
     for (seen, name) in [(seenFormat, "format"), (seenVersion, "version"), (seenObjects, "objects"), (seenReferences, "references")]
     where !seen {
       throw scanner.failure(.missingField(name), at: start)

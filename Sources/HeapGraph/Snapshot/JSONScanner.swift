@@ -31,8 +31,8 @@ struct JSONScanner {
     case UInt8(ascii: "\""): return "a string"
     case UInt8(ascii: "{"): return "an object"
     case UInt8(ascii: "["): return "an array"
-    case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
-    case UInt8(ascii: "n"): return "null"
+    case UInt8(ascii: "t") where spells("true", at: offset), UInt8(ascii: "f") where spells("false", at: offset): return "a boolean"
+    case UInt8(ascii: "n") where spells("null", at: offset): return "null"
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
     case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
     default:
@@ -41,7 +41,35 @@ struct JSONScanner {
     }
   }
 
+  /// Whether the bytes at `offset` spell `literal`.
+  private func spells(_ literal: StaticString, at offset: Int) -> Bool {
+    guard offset + literal.utf8CodeUnitCount <= bytes.count else { return false }
+    return UnsafeBufferPointer(rebasing: bytes[offset..<offset + literal.utf8CodeUnitCount]).equals(literal)
+  }
+
   // MARK: - Structure
+
+  /// Skips a UTF-8 byte order mark at the start of the document, as some editors write one.
+  /// Offsets count from after it.
+  mutating func skipByteOrderMark() {
+    if position == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      self = JSONScanner(bytes: UnsafeBufferPointer(rebasing: bytes[3...]))
+    }
+  }
+
+  /// Checks that nothing but whitespace follows the document's value, `what`.
+  mutating func expectEnd(after what: String) throws(SnapshotDecodingError) {
+    skipWhitespace()
+    guard isAtEnd else {
+      throw failure(.syntax("unexpected \(describeToken(at: position)) after the end of \(what)"))
+    }
+  }
+
+  /// The offset of the opening quote of `key`, a key that `nextKey(_:)` returned.
+  func offset(ofKey key: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let keyStart = key.baseAddress, let start = bytes.baseAddress else { return position }
+    return keyStart - start - 1
+  }
 
   mutating func skipWhitespace() {
     while position < bytes.count {

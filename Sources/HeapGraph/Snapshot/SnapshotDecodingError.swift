@@ -62,41 +62,39 @@ public struct SnapshotDecodingError: Error, Sendable, Hashable, CustomStringConv
     }
   }
 
-  public var description: String {
-    let problem: String
+  /// What is wrong, in plain words, without the location.
+  var problem: String {
     switch storage {
     case .empty:
-      return "the file is empty (0 bytes): a heap snapshot is a JSON object with \"format\": \"swift-heap-snapshot\""
+      "the file is empty (0 bytes): a heap snapshot is a JSON object with \"format\": \"swift-heap-snapshot\""
     case .syntax(let message):
-      problem = "invalid JSON: \(message)"
+      "invalid JSON: \(message)"
     case .truncated(let expected):
-      problem = "the file ends early: expected \(expected); was it cut off while being written?"
+      "the file ends early: expected \(expected); was it cut off while being written?"
     case .notASnapshot(let found):
-      problem = "not a heap snapshot: \"format\" is \(found), expected \"swift-heap-snapshot\""
+      "not a heap snapshot: \"format\" is \(found), expected \"swift-heap-snapshot\""
     case .unsupportedVersion(let found, let supported):
-      problem =
-        "snapshot version \(found) is not supported (this tool reads versions \(supported.lowerBound)...\(supported.upperBound)); use a leak-detector that supports it, or re-capture"
+      "snapshot version \(found) is not supported (this tool reads versions \(supported.lowerBound)...\(supported.upperBound)); use a leak-detector that supports it, or re-capture"
     case .missingField(let name):
-      problem = "missing required field \"\(name)\""
+      "missing required field \"\(name)\""
     case .wrongType(let expected, let found):
-      problem = "expected \(expected), found \(found)"
+      "expected \(expected), found \(found)"
     case .invalidValue(let message):
-      problem = message
+      message
     case .duplicateObjectID(let id, let firstIndex):
-      problem = "object id \(id) is used twice (first by objects[\(firstIndex)]); ids must be unique"
+      "object id \(id) is used twice (first by objects[\(firstIndex)]); ids must be unique"
     case .duplicateStackID(let id, let firstIndex):
-      problem = "stack id \(id) is used twice (first by stacks[\(firstIndex)]); ids must be unique"
+      "stack id \(id) is used twice (first by stacks[\(firstIndex)]); ids must be unique"
     case .unknownObject(let id):
-      problem = "no object has id \(id); references and roots must name objects listed in \"objects\""
+      "no object has id \(id); references and roots must name objects listed in \"objects\""
     case .unknownStack(let id):
-      problem = "no stack has id \(id); an object's \"stack\" must name an entry of \"stacks\""
+      "no stack has id \(id); an object's \"stack\" must name an entry of \"stacks\""
     case .unknownOwnership(let value):
-      problem = "unknown ownership \"\(value)\"; expected one of strong, weak, unowned, unmanaged"
+      "unknown ownership \"\(value)\"; expected one of strong, weak, unowned, unmanaged"
     }
-    guard let location else { return problem }
-    if location.path.isEmpty {
-      return "\(problem) (byte \(location.byteOffset), line \(location.line), column \(location.column))"
-    }
-    return "\(location.path): \(problem) (byte \(location.byteOffset), line \(location.line), column \(location.column))"
+  }
+
+  public var description: String {
+    location?.placing(problem) ?? problem
   }
 }

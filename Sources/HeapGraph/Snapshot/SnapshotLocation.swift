@@ -1,5 +1,5 @@
-/// Where in a snapshot file a problem is: a record path such as `references[12].to`, and the
-/// byte offset (with the line and column derived from it).
+/// Where in a JSON file (a snapshot, a baseline) a problem is: a record path such as
+/// `references[12].to`, and the byte offset (with the line and column derived from it).
 public struct SnapshotLocation: Sendable, Hashable, CustomStringConvertible {
   /// A JSON-path-like name of the record or field, for example `objects[3].type`; empty for
   /// problems that are not inside a record.
@@ -48,6 +48,13 @@ public struct SnapshotLocation: Sendable, Hashable, CustomStringConvertible {
     var location = self
     location.path = path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path
     return location
+  }
+
+  /// `problem` with its place, as error messages give it:
+  /// `"objects[3].type: expected a string, found null (byte 120, line 5, column 9)"`.
+  func placing(_ problem: String) -> String {
+    let position = "(byte \(byteOffset), line \(line), column \(column))"
+    return path.isEmpty ? "\(problem) \(position)" : "\(path): \(problem) \(position)"
   }
 
   /// `"objects[3].type, byte 120 (line 5, column 9)"`.

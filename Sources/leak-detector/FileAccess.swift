@@ -1,0 +1,56 @@
+import HeapGraph
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Every file the commands read or write goes through here, so that each problem becomes one
+// input failure (exit status 1) that names the file, and so that `-` means standard input
+// wherever a snapshot is read.
+
+/// The argument that names standard input where a command reads a snapshot.
+let standardInputArgument = "-"
+
+/// How messages name the input that `path` names on the command line.
+func inputName(_ path: String) -> String {
+  path == standardInputArgument ? "standard input" : path
+}
+
+/// Reads the whole input that `path` names: a file or, for `-`, standard input.
+func readInput(_ path: String) throws(InputFailure) -> [UInt8] {
+  guard path == standardInputArgument else { return try readFile(path) }
+  if isatty(STDIN_FILENO) == 1 {
+    standardError.write("leak-detector: reading a snapshot from standard input (the terminal); end it with Ctrl-D\n")
+  }
+  do {
+    return try FileBytes.readStandardInput(named: inputName(path))
+  } catch {
+    throw InputFailure(message: error.description)
+  }
+}
+
+/// Reads the whole file at `path` (`-` is a file name here).
+func readFile(_ path: String) throws(InputFailure) -> [UInt8] {
+  do {
+    return try FileBytes.read(path)
+  } catch {
+    throw InputFailure(message: error.description)
+  }
+}
+
+/// Writes `bytes` to the file at `path` atomically; when that fails, the old file is as it was.
+func writeFile(_ bytes: [UInt8], to path: String) throws(InputFailure) {
+  do {
+    try FileBytes.writeAtomically(bytes, to: path)
+  } catch {
+    throw InputFailure(message: error.description)
+  }
+}
+
+/// Whether `first` and `second` name the same existing file (through links, `.` or `..`).
+func isSameFile(_ first: String, _ second: String) -> Bool {
+  var firstStatus = stat()
+  var secondStatus = stat()
+  guard stat(first, &firstStatus) == 0, stat(second, &secondStatus) == 0 else { return false }
+  return firstStatus.st_dev == secondStatus.st_dev && firstStatus.st_ino == secondStatus.st_ino
+}
