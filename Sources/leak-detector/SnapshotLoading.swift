@@ -14,9 +14,31 @@ func loadSnapshot(_ path: String, progress: ProgressPrinter? = nil) throws -> He
   let bytes = try readInput(path)
   let name = inputName(path)
   progress?.report("parsing \(name) (\(bytes.count / 1_000_000) MB)")
+  let snapshot: HeapSnapshot
   do {
-    return try HeapSnapshot(jsonBytes: bytes)
+    snapshot = try HeapSnapshot(jsonBytes: bytes)
   } catch {
     throw InputFailure(message: "\(name): \(error.description)")
   }
+  noteCaptureDiagnostics(of: snapshot, named: name)
+  return snapshot
+}
+
+/// Tells on standard error what the capture of a snapshot could not see (its
+/// `metadata.diagnostics`), so that a report on an incomplete snapshot says so: the first few,
+/// and how many more there are.
+///
+/// ```text
+/// leak-detector: note: heap.json was captured with 2 diagnostics:
+///   the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; captured again
+///   MyApp.Legacy has no reflection metadata, or a stored property whose layout it cannot describe; its stored properties are not visible
+/// ```
+private func noteCaptureDiagnostics(of snapshot: HeapSnapshot, named name: String) {
+  let diagnostics = snapshot.metadata.diagnostics
+  guard !diagnostics.isEmpty else { return }
+  let shown = 5
+  var text = "leak-detector: note: \(name) was captured with \(diagnostics.count) diagnostic\(diagnostics.count == 1 ? "" : "s"):\n"
+  for diagnostic in diagnostics.prefix(shown) { text += "  \(diagnostic)\n" }
+  if diagnostics.count > shown { text += "  … and \(diagnostics.count - shown) more in its metadata.diagnostics\n" }
+  standardError.write(text)
 }

@@ -29,6 +29,24 @@ final class AnalyzeCommandTests: XCTestCase {
     XCTAssertTrue(result.standardOutput.hasPrefix("No retain cycles among 2 objects\n"), result.standardOutput)
   }
 
+  func testAnalyze_snapshotWithCaptureDiagnostics_notesThemOnStandardError() throws {
+    let path = NSTemporaryDirectory() + "diagnostics-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let diagnostics = (1...7).map { "\"problem \($0)\"" }.joined(separator: ", ")
+    let snapshot = """
+      {"format": "swift-heap-snapshot", "version": 1, "metadata": {"diagnostics": [\(diagnostics)]},
+       "objects": [{"id": 1, "type": "MyApp.Parent"}], "references": []}
+      """
+    try snapshot.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = try run(["analyze", path])
+    XCTAssertEqual(result.status, 0, result.standardError)
+    let name = (path as NSString).lastPathComponent
+    XCTAssertEqual(
+      result.standardError,
+      "leak-detector: note: \(path) was captured with 7 diagnostics:\n"
+        + (1...5).map { "  problem \($0)\n" }.joined() + "  … and 2 more in its metadata.diagnostics\n", name)
+  }
+
   func testAnalyze_jsonFormat_listsElementsWithObjectIDs() throws {
     let result = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--format", "json"])
     XCTAssertEqual(result.status, 2)
