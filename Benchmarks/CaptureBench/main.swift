@@ -1,6 +1,7 @@
 // What one live capture costs: `AllocationTracker.snapshot()` of OBJECTS tracked objects (chains
-// of nodes with closures and arrays) while THREADS other threads keep their cores busy. Prints the
-// median of REPEATS captures. It uses only API that the in-process capture also had, so
+// of nodes with closures and arrays) while THREADS other threads keep their cores busy, and a cycle
+// search from one object without references in the same process (the fixed cost of a capture:
+// for a forked capture, the fork, the pipe and the wait). Prints the medians of REPEATS captures. It uses only API that the in-process capture also had, so
 // `Benchmarks/capture-overhead.sh` can build it against an older revision and compare.
 import Foundation
 import LeakDetector
@@ -41,6 +42,16 @@ for _ in 0..<repeats {
   count = AllocationTracker.snapshot().objectCount
   times.append(Date().timeIntervalSince(start))
 }
+let lone = Node()
+var smallTimes: [Double] = []
+for _ in 0..<max(repeats, 20) {
+  let start = Date()
+  _ = RetainCycleDetector.cycles(from: lone)
+  smallTimes.append(Date().timeIntervalSince(start))
+}
 flag.stop = true
 times.sort()
-print("capture of \(count) objects with \(threads) busy threads: median \(String(format: "%.3f", times[times.count / 2])) s over \(repeats)")
+smallTimes.sort()
+print(
+  "capture of \(count) objects with \(threads) busy threads: median \(String(format: "%.3f", times[times.count / 2])) s over \(repeats);"
+    + " capture of 1 object: median \(String(format: "%.1f", smallTimes[smallTimes.count / 2] * 1000)) ms over \(smallTimes.count)")

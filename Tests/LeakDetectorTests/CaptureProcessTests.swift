@@ -93,6 +93,18 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertEqual(addresses.map(cleak_strong_retain_count), before)
   }
 
+  func testCapture_stopsAtMaxObjects_withOneDiagnostic() {
+    let nodes = (0..<10).map { escaping(Node("\($0)")) }
+    for (node, next) in zip(nodes, nodes.dropFirst()) { node.children = [next, next] }
+    var configuration = RetainCycleDetector.Configuration()
+    configuration.maxObjects = 3
+    let detector = RetainCycleDetector(configuration: configuration)
+    detector.addCandidate(nodes[0])
+    _ = detector.findRetainCycles()
+    XCTAssertEqual(detector.lastSnapshot?.objectCount, 3)
+    XCTAssertEqual(detector.diagnostics.filter { $0.contains("stopped after") }, ["the search stopped after 3 objects (Configuration.maxObjects)"])
+  }
+
   func testDictionaryKeys_longAndShortStrings_nameTheirEntries() {
     let parent = escaping(Node("parent"))
     let long = String(repeating: "long-key-", count: 10)

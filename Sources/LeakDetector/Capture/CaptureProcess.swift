@@ -73,7 +73,22 @@ struct CaptureProcess {
     var message: String
   }
 
+  /// Children that sent their result and were exiting when the capture returned.
+  private static let exitingChildren = Locked<[pid_t]>([])
+
+  /// Reaps the children of earlier captures that have exited since.
+  private static func reapExitedChildren() {
+    exitingChildren.withLock { children in
+      children.removeAll { child in
+        var status: Int32 = 0
+        let result = waitpid(child, &status, WNOHANG)
+        return result == child || (result < 0 && errno == ECHILD)
+      }
+    }
+  }
+
   private func runOnce(_ body: (ProgressRecorder) -> [UInt8], fault: CaptureFault?) -> Result<[UInt8], Failure> {
+    Self.reapExitedChildren()
     guard
       let page = mmap(nil, MemoryLayout<cleak_capture_progress>.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
       page != MAP_FAILED
@@ -193,7 +208,11 @@ struct CaptureProcess {
         break
       }
     }
-    if !exited {  // the child exits right after its result, or was just killed
+    if !exited && stopped == nil && isComplete() {
+      // The child is exiting (tearing down its copy of the address space takes milliseconds, and
+      // more when other threads keep the cores busy): do not wait for it, reap it later.
+      if waitpid(child, &status, WNOHANG) != child { Self.exitingChildren.withLock { $0.append(child) } }
+    } else if !exited {  // it was just killed, or it closed the pipe and is exiting
       while waitpid(child, &status, 0) < 0 && errno == EINTR {}
     }
     let place = whereReading(progress)

@@ -17,10 +17,13 @@ struct LiveHeapCapture {
   private var nonRetaining: [(from: Int64, to: UInt, label: String, ownership: Ownership)] = []
   private var startIDs: [Int64] = []
   private var idByAddress: [UInt: Int64] = [:]
+  /// Captured objects in id order.
+  private var addresses: [UInt] = []
   private var diagnostics: [String] = []
   private var closureStackIDs: [UInt: Int64] = [:]
   private var trackerStackIDs: [UInt32: Int64] = [:]
   private var notedTypes: Set<String> = []
+  private var reachedMaxObjects = false
   /// How many strong references the walk recorded into each object, parallel ones included.
   private var strongReferencesInto: [UInt: Int] = [:]
 
@@ -88,7 +91,8 @@ struct LiveHeapCapture {
   /// reference the reflection could not read makes its target a root, so errors go towards
   /// "held", never towards "leaked".
   mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int]) {
-    for (address, id) in idByAddress {
+    for (index, address) in addresses.enumerated() {
+      let id = Int64(index + 1)
       let external = cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
       guard external > 0 else { continue }
       builder.addRoot(
@@ -104,7 +108,8 @@ struct LiveHeapCapture {
   private mutating func visit(address: UInt, typeName: String, kind: HeapObjectKind, function: UInt) -> Int64? {
     if let id = idByAddress[address] { return id }
     guard idByAddress.count < configuration.maxObjects else {
-      if idByAddress.count == configuration.maxObjects {
+      if !reachedMaxObjects {
+        reachedMaxObjects = true
         diagnostics.append("the search stopped after \(configuration.maxObjects) objects (Configuration.maxObjects)")
       }
       return nil
@@ -116,6 +121,7 @@ struct LiveHeapCapture {
     progress?.reading(address)
     let id = Int64(idByAddress.count + 1)
     idByAddress[address] = id
+    addresses.append(address)
     var stack: Int64?
     var generation: Int?
     var size: Int?
