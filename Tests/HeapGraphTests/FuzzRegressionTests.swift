@@ -34,4 +34,22 @@ final class FuzzRegressionTests: XCTestCase {
     builder.addObject(id: 2, type: "Other")
     XCTAssertEqual(snapshot, builder.snapshot, "the same contents as a builder's snapshot")
   }
+
+  /// A baseline key that is not spelled as fingerprints are (uppercase digits, a sign) could
+  /// never match a finding: the gate would report it as fixed on every run. It is refused.
+  func testBaseline_keyWithUppercaseDigits_isRefused() throws {
+    XCTAssertThrowsError(try Baseline(jsonBytes: regressionInput("baseline-uppercase-key.fuzz")))
+  }
+
+  func testBaseline_keyWithSign_isRefused() throws {
+    XCTAssertThrowsError(try Baseline(jsonBytes: regressionInput("baseline-signed-key.fuzz")))
+  }
+
+  func testFingerprint_parsesOnlyItsOwnDescription() {
+    XCTAssertEqual(Fingerprint("00000000000000ff"), Fingerprint(rawValue: 0xff))
+    XCTAssertEqual(Fingerprint("ffffffffffffffff"), Fingerprint(rawValue: .max))
+    for text in ["00000000000000FF", "+00000000000000f", "-000000000000000", "0x000000000000ff", " 00000000000000f", "00000000000000f"] {
+      XCTAssertNil(Fingerprint(text), text)
+    }
+  }
 }
