@@ -300,7 +300,10 @@ final class SD3FoundationDownloader: @unchecked Sendable {
     queue.isSuspended = true  // nothing runs: the operations stay queued
     return queue
   }()
-  private(set) var completions = 0
+  private var _completions = 0
+  /// How many completion blocks have run; they run on the operation's thread, so it is read
+  /// under the lock too.
+  var completions: Int { lock.withLock { _completions } }
 
   @inline(never) static func make() -> SD3FoundationDownloader { SD3FoundationDownloader() }
 
@@ -311,7 +314,7 @@ final class SD3FoundationDownloader: @unchecked Sendable {
 
   func removeOperation(_ operation: SD3FoundationDownloadOperation, for url: String) {
     lock.withLock {
-      completions += 1
+      _completions += 1
       if _urlOperations[url] === operation { _urlOperations[url] = nil }
     }
   }
@@ -489,11 +492,15 @@ final class YTK1FakeTask {
 }
 
 final class YTK1NetworkAgent: @unchecked Sendable {
-  private(set) var handled = 0
+  private let lock = NSLock()
+  private var _handled = 0
+  /// How many completions saw their task; a session calls them on its own queue, so the count
+  /// is kept under a lock.
+  var handled: Int { lock.withLock { _handled } }
 
   @inline(never) static func make() -> YTK1NetworkAgent { YTK1NetworkAgent() }
 
-  func handle(_ task: AnyObject?) { if task != nil { handled += 1 } }
+  func handle(_ task: AnyObject?) { if task != nil { lock.withLock { _handled += 1 } } }
 
   @inline(never)
   func dataTask(completion: @escaping () -> Void) -> YTK1FakeTask {

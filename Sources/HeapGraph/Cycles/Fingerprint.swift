@@ -26,9 +26,19 @@ public struct Fingerprint: Sendable, Hashable, Comparable, CustomStringConvertib
     rawValue = hash
   }
 
-  /// Parses the 16 hexadecimal digits of ``description``.
+  /// Parses the 16 lowercase hexadecimal digits of ``description``, and nothing else: no sign,
+  /// no uppercase digit, so that a text parses only if it is its fingerprint's description (a
+  /// baseline key spelled otherwise could never match a finding).
   public init?(_ text: String) {
-    guard text.utf8.count == 16, let value = UInt64(text, radix: 16) else { return nil }
+    guard text.utf8.count == 16 else { return nil }
+    var value: UInt64 = 0
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
+      default: return nil
+      }
+    }
     rawValue = value
   }
 

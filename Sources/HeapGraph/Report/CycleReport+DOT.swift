@@ -17,14 +17,16 @@ extension CycleReport {
   /// }
   /// ```
   public func renderDOT() -> String {
+    // By scalar, not by character: a quote followed by a combining mark is one character, but
+    // Graphviz still reads the quote as the end of the string.
     func quoted(_ text: String) -> String {
       var out = "\""
-      for character in text {
-        switch character {
+      for scalar in text.unicodeScalars {
+        switch scalar {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"
         case "\n": out += "\\n"
-        default: out.append(character)
+        default: out.unicodeScalars.append(scalar)
         }
       }
       return out + "\""

@@ -125,7 +125,7 @@ private struct SnapshotJSONReader: JSONRecordReading {
   private mutating func readObject() throws(SnapshotDecodingError) {
     let start = scanner.position
     var id: Int64?
-    var typeIndex: Int32?
+    var type: String?
     var address: UInt64 = 0
     var size: Int64 = -1
     var generation = Int64.min
@@ -136,9 +136,9 @@ private struct SnapshotJSONReader: JSONRecordReading {
         id = try reader.scanner.readInteger()
       } else if key.equals("type") {
         let valueStart = reader.scanner.valueStart()
-        let type = try reader.scanner.readString()
-        guard !type.isEmpty else { throw reader.scanner.failure(.invalidValue("the type name is empty"), at: valueStart) }
-        typeIndex = reader.snapshot.typeNames.intern(type)
+        let value = try reader.scanner.readString()
+        guard !value.isEmpty else { throw reader.scanner.failure(.invalidValue("the type name is empty"), at: valueStart) }
+        type = value
       } else if key.equals("address") {
         address = try reader.readAddress() ?? 0
       } else if key.equals("size") {
@@ -156,18 +156,22 @@ private struct SnapshotJSONReader: JSONRecordReading {
       }
     }
     guard let id else { throw scanner.failure(.missingField("id"), at: start) }
-    guard let typeIndex else { throw scanner.failure(.missingField("type"), at: start) }
+    guard let type else { throw scanner.failure(.missingField("type"), at: start) }
     objectOffsets.append(start)
     objectStackIDs.append(stackID)
+    // Interned only now: a repeated key's earlier value (the last one wins) must not be left in
+    // the table, which holds exactly the strings in use, in order of first use, as a builder's
+    // does (snapshots with the same contents compare equal).
     snapshot.appendObject(
-      id: id, typeIndex: typeIndex, address: address, size: size, generation: generation, stackIndex: -1, kind: kind)
+      id: id, typeIndex: snapshot.typeNames.intern(type), address: address, size: size, generation: generation,
+      stackIndex: -1, kind: kind)
   }
 
   private mutating func readReference() throws(SnapshotDecodingError) {
     let start = scanner.position
     var from: Int64?
     var to: Int64?
-    var label: Int32 = -1
+    var label: String?
     var ownership: Ownership?
     try forEachMember("a reference record") { reader, key throws(SnapshotDecodingError) in
       if key.equals("from") {
@@ -175,7 +179,7 @@ private struct SnapshotJSONReader: JSONRecordReading {
       } else if key.equals("to") {
         to = try reader.scanner.readInteger("an object id (integer)")
       } else if key.equals("label") {
-        label = try reader.scanner.readOptionalString().map { reader.snapshot.labels.intern($0) } ?? -1
+        label = try reader.scanner.readOptionalString()
       } else if key.equals("ownership") {
         let valueStart = reader.scanner.valueStart()
         let value = try reader.scanner.readString("one of \"strong\", \"weak\", \"unowned\", \"unmanaged\"")
@@ -193,7 +197,9 @@ private struct SnapshotJSONReader: JSONRecordReading {
     referenceOffsets.append(start)
     rawSources.append(from)
     rawTargets.append(to)
-    snapshot.appendReference(source: -1, target: -1, labelIndex: label, ownership: ownership)
+    // Interned only now, as the type of an object is.
+    snapshot.appendReference(
+      source: -1, target: -1, labelIndex: label.map { snapshot.labels.intern($0) } ?? -1, ownership: ownership)
   }
 
   private mutating func readRoot() throws(SnapshotDecodingError) {
