@@ -104,10 +104,12 @@ void cleak_capture_child_begin(int keepDescriptor);
 typedef struct {
   uint64_t steps;    // grows while the child makes progress
   uint64_t address;  // the object being read
+  uint64_t metadata;  // its metadata word, as the child read it
 } cleak_capture_progress;
 
 static inline void cleak_capture_progress_step(cleak_capture_progress *progress, uintptr_t address) {
   __atomic_store_n(&progress->address, (uint64_t)address, __ATOMIC_RELAXED);
+  __atomic_store_n(&progress->metadata, *(const uint64_t *)address, __ATOMIC_RELAXED);
   __atomic_fetch_add(&progress->steps, 1, __ATOMIC_RELEASE);
 }
 
@@ -117,6 +119,10 @@ static inline uint64_t cleak_capture_progress_steps(const cleak_capture_progress
 
 static inline uint64_t cleak_capture_progress_address(const cleak_capture_progress *progress) {
   return __atomic_load_n(&progress->address, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t cleak_capture_progress_metadata(const cleak_capture_progress *progress) {
+  return __atomic_load_n(&progress->metadata, __ATOMIC_RELAXED);
 }
 
 /// The tag (case index: payload cases first, then empty ones) of the enum value at `value`

@@ -61,7 +61,7 @@ struct CaptureProcess {
   struct ProgressRecorder {
     fileprivate let shared: UnsafeMutablePointer<cleak_capture_progress>
 
-    /// One more object is being read, at `address`.
+    /// One more object is being read, at `address` (a heap object the child already checked).
     func reading(_ address: UInt) {
       cleak_capture_progress_step(shared, address)
     }
@@ -215,14 +215,15 @@ struct CaptureProcess {
     } else if !exited {  // it was just killed, or it closed the pipe and is exiting
       while waitpid(child, &status, 0) < 0 && errno == EINTR {}
     }
-    let place = whereReading(progress)
     if let stopped {
+      let place = whereReading(progress)
       return .failure(Failure(message: "the capture process \(stopped) while reading \(place); it was stopped"))
     }
     if isComplete() {
       let length = Int(received.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
       return .success(Array(received[8..<8 + length]))
     }
+    let place = whereReading(progress)
     if status & 0x7F != 0 {  // killed by a signal
       let signal = status & 0x7F
       let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
@@ -234,8 +235,10 @@ struct CaptureProcess {
   /// "0x7f3a10 (MyApp.Feed)", or "the start of the capture" before any object was read.
   private func whereReading(_ progress: UnsafeMutablePointer<cleak_capture_progress>) -> String {
     guard cleak_capture_progress_steps(progress) > 0 else { return "nothing yet" }
+    // Named from the metadata word the child read: the object itself may be gone by now in
+    // this process, and its memory is never read here; class metadata is never freed.
     let address = UInt(cleak_capture_progress_address(progress))
-    let name = LiveObjectReader().describe(address: address, hint: .none)?.1
+    let name = RuntimeReflector.shared.className(metadata: UInt(cleak_capture_progress_metadata(progress)))
     return "0x\(String(address, radix: 16))" + (name.map { " (\($0))" } ?? "")
   }
 
