@@ -17,24 +17,10 @@ extension CycleReport {
   /// }
   /// ```
   public func renderDOT() -> String {
-    // By scalar, not by character: a quote followed by a combining mark is one character, but
-    // Graphviz still reads the quote as the end of the string.
-    func quoted(_ text: String) -> String {
-      var out = "\""
-      for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default: out.unicodeScalars.append(scalar)
-        }
-      }
-      return out + "\""
-    }
     var out = "digraph \"retain cycles\" {\n  node [shape=box, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n"
     for (index, component) in components.enumerated() where !component.cycles.isEmpty {
       out += "  subgraph cluster_\(index + 1) {\n"
-      out += "    label=\(quoted("component \(index + 1): \(count(component.foundCycleCount, "cycle"))"));\n"
+      out += "    label=\(doubleQuoted("component \(index + 1): \(count(component.foundCycleCount, "cycle"))"));\n"
       var nodes: [Int64: String] = [:]
       var edges: Set<String> = []
       var edgeOrder: [String] = []
@@ -42,12 +28,12 @@ extension CycleReport {
         for (position, element) in cycle.elements.enumerated() {
           nodes[element.objectID] = element.typeName
           let next = cycle.elements[(position + 1) % cycle.elements.count]
-          let edge = "    \"o\(element.objectID)\" -> \"o\(next.objectID)\" [label=\(quoted(element.reference ?? ""))];\n"
+          let edge = "    \"o\(element.objectID)\" -> \"o\(next.objectID)\" [label=\(doubleQuoted(element.reference ?? ""))];\n"
           if edges.insert(edge).inserted { edgeOrder.append(edge) }
         }
       }
       for (id, type) in nodes.sorted(by: { $0.key < $1.key }) {
-        out += "    \"o\(id)\" [label=\(quoted("\(type)\nobject \(id)"))];\n"
+        out += "    \"o\(id)\" [label=\(doubleQuoted("\(type)\nobject \(id)"))];\n"
       }
       out += edgeOrder.joined()
       out += "  }\n"

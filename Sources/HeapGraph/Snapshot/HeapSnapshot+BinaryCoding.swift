@@ -8,6 +8,12 @@ extension HeapSnapshot {
   /// change with any release.
   package func binaryBytes() -> [UInt8] {
     var writer = BinaryWriter(reservingCapacity: 256 + objectCount * 45 + referenceCount * 13)
+    write(into: &writer)
+    return writer.bytes
+  }
+
+  /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
+  package func write(into writer: inout BinaryWriter) {
     writer.integer(Self.binaryMagic)
     writer.integer(Self.binaryVersion)
     writer.optionalString(metadata.tool)
@@ -45,13 +51,18 @@ extension HeapSnapshot {
         writer.integer(Int64(frame.column ?? -1))
       }
     }
-    return writer.bytes
   }
 
   /// Reads what ``binaryBytes()`` wrote, checking every count and index, so that a truncated or
   /// corrupt buffer is an error.
   package init(binaryBytes bytes: [UInt8]) throws(BinaryDecodingError) {
     var reader = BinaryReader(bytes)
+    try self.init(reading: &reader)
+    try reader.expectEnd(after: "the snapshot")
+  }
+
+  /// Reads a snapshot that ``write(into:)`` appended, leaving `reader` after it.
+  package init(reading reader: inout BinaryReader) throws(BinaryDecodingError) {
     guard try reader.integer(UInt32.self) == Self.binaryMagic, try reader.integer(UInt32.self) == Self.binaryVersion else {
       throw BinaryDecodingError(message: "not a binary heap snapshot of this version")
     }
@@ -110,7 +121,6 @@ extension HeapSnapshot {
       }
       stacks.append(Stack(id: id, frames: frames))
     }
-    guard reader.isAtEnd else { throw BinaryDecodingError(message: "bytes after the end of the snapshot") }
     try checkIndices()
   }
 

@@ -8,7 +8,10 @@ package struct BinaryReader {
     self.bytes = bytes
   }
 
-  package var isAtEnd: Bool { position == bytes.count }
+  /// Fails unless every byte was read: what follows `what` is not what the writer wrote.
+  package func expectEnd(after what: String) throws(BinaryDecodingError) {
+    guard position == bytes.count else { throw BinaryDecodingError(message: "bytes after the end of \(what)") }
+  }
 
   package mutating func integer<T: FixedWidthInteger>(_: T.Type = T.self) throws(BinaryDecodingError) -> T {
     let size = MemoryLayout<T>.size
@@ -19,7 +22,7 @@ package struct BinaryReader {
   }
 
   package mutating func string() throws(BinaryDecodingError) -> String {
-    let count = try length(of: 1, "a string")
+    let count = try count(ofItemsOfAtLeast: 1, "a string")
     let value = String(decoding: bytes[position..<position + count], as: UTF8.self)
     position += count
     return value
@@ -35,7 +38,7 @@ package struct BinaryReader {
 
   package mutating func array<T: FixedWidthInteger>(of _: T.Type = T.self) throws(BinaryDecodingError) -> [T] {
     let size = MemoryLayout<T>.size
-    let count = try length(of: size, "an array")
+    let count = try count(ofItemsOfAtLeast: size, "an array")
     let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
       bytes.withUnsafeBytes { source in
         UnsafeMutableRawBufferPointer(buffer).copyMemory(
@@ -55,10 +58,6 @@ package struct BinaryReader {
       throw BinaryDecodingError(message: "\(what): a count of \(count) at offset \(position - 8) exceeds the data")
     }
     return Int(count)
-  }
-
-  private mutating func length(of itemSize: Int, _ what: String) throws(BinaryDecodingError) -> Int {
-    try count(ofItemsOfAtLeast: itemSize, what)
   }
 
   private func require(_ size: Int, _ what: String) throws(BinaryDecodingError) {

@@ -43,3 +43,19 @@ func markdownEscaped(_ text: String) -> String {
   }
   return out
 }
+
+/// `text` in double quotes, with `"`, `\` and line feeds escaped as in C (`\"`, `\\`, `\n`): for
+/// DOT strings and for dictionary keys in reference labels. By scalar, not by character: a quote
+/// followed by a combining mark is one character, but a reader still sees the quote.
+package func doubleQuoted(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    default: out.unicodeScalars.append(scalar)
+    }
+  }
+  return out + "\""
+}

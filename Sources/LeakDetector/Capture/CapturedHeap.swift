@@ -12,7 +12,8 @@ struct CapturedHeap {
     var writer = BinaryWriter()
     writer.array(startIDs)
     writer.array(closureStackIDs)
-    return writer.bytes + snapshot.binaryBytes()
+    snapshot.write(into: &writer)
+    return writer.bytes
   }
 
   init(snapshot: HeapSnapshot, startIDs: [Int64], closureStackIDs: [Int64]) {
@@ -25,8 +26,8 @@ struct CapturedHeap {
     var reader = BinaryReader(bytes)
     startIDs = try reader.array()
     closureStackIDs = try reader.array()
-    let headerSize = 16 + 8 * (startIDs.count + closureStackIDs.count)
-    snapshot = try HeapSnapshot(binaryBytes: Array(bytes[headerSize...]))
+    snapshot = try HeapSnapshot(reading: &reader)
+    try reader.expectEnd(after: "the capture")
   }
 
   /// The snapshot with its stacks symbolized in this process: allocation stacks hold return

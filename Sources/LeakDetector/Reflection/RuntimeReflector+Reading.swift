@@ -304,17 +304,7 @@ extension RuntimeReflector.State {
     guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
     switch typeName {
     case "Swift.String":
-      guard let key = stringContents(at: address) else { return nil }
-      var quoted = "\""
-      for character in key.unicodeScalars {
-        switch character {
-        case "\"": quoted += "\\\""
-        case "\\": quoted += "\\\\"
-        case "\n": quoted += "\\n"
-        default: quoted.unicodeScalars.append(character)
-        }
-      }
-      return quoted + "\""
+      return stringContents(at: address).map(doubleQuoted)
     case "Swift.Int": return "\(pointer.load(as: Int.self))"
     case "Swift.Int64": return "\(pointer.load(as: Int64.self))"
     case "Swift.Int32": return "\(pointer.load(as: Int32.self))"
