@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
     .library(name: "LeakDetectorTesting", targets: ["LeakDetectorTesting"]),
     .executable(name: "leak-detector", targets: ["leak-detector"]),
+    // Preloaded by `leak-detector run` into the program it checks (found next to the CLI).
+    .library(name: "LeakDetectorAgent", type: .dynamic, targets: ["LeakDetectorAgent"]),
     .executable(name: "leak-detector-demo", targets: ["FeedApp"]),
   ],
   dependencies: [
@@ -28,6 +30,11 @@ let package = Package(
 
     // Live-object reflection, tracking and capture (grows with the graph-builder and tracker issues).
     .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),
+
+    // The preloadable agent of `leak-detector run`: a C loader that decides whether this process
+    // is one to check, and the Swift side that tracks and captures it.
+    .target(name: "CLeakAgent"),
+    .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "CLeakAgent"]),
 
     // XCTest and Swift Testing integrations.
     .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector", "HeapGraph"]),

@@ -173,3 +173,22 @@ void cleak_symbolize_unlock_after_fork(int inChild) {
     pthread_mutex_unlock(&lock);
   }
 }
+
+int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset) {
+  *symbol = NULL;
+  *offset = 0;
+  pthread_mutex_lock(&lock);
+  Dwfl *dwfl = currentSession();
+  Dwfl_Module *module = dwfl == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)address);
+  if (module != NULL) {
+    GElf_Off symbolOffset = 0;
+    GElf_Sym entry;
+    const char *name = dwfl_module_addrinfo(module, (GElf_Addr)address, &symbolOffset, &entry, NULL, NULL, NULL);
+    if (name != NULL) {
+      *symbol = copy(name);
+      *offset = (uintptr_t)symbolOffset;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return *symbol != NULL;
+}

@@ -52,9 +52,6 @@ struct GateCommand: ParsableCommand {
 
   @OptionGroup var sourceRoot: SourceRootOption
 
-  /// The reason written for newly accepted findings, for people to replace.
-  static let placeholderReason = "accepted by --update-baseline; say why"
-
   func validate() throws {
     guard !snapshots.isEmpty else { throw ValidationError("Name at least one snapshot.") }
     guard snapshots.filter({ $0 == standardInputArgument }).count <= 1 else {
@@ -67,56 +64,19 @@ struct GateCommand: ParsableCommand {
 
   func run() throws {
     if !updateBaseline { try output.checkNotAnInput(snapshots + [baseline]) }
-    let existing = try readBaseline()
+    let gate = BaselineGate(
+      path: baseline, format: BaselineGate.Format(rawValue: format.rawValue)!, output: output,
+      sourceRoot: sourceRoot.resolved,
+      acceptCommand: "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline")
+    _ = try gate.read()  // a malformed baseline fails before the snapshots are read
     let progress = ProgressPrinter()
     var found: [HeapFinding] = []
     for snapshot in snapshots {
       found += try analysis.analyze(snapshot, progress: progress).findings
     }
     let all = HeapFinding.merged(found)
-
-    if updateBaseline {
-      let updated = Baseline(accepting: all, previous: existing, reasonForNew: Self.placeholderReason)
-      try writeFile(updated.jsonBytes(), to: baseline)
-      standardError.write("leak-detector: wrote \(updated.accepted.count) accepted findings to \(baseline)\n")
-      return
-    }
-    guard let existing else {
-      standardError.write("leak-detector: error: no baseline at \(baseline); create it with:\n  \(acceptCommand)\n")
-      throw ExitStatus.baselineMissing
-    }
-    let outcome = GateOutcome(findings: all, baseline: existing)
-    let status = ExitStatus(outcome.verdict)
-    let rendered =
-      switch format {
-      case .text: outcome.renderText(baseline: baseline, acceptCommand: acceptCommand)
-      case .json: outcome.renderJSON(exitStatus: status.rawValue)
-      case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
-      case .junit: outcome.renderJUnit()
-      case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand)
-      }
-    try output.emit(rendered)
-    if format != .text && status != .success {
-      standardError.write(outcome.renderText(baseline: baseline, acceptCommand: acceptCommand))
-    }
+    if updateBaseline { return try gate.update(with: all) }
+    let status = try gate.gate(all)
     if status != .success { throw status }
-  }
-
-  /// The command that accepts the current findings, for messages.
-  private var acceptCommand: String {
-    "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline"
-  }
-
-  /// The baseline, or `nil` when the file does not exist; any other problem (a directory, no
-  /// permission, malformed content) is an input error naming the file.
-  private func readBaseline() throws -> Baseline? {
-    var status = stat()
-    if !baseline.isEmpty && stat(baseline, &status) != 0 && errno == ENOENT { return nil }
-    let bytes = try readFile(baseline)
-    do {
-      return try Baseline(jsonBytes: bytes)
-    } catch {
-      throw InputFailure(message: "\(baseline): \(error.description); fix it or delete it and run with --update-baseline")
-    }
   }
 }

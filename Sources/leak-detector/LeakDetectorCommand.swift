@@ -29,7 +29,7 @@ struct LeakDetectorCommand: ParsableCommand {
         5  gate: the baseline does not exist
       """,
     version: version,
-    subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, StripCommand.self]
+    subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, RunCommand.self, StripCommand.self]
   )
 
   /// The tool's version, in `--version` and reports.
@@ -43,6 +43,8 @@ struct LeakDetectorCommand: ParsableCommand {
       try command.run()
     } catch let status as ExitStatus {
       Glibc.exit(status.rawValue)
+    } catch let program as ProgramExit {
+      Glibc.exit(program.code)
     } catch let failure as InputFailure {
       standardError.write("leak-detector: error: \(failure.message)\n")
       Glibc.exit(ExitStatus.inputError.rawValue)

@@ -130,6 +130,42 @@ static inline uint64_t cleak_capture_progress_metadata(const cleak_capture_progr
 /// reads the value (no copy, no retain). -1 when the type has no enum witnesses.
 int cleak_enum_tag(uintptr_t value, uintptr_t metadata);
 
+// MARK: - Root scanning
+
+/// A range of this process's memory, [start, end).
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+} cleak_memory_range;
+
+/// A word of root memory that refers to an object: where it is, and the object.
+typedef struct {
+  uintptr_t slot;
+  uintptr_t object;
+} cleak_reference_hit;
+
+/// The address a word of memory refers to, with Swift's spare pointer bits (where enums and
+/// bridge objects keep tags) cleared.
+uintptr_t cleak_decode_reference_word(uintptr_t word);
+
+/// The writable loaded segments (global and static data) of every image loaded in this process
+/// but this library's own. Writes up to `capacity` ranges; returns how many there are. Takes the
+/// dynamic loader's lock: call it before forking a capture child, not in one.
+size_t cleak_writable_image_segments(cleak_memory_range *ranges, size_t capacity);
+
+/// The static thread-local storage and thread descriptor (with its pthread_setspecific values)
+/// of the calling thread, generously bounded. Returns 0 when the C library does not say its size.
+int cleak_static_tls_of_current_thread(cleak_memory_range *range);
+
+/// The kernel's id of the calling thread (`gettid`).
+int32_t cleak_thread_id(void);
+
+/// Scans the aligned words of [start, end) (readable pages only) for references to the objects
+/// at `sortedObjects` (ascending). Writes up to `capacity` hits; returns how many there are.
+size_t cleak_scan_for_objects(
+    uintptr_t start, uintptr_t end, const uintptr_t *sortedObjects, size_t objectCount,
+    cleak_reference_hit *hits, size_t capacity);
+
 // MARK: - Symbolication (libdw)
 
 /// Symbolizes a code address of this process with libdw: the (mangled) function symbol from the
@@ -137,6 +173,10 @@ int cleak_enum_tag(uintptr_t value, uintptr_t metadata);
 /// and column. Output strings are malloc'd (free them); absent parts are NULL or 0. Thread-safe.
 /// Returns whether anything was found.
 int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column);
+
+/// The symbol (mangled; malloc'd) whose object covers the data address `address`, and the
+/// offset of the address in it. Returns whether one was found. Thread-safe.
+int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset);
 
 // MARK: - RemoteMirror (libswiftRemoteMirror), used in-process
 

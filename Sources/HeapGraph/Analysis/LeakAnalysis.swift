@@ -36,6 +36,9 @@ public struct LeakAnalysis: Sendable {
     public var retainedSize: Int
     /// The entry object of each instance.
     public var entryObjectIDs: [Int64]
+    /// The first instance's entry cycle, with each object's allocation stack; `nil` when the
+    /// entry is in no cycle.
+    public var entryCycle: RetainCycle?
   }
 
   /// An object expected dead that a root still reaches.
@@ -124,9 +127,10 @@ public struct LeakAnalysis: Sendable {
 
     var groups: [Fingerprint: LeakGroup] = [:]
     for entry in entries {
-      let (fingerprint, summary) = Self.describe(entry: entry, component: component, graph: graph)
+      let (fingerprint, summary, cycle) = Self.describe(entry: entry, component: component, graph: graph)
       var group = groups[fingerprint] ?? LeakGroup(
-        fingerprint: fingerprint, summary: summary, instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [])
+        fingerprint: fingerprint, summary: summary, instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [],
+        entryCycle: cycle)
       group.instanceCount += 1
       group.objectCount += Int(dominators.retainedCount[entry])
       group.retainedSize += Int(dominators.retainedSize[entry])
@@ -165,7 +169,7 @@ public struct LeakAnalysis: Sendable {
   }
 
   /// The fingerprint and summary of a leak group's entry: its shortest cycle, or its type.
-  private static func describe(entry: Int, component: [Int32], graph: ObjectGraph) -> (Fingerprint, String) {
+  private static func describe(entry: Int, component: [Int32], graph: ObjectGraph) -> (Fingerprint, String, cycle: RetainCycle?) {
     // Breadth-first search inside the entry's component for the shortest way back to the entry.
     var previous: [Int: (node: Int, edge: Int)] = [:]
     var queue = [entry]
@@ -189,7 +193,7 @@ public struct LeakAnalysis: Sendable {
     }
     guard let closing else {
       let type = graph.typeName(of: entry)
-      return (Fingerprint(parts: ["leak", type]), type)
+      return (Fingerprint(parts: ["leak", type]), type, nil)
     }
     var path = [(node: closing.node, edge: closing.edge)]
     var node = closing.node
@@ -199,6 +203,6 @@ public struct LeakAnalysis: Sendable {
     }
     path.reverse()
     let cycle = RetainCycle(graph: graph, path: path.map { Int32($0.node) })
-    return (Fingerprint(parts: ["leak", cycle.fingerprint.description]), cycle.description)
+    return (Fingerprint(parts: ["leak", cycle.fingerprint.description]), cycle.description, cycle)
   }
 }

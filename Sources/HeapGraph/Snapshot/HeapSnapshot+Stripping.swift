@@ -25,4 +25,9 @@ extension HeapSnapshot {
   package mutating func replaceStackFrames(_ transform: (Stack) -> [StackFrame]) {
     for index in stacks.indices { stacks[index].frames = transform(stacks[index]) }
   }
+
+  /// Replaces the label of the root at `index` (a capture names global roots by their variable).
+  package mutating func relabelRoot(at index: Int, label: String) {
+    roots[index].label = label
+  }
 }

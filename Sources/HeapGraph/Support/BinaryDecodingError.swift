@@ -2,4 +2,8 @@
 package struct BinaryDecodingError: Error, Sendable, CustomStringConvertible {
   package var message: String
   package var description: String { message }
+
+  package init(message: String) {
+    self.message = message
+  }
 }

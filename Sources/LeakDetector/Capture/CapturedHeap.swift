@@ -7,26 +7,38 @@ struct CapturedHeap {
   var snapshot: HeapSnapshot
   var startIDs: [Int64]
   var closureStackIDs: [Int64]
+  /// Roots found in global data (indices into the snapshot's roots), named here by the variable
+  /// at the parallel `globalRootSlots` address.
+  var globalRoots: [Int64]
+  var globalRootSlots: [UInt64]
 
   func binaryBytes() -> [UInt8] {
     var writer = BinaryWriter()
     writer.array(startIDs)
     writer.array(closureStackIDs)
+    writer.array(globalRoots)
+    writer.array(globalRootSlots)
     snapshot.write(into: &writer)
     return writer.bytes
   }
 
-  init(snapshot: HeapSnapshot, startIDs: [Int64], closureStackIDs: [Int64]) {
+  init(snapshot: HeapSnapshot, startIDs: [Int64], closureStackIDs: [Int64], globalRoots: [Int64] = [], globalRootSlots: [UInt64] = []) {
     self.snapshot = snapshot
     self.startIDs = startIDs
     self.closureStackIDs = closureStackIDs
+    self.globalRoots = globalRoots
+    self.globalRootSlots = globalRootSlots
   }
 
   init(binaryBytes bytes: [UInt8]) throws(BinaryDecodingError) {
     var reader = BinaryReader(bytes)
     startIDs = try reader.array()
     closureStackIDs = try reader.array()
+    globalRoots = try reader.array()
+    globalRootSlots = try reader.array()
     snapshot = try HeapSnapshot(reading: &reader)
+    guard globalRoots.count == globalRootSlots.count, globalRoots.allSatisfy({ (0..<Int64(snapshot.roots.count)).contains($0) })
+    else { throw BinaryDecodingError(message: "the capture's global roots do not match its snapshot's roots") }
     try reader.expectEnd(after: "the capture")
   }
 
@@ -44,6 +56,10 @@ struct CapturedHeap {
         }
       }
       return Symbolicator.shared.frames(ofReturnAddresses: stack.frames.map { UInt($0.pc ?? 0) })
+    }
+    for (root, slot) in zip(globalRoots, globalRootSlots) {
+      guard let name = Symbolicator.shared.variableName(at: UInt(slot)) else { continue }
+      symbolicated.relabelRoot(at: Int(root), label: name)
     }
     return symbolicated
   }

@@ -26,6 +26,11 @@ struct LiveHeapCapture {
   private var reachedMaxObjects = false
   /// How many strong references the walk recorded into each object, parallel ones included.
   private var strongReferencesInto: [UInt: Int] = [:]
+  /// How many words of global data refer to each object (``addRootsFound(in:)``).
+  private var globalReferencesInto: [UInt: Int] = [:]
+  /// The roots found in global data, by index in the snapshot's roots, with the address of the
+  /// word: the parent names them by the variable there.
+  private var globalRootSlots: [(root: Int64, slot: UInt64)] = []
 
   init(
     configuration: RetainCycleDetector.Configuration, progress: CaptureProcess.ProgressRecorder?,
@@ -45,7 +50,9 @@ struct LiveHeapCapture {
     }
     var snapshot = builder.snapshot
     snapshot.metadata.diagnostics += diagnostics
-    return CapturedHeap(snapshot: snapshot, startIDs: startIDs, closureStackIDs: Array(closureStackIDs.values))
+    return CapturedHeap(
+      snapshot: snapshot, startIDs: startIDs, closureStackIDs: Array(closureStackIDs.values),
+      globalRoots: globalRootSlots.map(\.root), globalRootSlots: globalRootSlots.map(\.slot))
   }
 
   /// What a tracker knows about an object that reflection does not.
@@ -93,11 +100,42 @@ struct LiveHeapCapture {
   mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int]) {
     for (index, address) in addresses.enumerated() {
       let id = Int64(index + 1)
-      let external = cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
+      let external =
+        cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
+        - globalReferencesInto[address, default: 0]
       guard external > 0 else { continue }
       builder.addRoot(
         object: id, kind: .external,
         label: external == 1 ? "1 strong reference from outside the snapshot" : "\(external) strong references from outside the snapshot")
+    }
+  }
+
+  /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
+  /// any word that is an object's address once Swift's spare pointer bits are cleared), one root
+  /// per object and region for stacks and thread-local storage, one per word for global data
+  /// (named in the parent by the variable that holds it). Call it after ``run()``, and before
+  /// ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each global word
+  /// as one of the object's strong references.
+  mutating func addRootsFound(in regions: [RootRegion]) {
+    let sorted = addresses.sorted()
+    var rooted = Set<[UInt]>()
+    for region in regions {
+      var hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: 1024)
+      var count = cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, &hits, hits.count)
+      if count > hits.count {
+        hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: count)
+        count = min(cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, &hits, hits.count), hits.count)
+      }
+      for hit in hits.prefix(count) {
+        guard let id = idByAddress[hit.object] else { continue }
+        if region.kind == .global {
+          globalReferencesInto[hit.object, default: 0] += 1
+          globalRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(hit.slot)))
+          builder.addRoot(object: id, kind: .global, label: "0x" + String(hit.slot, radix: 16))
+        } else if rooted.insert([hit.object, region.start]).inserted {
+          builder.addRoot(object: id, kind: region.kind, label: region.label)
+        }
+      }
     }
   }
 

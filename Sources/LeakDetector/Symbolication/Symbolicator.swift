@@ -1,7 +1,9 @@
 import CLeakRuntime
 import HeapGraph
 
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Turns code addresses of this process into function names and source locations.
 ///
@@ -81,6 +83,20 @@ public final class Symbolicator: Sendable {
     }
   }
 
+  /// The variable whose storage holds the data address `address`, as people write it: a global
+  /// `App.registry`, a static `App.Cache.shared`, with `+offset` when the address is inside it
+  /// (a field of a global struct, an element of a tuple). `nil` when no symbol covers it.
+  public func variableName(at address: UInt) -> String? {
+    var symbol: UnsafeMutablePointer<CChar>?
+    var offset: UInt = 0
+    guard cleak_data_symbol(address, &symbol, &offset) != 0, let symbol else { return nil }
+    defer { free(symbol) }
+    var name = Substring(Self.demangle(String(cString: symbol)))
+    if name.hasPrefix("static ") { name = name.dropFirst("static ".count) }
+    if let type = name.firstRange(of: " : ") { name = name[..<type.lowerBound] }
+    return offset == 0 ? String(name) : "\(name)+\(offset)"
+  }
+
   /// The demangled form of a Swift symbol; other symbols are returned unchanged.
   public static func demangle(_ symbol: String) -> String {
     guard symbol.hasPrefix("$s") || symbol.hasPrefix("_T") || symbol.hasPrefix("$S") else { return symbol }
@@ -105,13 +121,13 @@ public final class Symbolicator: Sendable {
     if name.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
     // "closure #1 (A) -> B in context" → "closure #1 in context", at every nesting level.
     var result = ""
-    while let range = name.range(of: "closure #") {
+    while let range = name.firstRange(of: "closure #") {
       result += name[..<range.upperBound]
       name = name[range.upperBound...]
       let number = name.prefix { $0.isNumber }
       result += number
       name = name.dropFirst(number.count)
-      if let inRange = name.range(of: " in ") {
+      if let inRange = name.firstRange(of: " in ") {
         result += " in "
         name = name[inRange.upperBound...]
       }

@@ -34,11 +34,14 @@ extension AllocationTracker {
   /// A heap snapshot of the tracked live objects (optionally of one generation), of `objects`
   /// (alive, and retained by the caller for the duration of the call; they need not be tracked)
   /// and of everything they strongly reference, with the snapshot id of every captured object by
-  /// address. The one capture behind ``snapshot(inGeneration:process:limits:)`` and the leak
-  /// checks. `failure` is set when no capture attempt succeeded (the snapshot is then empty).
+  /// address. The one capture behind ``snapshot(inGeneration:process:limits:)``, the leak
+  /// checks and ``captureWholeProcess(process:limits:)``. `failure` is set when no capture
+  /// attempt succeeded (the snapshot is then empty).
+  ///
+  /// With `rootRegions`, the objects their words refer to are roots too (``RootRegion``).
   package static func captureLiveHeap(
     inGeneration generation: Int? = nil, including objects: [AnyObject] = [], process: String? = nil,
-    limits: CaptureLimits = CaptureLimits()
+    limits: CaptureLimits = CaptureLimits(), rootRegions: [RootRegion] = []
   ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64], failure: String?) {
     var configuration = RetainCycleDetector.Configuration()
     configuration.maxObjects = Int.max
@@ -55,11 +58,28 @@ extension AllocationTracker {
         for entry in entries { capture.addStart(address: entry.object) }
         for address in included { capture.addStart(address: address) }
         capture.run()
+        capture.addRootsFound(in: rootRegions)
         // The caller's array holds each included object once more than the program does.
         capture.addExternallyHeldObjectsAsRoots(retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 })
       }
     }
     return (snapshot, heap.objectIDsByAddress, failure)
+  }
+
+  /// A snapshot of every tracked live object of this process and what they reference, with the
+  /// roots a leak analysis needs: the objects that global data, the live part of each thread's
+  /// stack or the calling thread's thread-local storage refers to (globals named by their
+  /// variable), and those held from outside the snapshot (reference counts). What
+  /// `leak-detector run` records when a program exits or receives its snapshot signal.
+  package static func captureWholeProcess(process: String?, limits: CaptureLimits = CaptureLimits())
+    -> (snapshot: HeapSnapshot, failure: String?)
+  {
+    var marker = 0
+    let stackPointer = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    let (regions, notes) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
+    var (snapshot, _, failure) = captureLiveHeap(process: process, limits: limits, rootRegions: regions)
+    snapshot.metadata.diagnostics += notes
+    return (snapshot, failure)
   }
 
   /// Now, as ISO 8601 (UTC).

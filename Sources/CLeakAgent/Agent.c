@@ -1,0 +1,109 @@
+#define _GNU_SOURCE
+#include "CLeakAgent.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+// The loader of the preloadable agent (libLeakDetectorAgent.so) that `leak-detector run` puts
+// in LD_PRELOAD. Every process the program starts loads it, compilers and shells included, so it
+// decides here, before any Swift code of the agent runs, whether this process is one to check:
+// its executable's name must match one of the patterns in LEAK_DETECTOR_PROCESSES.
+
+extern char *program_invocation_short_name;
+
+/// The file name of this process's executable.
+static const char *executableName(char *buffer, size_t size) {
+  ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
+  if (length <= 0) return program_invocation_short_name;
+  buffer[length] = 0;
+  const char *slash = strrchr(buffer, '/');
+  return slash ? slash + 1 : buffer;
+}
+
+/// Whether this process matches one of the newline-separated shell patterns in `patterns`
+/// (against the executable's file name, or the name it was invoked as).
+static bool processMatches(const char *patterns) {
+  if (patterns == NULL || *patterns == 0) return true;
+  char path[4096];
+  const char *executable = executableName(path, sizeof path);
+  const char *invoked = program_invocation_short_name;
+  char pattern[1024];
+  for (const char *start = patterns; *start;) {
+    const char *end = strchr(start, '\n');
+    size_t length = end ? (size_t)(end - start) : strlen(start);
+    if (length > 0 && length < sizeof pattern) {
+      memcpy(pattern, start, length);
+      pattern[length] = 0;
+      if (fnmatch(pattern, executable, 0) == 0 || (invoked && fnmatch(pattern, invoked, 0) == 0)) return true;
+    }
+    if (end == NULL) break;
+    start = end + 1;
+  }
+  return false;
+}
+
+__attribute__((constructor)) static void loadAgent(void) {
+  const char *runDirectory = getenv("LEAK_DETECTOR_RUN_DIRECTORY");
+  if (runDirectory == NULL || *runDirectory == 0) return;
+  if (!processMatches(getenv("LEAK_DETECTOR_PROCESSES"))) return;
+  const char *stacks = getenv("LEAK_DETECTOR_STACKS");
+  const char *signalNumber = getenv("LEAK_DETECTOR_SNAPSHOT_SIGNAL");
+  cleak_agent_settings settings = {
+      .runDirectory = runDirectory,
+      .snapshotDirectory = getenv("LEAK_DETECTOR_SNAPSHOT_DIRECTORY"),
+      .stacks = stacks == NULL || strcmp(stacks, "0") != 0,
+      .snapshotSignal = signalNumber ? atoi(signalNumber) : 0,
+  };
+  leak_detector_agent_start(&settings);
+}
+
+// MARK: - The snapshot signal: a self-pipe, read by a thread of the agent
+
+static int wakeDescriptors[2] = {-1, -1};
+static cleak_agent_signal_callback signalCallback = NULL;
+
+static void onSignal(int signal) {
+  (void)signal;
+  int saved = errno;
+  char byte = 1;
+  ssize_t written = write(wakeDescriptors[1], &byte, 1);
+  (void)written;  // a full pipe already has a capture pending
+  errno = saved;
+}
+
+static void *watch(void *unused) {
+  (void)unused;
+  for (;;) {
+    char byte;
+    ssize_t count = read(wakeDescriptors[0], &byte, 1);
+    if (count == 1) {
+      signalCallback();
+    } else if (count == 0 || errno != EINTR) {
+      return NULL;
+    }
+  }
+}
+
+bool cleak_agent_watch_signal(int signal, cleak_agent_signal_callback callback) {
+  if (pipe2(wakeDescriptors, O_CLOEXEC) != 0) return false;
+  signalCallback = callback;
+  pthread_t thread;
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  int created = pthread_create(&thread, &attributes, watch, NULL);
+  pthread_attr_destroy(&attributes);
+  if (created != 0) return false;
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = onSignal;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  return sigaction(signal, &action, NULL) == 0;
+}

@@ -1,0 +1,45 @@
+extension RunReport {
+  /// The report for people (the example in ``RunReport``'s documentation).
+  public func renderText() -> String {
+    var out = renderProcesses()
+    if leaks.isEmpty {
+      out += "\nLeaks: none\n"
+    } else {
+      let objects = leaks.reduce(0) { $0 + $1.objectCount }
+      out += "\nLeaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\n"
+      for (index, leak) in leaks.enumerated() {
+        out += "  \(index + 1)) \(leak.instanceCount) × \(leak.summary)  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"
+        for test in leak.tests { out += "     in test \(test)\n" }
+        for member in leak.members {
+          let name = member.typeName + (member.reference.map { "." + $0 } ?? "")
+          let verb = member.kind == .closureContext ? "written at" : "allocated at"
+          out += "     - \(name)" + (member.site.map { "  \(verb) \($0.description)" } ?? "") + "\n"
+        }
+        if processes.count > 1 { out += "     in \(leak.processes.joined(separator: "; "))\n" }
+        out += "     fingerprint \(leak.fingerprint)\n"
+      }
+    }
+    if !suppressed.isEmpty {
+      var byOrigin: [String: Int] = [:]
+      for (_, rule) in suppressed { byOrigin[rule.origin, default: 0] += 1 }
+      let origins = byOrigin.sorted { $0.key < $1.key }.map { "\($0.value) by \($0.key == "default" ? "the default rules" : $0.key)" }
+      let objects = suppressed.reduce(0) { $0 + $1.leak.objectCount }
+      out += "\nSuppressed: \(count(suppressed.count, "group")) (\(count(objects, "object"))): \(origins.joined(separator: ", "))\n"
+    }
+    return out
+  }
+
+  /// The report's first lines: the processes checked, with what their captures could not see.
+  public func renderProcesses() -> String {
+    var out = ""
+    for process in processes {
+      out += "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
+      out += "\(grouped(process.leakedObjectCount)) leaked\n"
+      for diagnostic in process.diagnostics.prefix(3) { out += "  note: \(diagnostic)\n" }
+      if process.diagnostics.count > 3 {
+        out += "  note: … and \(process.diagnostics.count - 3) more in the snapshot's metadata.diagnostics\n"
+      }
+    }
+    return processes.isEmpty ? "No process was checked.\n" : out
+  }
+}

@@ -1,0 +1,146 @@
+/// What `leak-detector run` found in the processes it checked: the leaked objects of each exit
+/// snapshot (unreachable from every root), grouped by their entry (a cycle, or an object no
+/// other leaked object holds) with everything the entry holds, each group with the allocation
+/// sites of its entry objects and the tests that allocated them; identical groups of several
+/// processes (XCTest's and Swift Testing's runs of one test binary) are merged.
+///
+/// ```text
+/// Checked leaky (pid 4242): 23 objects when it exited, 6 leaked
+///
+/// Leaks: 6 objects in 2 groups
+///   1) 3 × main.Node.next -> main.Node.next -> main.Node  (6 objects, 192 bytes)
+///      - main.Node.next  allocated at main.leak() (main.swift:7)
+///      - main.Node.next  allocated at main.leak() (main.swift:7)
+///      fingerprint 0b7e2c52a6cc2c5e
+/// ```
+public struct RunReport: Sendable {
+  /// One process checked.
+  public struct Process: Sendable, Hashable {
+    /// Its command line and pid (`leaky (pid 4242)`).
+    public var description: String
+    /// Objects in its exit snapshot.
+    public var objectCount: Int
+    /// Of those, unreachable from every root (suppressed ones included).
+    public var leakedObjectCount: Int
+    /// What its capture could not see.
+    public var diagnostics: [String]
+  }
+
+  /// A group of leaked objects with the same entry shape.
+  public struct Leak: Sendable, Hashable {
+    /// One object of the entry (an object of its cycle, or the entry object alone).
+    public struct Member: Sendable, Hashable {
+      public var typeName: String
+      public var kind: ObjectKind
+      /// The reference to the next object of the cycle.
+      public var reference: String?
+      /// Where it was allocated (for a closure context, where the closure is written).
+      public var site: StackFrame?
+    }
+
+    public var fingerprint: Fingerprint
+    /// The entry cycle (`A.b -> B.a -> A`) or type.
+    public var summary: String
+    /// How many identical groups, in all processes.
+    public var instanceCount: Int
+    /// Objects in all instances (each entry and what it dominates).
+    public var objectCount: Int
+    public var retainedSize: Int
+    /// The entry's objects, as in its first instance.
+    public var members: [Member]
+    /// The tests whose code allocated an entry object, in the order first seen.
+    public var tests: [String]
+    /// The processes it was found in.
+    public var processes: [String]
+  }
+
+  public var processes: [Process]
+  /// Leaks to report, largest retained size first.
+  public var leaks: [Leak]
+  /// Leaks a suppression rule matched, with the first such rule.
+  public var suppressed: [(leak: Leak, rule: Suppressions.Rule)]
+
+  /// The report of exit snapshots, each analysed (`analyses`, with each process's description
+  /// and whether it is a test runner, for ``TestAttribution``).
+  public init(analyses: [(process: String, isTestProcess: Bool, analysis: HeapAnalysis)], suppressions: Suppressions) {
+    var processes: [Process] = []
+    var byFingerprint: [Fingerprint: Leak] = [:]
+    var order: [Fingerprint] = []
+    var suppressedBy: [Fingerprint: Suppressions.Rule] = [:]
+    for (process, isTestProcess, analysis) in analyses {
+      let graph = analysis.graph
+      processes.append(
+        Process(
+          description: process, objectCount: graph.objectCount, leakedObjectCount: analysis.leaks.leakedObjectCount,
+          diagnostics: graph.metadata.diagnostics))
+      for group in analysis.leaks.leakGroups {
+        let members = Self.members(of: group, in: graph)
+        let entryStacks = group.entryObjectIDs.compactMap { id in
+          graph.node(forObjectID: id).flatMap { graph.allocationStack(of: $0)?.frames }
+        }
+        let stacks = (group.entryCycle?.elements.map(\.allocationSite) ?? []) + entryStacks
+        var tests: [String] = []
+        for stack in stacks {
+          if let test = TestAttribution.test(allocating: stack, inTestProcess: isTestProcess), !tests.contains(test) {
+            tests.append(test)
+          }
+        }
+        if let rule = suppressions.rule(suppressingTypes: members.map(\.typeName), stacks: stacks, fingerprint: group.fingerprint) {
+          suppressedBy[group.fingerprint] = suppressedBy[group.fingerprint] ?? rule
+        }
+        if var known = byFingerprint[group.fingerprint] {
+          known.instanceCount += group.instanceCount
+          known.objectCount += group.objectCount
+          known.retainedSize += group.retainedSize
+          known.tests += tests.filter { !known.tests.contains($0) }
+          if !known.processes.contains(process) { known.processes.append(process) }
+          byFingerprint[group.fingerprint] = known
+        } else {
+          order.append(group.fingerprint)
+          byFingerprint[group.fingerprint] = Leak(
+            fingerprint: group.fingerprint, summary: group.summary, instanceCount: group.instanceCount,
+            objectCount: group.objectCount, retainedSize: group.retainedSize, members: members, tests: tests,
+            processes: [process])
+        }
+      }
+    }
+    let all = order.compactMap { byFingerprint[$0] }.sorted {
+      ($0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.retainedSize, $1.objectCount, $0.fingerprint)
+    }
+    self.processes = processes
+    leaks = all.filter { suppressedBy[$0.fingerprint] == nil }
+    suppressed = all.compactMap { leak in suppressedBy[leak.fingerprint].map { (leak, $0) } }
+  }
+
+  /// The entry objects of `group`: its cycle's, or the entry object alone.
+  private static func members(of group: LeakAnalysis.LeakGroup, in graph: ObjectGraph) -> [Leak.Member] {
+    if let cycle = group.entryCycle {
+      return cycle.elements.map { element in
+        Leak.Member(
+          typeName: element.typeName, kind: element.kind, reference: element.reference,
+          site: element.kind == .closureContext ? element.allocationSite.first : element.allocationSite.allocationSite)
+      }
+    }
+    guard let id = group.entryObjectIDs.first, let node = graph.node(forObjectID: id) else { return [] }
+    return [
+      Leak.Member(
+        typeName: graph.typeName(of: node), kind: graph.kind(of: node), reference: nil,
+        site: graph.allocationStack(of: node)?.frames.allocationSite)
+    ]
+  }
+
+  /// Whether there is a leak to report.
+  public var hasLeaks: Bool { !leaks.isEmpty }
+
+  /// The leaks as findings, for the gate, SARIF, JUnit and Markdown: one per group, located at
+  /// its first entry object's allocation site.
+  public var findings: [HeapFinding] {
+    HeapFinding.merged(
+      leaks.map { leak in
+        let testNote = leak.tests.isEmpty ? "" : " (in \(leak.tests.joined(separator: ", ")))"
+        return HeapFinding(
+          kind: .leak, fingerprint: leak.fingerprint, summary: leak.summary + testNote, count: leak.instanceCount,
+          location: leak.members.lazy.compactMap(\.site).first)
+      })
+  }
+}

@@ -1,0 +1,56 @@
+/// Which test allocated an object, read from its allocation stack: the test function is the
+/// outermost frame of the test's own code, just inside the test framework's frames (XCTest's
+/// `XCTestCase.invokeTest()`, Swift Testing's runner and the thunks its `@Test` macro generates).
+/// After an `await`, an async test's frames are resumed by the concurrency runtime rather than
+/// called by the framework; in a test process, the outermost async function there is the test.
+///
+/// ```text
+/// [App.Node.__allocating_init(), App.makePair() (Pair.swift:3), AppTests.PairTests.testPair() (PairTests.swift:9),
+///  closure #1 in XCTest.test<A>(...), XCTest.XCTestCase.invokeTest() -> ()]  →  AppTests.PairTests.testPair()
+/// ```
+public enum TestAttribution {
+  /// The test function that allocated an object with `frames` (innermost first), or `nil` when
+  /// the stack shows none. `inTestProcess` allows the async rule (a test runner's process).
+  public static func test(allocating frames: [StackFrame], inTestProcess: Bool) -> String? {
+    var candidate: String?
+    for frame in frames {
+      guard let symbol = frame.symbol else { continue }
+      if isFramework(symbol) { return candidate.map(functionName) }
+      if isConcurrencyRuntime(symbol) {
+        return inTestProcess && candidate.map(isAsyncFunctionName) == true ? candidate.map(functionName) : nil
+      }
+      if !isThunk(symbol) { candidate = symbol }
+    }
+    return nil
+  }
+
+  /// The function a frame's symbol names as people write it: no async-resumption prefix, no
+  /// result type (`ProfileTests.actorLeak() async -> ()` → `ProfileTests.actorLeak()`).
+  static func functionName(_ symbol: String) -> String {
+    var name = Substring(symbol)
+    if let prefix = name.firstRange(of: "partial function for ") { name = name[prefix.upperBound...] }
+    if let arrow = name.firstRange(of: " -> ") { name = name[..<arrow.lowerBound] }
+    for suffix in [" throws", " async"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
+    for suffix in [" throws", " async"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
+    return String(name)
+  }
+
+  private static func isFramework(_ symbol: String) -> Bool {
+    symbol.hasPrefix("XCTest.") || symbol.hasPrefix("Testing.") || symbol.contains("$test_container__")
+      || symbol.contains("closure #1 in XCTest.") || symbol.contains(" in Testing.")
+  }
+
+  private static func isConcurrencyRuntime(_ symbol: String) -> Bool {
+    symbol.hasPrefix("swift::") || symbol.hasPrefix("swift_job_run") || symbol.hasPrefix("_Concurrency.")
+      || symbol.hasPrefix("completeTaskWithClosure")
+  }
+
+  private static func isAsyncFunctionName(_ symbol: String) -> Bool {
+    symbol.contains("partial function for ") || symbol.contains(" async")
+  }
+
+  private static func isThunk(_ symbol: String) -> Bool {
+    symbol.hasPrefix("reabstraction thunk") || symbol.hasPrefix("partial apply") || symbol.hasPrefix("thunk for")
+      || symbol.hasPrefix("@objc ") || symbol.hasPrefix("merged ") || symbol.hasPrefix("outlined ")
+  }
+}

@@ -1,0 +1,115 @@
+import CLeakRuntime
+import HeapGraph
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Memory outside the Swift heap whose words may hold references that keep objects alive: the
+/// global and static data of every loaded image, each thread's live stack (from its stack
+/// pointer up), and the calling thread's thread-local storage. A whole-process capture scans
+/// these conservatively (``LiveHeapCapture/addRootsFound(in:)``), as LeakSanitizer scans its roots.
+///
+/// The regions are found in the process being captured, before its capture child is forked:
+/// the child has one thread, and finding images takes the dynamic loader's lock.
+package struct RootRegion: Sendable, Hashable {
+  var start: UInt
+  var end: UInt
+  var kind: RootKind
+  /// What holds the words (`main thread`); `nil` for global data, whose words are named by the
+  /// variable that covers them.
+  var label: String?
+
+  /// The kind of thread-local storage (static TLS blocks and pthread_setspecific values).
+  static let threadLocal: RootKind = "thread-local"
+
+  /// The root regions of this process, with `callerStackPointer` the stack pointer of the
+  /// calling thread at the frame whose callers are to be scanned (the capture's own frames
+  /// below it hold no references of the program).
+  static func ofThisProcess(callerStackPointer: UInt) -> (regions: [RootRegion], diagnostics: [String]) {
+    var regions: [RootRegion] = []
+    var diagnostics: [String] = []
+    var segments = [cleak_memory_range](repeating: cleak_memory_range(), count: 1024)
+    let segmentCount = min(cleak_writable_image_segments(&segments, segments.count), segments.count)
+    for segment in segments.prefix(segmentCount) {
+      regions.append(RootRegion(start: segment.start, end: segment.end, kind: .global, label: nil))
+    }
+    let mappings = Self.mappings()
+    let process = getpid()
+    let current = cleak_thread_id()
+    func name(_ thread: pid_t) -> String { thread == process ? "main thread" : "thread \(thread)" }
+    func stack(from pointer: UInt, thread: pid_t) {
+      guard let mapping = mappings.first(where: { $0.start <= pointer && pointer < $0.end }) else { return }
+      // The 128-byte red zone below the stack pointer may hold a leaf function's locals.
+      regions.append(RootRegion(start: max(mapping.start, pointer &- 128), end: mapping.end, kind: .stack, label: name(thread)))
+    }
+    stack(from: callerStackPointer, thread: current)
+    var local = cleak_memory_range()
+    if cleak_static_tls_of_current_thread(&local) != 0 {
+      regions.append(RootRegion(start: local.start, end: local.end, kind: threadLocal, label: name(current)))
+    }
+    for thread in threads() where thread != current {
+      if let pointer = stackPointer(of: thread) {
+        stack(from: pointer, thread: thread)
+      } else {
+        diagnostics.append(
+          "\(name(thread)) was running, so its stack was not scanned; what it holds counts as held from outside the snapshot")
+      }
+    }
+    return (regions, diagnostics)
+  }
+
+  /// The ids of this process's threads.
+  private static func threads() -> [pid_t] {
+    guard let directory = opendir("/proc/self/task") else { return [] }
+    defer { closedir(directory) }
+    var threads: [pid_t] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if let thread = pid_t(name) { threads.append(thread) }
+    }
+    return threads
+  }
+
+  /// The stack pointer of a thread blocked in the kernel, from `/proc/self/task/TID/syscall`
+  /// (`NR args… sp pc`, or `-1 sp pc` when blocked outside a system call); `nil` while it runs.
+  private static func stackPointer(of thread: pid_t) -> UInt? {
+    // A running thread is often blocked a moment later: ask a few times.
+    for _ in 0..<20 {
+      guard let text = readText("/proc/self/task/\(thread)/syscall") else { return nil }
+      let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+      if fields.count >= 3, fields[0] != "running", let pointer = UInt(fields[fields.count - 2].dropFirst(2), radix: 16) {
+        return pointer
+      }
+      usleep(500)
+    }
+    return nil
+  }
+
+  /// The readable and writable mappings of this process.
+  private static func mappings() -> [(start: UInt, end: UInt)] {
+    guard let text = readText("/proc/self/maps") else { return [] }
+    return text.split(separator: "\n").compactMap { line in
+      let fields = line.split(separator: " ", maxSplits: 2)
+      guard fields.count >= 2, fields[1].hasPrefix("rw") else { return nil }
+      let bounds = fields[0].split(separator: "-")
+      guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else { return nil }
+      return (start, end)
+    }
+  }
+
+  /// A small file of /proc, whole.
+  private static func readText(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      if count <= 0 { break }
+      bytes += buffer.prefix(count)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,110 @@
+import CLeakAgent
+import HeapGraph
+import LeakDetector
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The agent `leak-detector run` preloads into the program it checks: it tracks every Swift
+/// object the program allocates, and captures the whole process (``AllocationTracker``'s
+/// whole-process capture, in a forked child) when the program exits, and on the snapshot
+/// signal while it runs.
+///
+/// The exit snapshot goes, in the binary form, to the run directory the command reads once the
+/// program is gone: `<pid>.exit.heapsnapshot.bin`. A signal snapshot is written at once as JSON
+/// (format version 1) for `leak-detector analyze` or `diff`:
+/// `<snapshot directory>/<program>-<pid>-<n>.heapsnapshot.json`, and a line on standard error says where.
+enum Agent {
+  struct Settings {
+    var runDirectory: String
+    var snapshotDirectory: String
+    var programName: String
+    var processID: pid_t
+  }
+
+  /// Set once, by `start`, before any capture can run.
+  nonisolated(unsafe) static var settings = Settings(runDirectory: "", snapshotDirectory: ".", programName: "", processID: 0)
+  /// Serializes the captures (a signal capture may run when the program exits).
+  static let captureLock = Locked<Int>(0)
+
+  static func start(_ loaded: cleak_agent_settings) {
+    let program = commandLine().first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
+    settings = Settings(
+      runDirectory: String(cString: loaded.runDirectory),
+      snapshotDirectory: loaded.snapshotDirectory.map { String(cString: $0) } ?? ".",
+      programName: program, processID: getpid())
+    AllocationTracker.start(.init(capturesStacks: loaded.stacks))
+    atexit { Agent.captureAtExit() }
+    if loaded.snapshotSignal > 0, !cleak_agent_watch_signal(loaded.snapshotSignal, { Agent.captureOnSignal() }) {
+      complain("cannot watch signal \(loaded.snapshotSignal) for snapshots")
+    }
+  }
+
+  /// The exit capture. A child forked by the program (which runs its exit handlers too) is not
+  /// the process being checked: it captures nothing.
+  static func captureAtExit() {
+    guard getpid() == settings.processID, AllocationTracker.isRunning else { return }
+    captureLock.withLock { _ in
+      let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
+      AllocationTracker.stop()
+      let path = "\(settings.runDirectory)/\(settings.processID).exit.heapsnapshot.bin"
+      do {
+        try FileBytes.writeAtomically(snapshot.binaryBytes(), to: path)
+      } catch {
+        complain("cannot write the exit snapshot: \(error)")
+      }
+    }
+  }
+
+  /// A capture on the snapshot signal, while the program keeps running.
+  static func captureOnSignal() {
+    captureLock.withLock { taken in
+      guard AllocationTracker.isRunning else { return }
+      taken += 1
+      let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
+      let path = "\(settings.snapshotDirectory)/\(settings.programName)-\(settings.processID)-\(taken).heapsnapshot.json"
+      do {
+        try FileBytes.writeAtomically(snapshot.jsonBytes(), to: path)
+        complain("snapshot \(taken) of \(settings.programName) (pid \(settings.processID)), \(snapshot.objectCount) objects: \(path)")
+      } catch {
+        complain("cannot write snapshot \(taken): \(error)")
+      }
+    }
+  }
+
+  /// `FooPackageTests.xctest --testing-library swift-testing (pid 4242)`.
+  private static func processDescription() -> String {
+    var arguments = commandLine()
+    if let first = arguments.first { arguments[0] = String(first.split(separator: "/").last ?? "") }
+    var text = arguments.joined(separator: " ")
+    if text.count > 200 { text = String(text.prefix(200)) + "…" }
+    return "\(text) (pid \(settings.processID))"
+  }
+
+  /// This process's arguments, from /proc (the agent has no `main`).
+  private static func commandLine() -> [String] {
+    let descriptor = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      if count <= 0 { break }
+      bytes += buffer.prefix(count)
+    }
+    return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// One line on the program's standard error, marked as the agent's.
+  private static func complain(_ message: String) {
+    let line = Array("leak-detector: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  }
+}
+
+@_cdecl("leak_detector_agent_start")
+func leakDetectorAgentStart(_ settings: UnsafePointer<cleak_agent_settings>) {
+  Agent.start(settings.pointee)
+}

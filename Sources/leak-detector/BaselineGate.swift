@@ -1,0 +1,68 @@
+import HeapGraph
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Gating findings against a baseline file, or writing it: what `gate` does with the findings of
+/// its snapshots and `run` with those of the processes it checked, so that both gate alike.
+struct BaselineGate {
+  enum Format: String {
+    case text, json, sarif, junit, markdown
+  }
+
+  /// The baseline file.
+  var path: String
+  var format: Format
+  var output: OutputOptions
+  var sourceRoot: String?
+  /// The command that accepts the current findings, for messages.
+  var acceptCommand: String
+
+  /// The reason written for newly accepted findings, for people to replace.
+  static let placeholderReason = "accepted by --update-baseline; say why"
+
+  /// Writes the baseline from `findings`, keeping the reasons of findings it already accepts.
+  func update(with findings: [HeapFinding]) throws {
+    let updated = Baseline(accepting: findings, previous: try read(), reasonForNew: Self.placeholderReason)
+    try writeFile(updated.jsonBytes(), to: path)
+    standardError.write("leak-detector: wrote \(updated.accepted.count) accepted findings to \(path)\n")
+  }
+
+  /// Compares `findings` with the baseline, emits the report, and returns the exit status
+  /// (``ExitStatus/baselineMissing`` without writing a report when the file does not exist).
+  func gate(_ findings: [HeapFinding]) throws -> ExitStatus {
+    guard let existing = try read() else {
+      standardError.write("leak-detector: error: no baseline at \(path); create it with:\n  \(acceptCommand)\n")
+      return .baselineMissing
+    }
+    let outcome = GateOutcome(findings: findings, baseline: existing)
+    let status = ExitStatus(outcome.verdict)
+    let rendered =
+      switch format {
+      case .text: outcome.renderText(baseline: path, acceptCommand: acceptCommand)
+      case .json: outcome.renderJSON(exitStatus: status.rawValue)
+      case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot)
+      case .junit: outcome.renderJUnit()
+      case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand)
+      }
+    try output.emit(rendered)
+    if format != .text && status != .success {
+      standardError.write(outcome.renderText(baseline: path, acceptCommand: acceptCommand))
+    }
+    return status
+  }
+
+  /// The baseline, or `nil` when the file does not exist; any other problem (a directory, no
+  /// permission, malformed content) is an input error naming the file.
+  func read() throws -> Baseline? {
+    var status = stat()
+    if !path.isEmpty && stat(path, &status) != 0 && errno == ENOENT { return nil }
+    let bytes = try readFile(path)
+    do {
+      return try Baseline(jsonBytes: bytes)
+    } catch {
+      throw InputFailure(message: "\(path): \(error.description); fix it or delete it and run with --update-baseline")
+    }
+  }
+}

@@ -1,0 +1,239 @@
+import ArgumentParser
+import HeapGraph
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `leak-detector run -- PROGRAM [ARGS...]`: a leak check of any Swift program or test suite,
+/// with no change to its code.
+struct RunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Run a program and report the Swift objects it leaked when it exits.",
+    discussion: """
+      Starts PROGRAM with this package's agent (libLeakDetectorAgent.so, next to leak-detector) \
+      in LD_PRELOAD. In each process whose executable matches --process (by default PROGRAM \
+      itself, or the test binaries for `swift test`), the agent records every Swift object \
+      allocated, with its allocation stack, and when the process exits captures the live objects, \
+      their references and the roots that hold them: global and static data, thread stacks, \
+      thread-local storage, and reference counts that show a holder outside the Swift heap. An \
+      object no root reaches has leaked; leaks are grouped by their entry (a retain cycle, or an \
+      object no other leaked object holds), with allocation sites and, in test processes, the \
+      test that allocated them. Standard streams pass through.
+
+      EXIT CODES
+        N  the program's own status when it is not 0 (128 + the signal when it was killed)
+        0  no leaks (with --baseline: no new ones)
+        1  usage or input error, or no process was checked
+        2  leaks found (with --baseline: leaks the baseline does not accept)
+        4  with --baseline: no new leaks, but accepted ones are gone
+        5  with --baseline: the baseline does not exist
+
+      EXAMPLES
+        leak-detector run -- .build/debug/MyServer --port 8080
+        leak-detector run -- swift test
+        leak-detector run --baseline Baselines/leaks.json -- swift test --filter FeedTests
+        leak-detector run --snapshot-signal USR2 -- .build/release/MyServer
+      """
+  )
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json, sarif, junit, markdown
+  }
+
+  @Flag(help: "Do not record allocation stacks (faster; leaks are reported without allocation sites and tests).")
+  var noStacks = false
+
+  @Option(
+    name: .customLong("process"),
+    help: ArgumentHelp(
+      "Check the processes whose executable name matches this shell pattern (repeatable; default: PROGRAM's name, or *.xctest for `swift test`).",
+      valueName: "pattern"))
+  var processPatterns: [String] = []
+
+  @Option(help: ArgumentHelp("Keep the exit snapshot as JSON at this path (numbered when several processes are checked).", valueName: "path"))
+  var snapshot: String?
+
+  @Option(help: ArgumentHelp("On this signal (USR2, SIGUSR1, 12…), each checked process writes a snapshot and runs on.", valueName: "signal"))
+  var snapshotSignal: String?
+
+  @Option(help: ArgumentHelp("Where signal snapshots are written (default: the current directory).", valueName: "directory"))
+  var snapshotDirectory: String = "."
+
+  @Option(help: ArgumentHelp("A suppression file (repeatable): lines like `type MyApp.Cache*  # why`.", valueName: "file"))
+  var suppressions: [String] = []
+
+  @Flag(help: "Do not apply the default suppressions of runtime and test-framework objects.")
+  var noDefaultSuppressions = false
+
+  @Option(help: ArgumentHelp("Gate the leaks against this baseline of accepted findings, as `gate` does.", valueName: "file"))
+  var baseline: String?
+
+  @Flag(help: "Write the baseline from the leaks found (keeping existing reasons) instead of gating.")
+  var updateBaseline = false
+
+  @OptionGroup var analysis: AnalysisOptions
+
+  @Option(help: "The report format.")
+  var format: Format = .text
+
+  @OptionGroup var output: OutputOptions
+
+  @OptionGroup var sourceRoot: SourceRootOption
+
+  @Argument(parsing: .postTerminator, help: "The program to run and its arguments, after --.")
+  var command: [String] = []
+
+  func validate() throws {
+    guard !command.isEmpty else { throw ValidationError("Name the program to run after --, as in: leak-detector run -- ./MyApp") }
+    if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE.") }
+    if let snapshotSignal, Self.signalNumber(snapshotSignal) == nil {
+      throw ValidationError("--snapshot-signal: '\(snapshotSignal)' is not a signal; use a name such as USR2 or a number.")
+    }
+  }
+
+  func run() throws {
+    let agent = try Self.agentPath()
+    let rules = try loadSuppressions()
+    let gate = baseline.map { path in
+      BaselineGate(
+        path: path, format: BaselineGate.Format(rawValue: format.rawValue)!, output: output, sourceRoot: sourceRoot.resolved,
+        acceptCommand: "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
+    }
+    _ = try gate?.read()  // a malformed baseline fails before the program runs
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+
+    let patterns = processPatterns.isEmpty ? Self.defaultProcessPatterns(for: command) : processPatterns
+    var environment = [
+      "LD_PRELOAD": agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? ""),
+      "LEAK_DETECTOR_RUN_DIRECTORY": directory.path,
+      "LEAK_DETECTOR_PROCESSES": patterns.joined(separator: "\n"),
+      "LEAK_DETECTOR_STACKS": noStacks ? "0" : "1",
+      "LEAK_DETECTOR_SNAPSHOT_DIRECTORY": snapshotDirectory,
+    ]
+    let signal = snapshotSignal.flatMap(Self.signalNumber)
+    if let signal { environment["LEAK_DETECTOR_SNAPSHOT_SIGNAL"] = String(signal) }
+    let ending = try ProgramRun.run(command, environment: environment, forwarding: [SIGTERM, SIGHUP] + (signal.map { [$0] } ?? []))
+
+    let captures = try directory.exitSnapshots()
+    let programStatus: Int32
+    switch ending {
+    case .exited(let code):
+      programStatus = code
+    case .killed(let number, let core):
+      standardError.write(
+        "leak-detector: \(command[0]) was killed by signal \(number) (\(String(cString: strsignal(number))))\(core ? ", core dumped" : ""); "
+          + "a process killed before it exits takes no exit snapshot\n")
+      programStatus = 128 + number
+    }
+    guard !captures.isEmpty else {
+      if programStatus != 0 { throw ProgramExit(code: programStatus) }
+      throw InputFailure(
+        message: "no process matched --process \(patterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
+          + "name the Swift processes to check with --process")
+    }
+
+    var analyses: [(process: String, isTestProcess: Bool, analysis: HeapAnalysis)] = []
+    for (index, capture) in captures.enumerated() {
+      if let snapshot { try writeFile(capture.jsonBytes(), to: Self.numbered(snapshot, index, of: captures.count)) }
+      let process = capture.metadata.process ?? "process \(index + 1)"
+      analyses.append(
+        (process, Self.isTestProcess(process),
+         HeapAnalysis(graph: ObjectGraph(capture), options: analysis.heapAnalysisOptions)))
+    }
+    let report = RunReport(analyses: analyses, suppressions: rules)
+
+    var status = ExitStatus.success
+    if let gate {
+      if updateBaseline {
+        try gate.update(with: report.findings)
+      } else {
+        standardError.write(report.renderProcesses())
+        status = try gate.gate(report.findings)
+      }
+    } else {
+      let asGate = GateOutcome(findings: report.findings, baseline: Baseline())
+      let rendered =
+        switch format {
+        case .text: report.renderText()
+        case .json: asGate.renderJSON(exitStatus: report.hasLeaks ? ExitStatus.found.rawValue : 0)
+        case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
+        case .junit: asGate.renderJUnit()
+        case .markdown: asGate.renderMarkdown()
+        }
+      try output.emit(rendered)
+      if report.hasLeaks { status = .found }
+    }
+    if programStatus != 0 { throw ProgramExit(code: programStatus) }
+    if status != .success { throw status }
+  }
+
+  /// The suppression rules: the defaults unless turned off, then each file's.
+  private func loadSuppressions() throws -> Suppressions {
+    var rules = noDefaultSuppressions ? Suppressions() : Suppressions.standard
+    for path in suppressions {
+      let text = String(decoding: try readFile(path), as: UTF8.self)
+      do {
+        rules = rules + (try Suppressions(parsing: text, name: path))
+      } catch {
+        throw InputFailure(message: "\(path): \(error.description)")
+      }
+    }
+    return rules
+  }
+
+  /// The agent library: `LEAK_DETECTOR_AGENT`, or the one next to this executable.
+  static func agentPath() throws(InputFailure) -> String {
+    if let configured = getenv("LEAK_DETECTOR_AGENT") { return String(cString: configured) }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let executable = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    let path = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]) + "/libLeakDetectorAgent.so"
+    guard access(path, R_OK) == 0 else {
+      throw InputFailure(
+        message: "\(path): the agent library is missing; build it with `swift build --product LeakDetectorAgent` "
+          + "(or set LEAK_DETECTOR_AGENT to its path)")
+    }
+    return path
+  }
+
+  /// The processes checked when `--process` is not given: the test binaries for `swift test`,
+  /// otherwise the program itself.
+  static func defaultProcessPatterns(for command: [String]) -> [String] {
+    let program = command[0].split(separator: "/").last.map(String.init) ?? command[0]
+    if program == "swift" && command.dropFirst().first == "test" { return ["*.xctest", "swiftpm-testing-helper"] }
+    return [program]
+  }
+
+  /// Whether a process is a test runner (its tests are named in reports).
+  static func isTestProcess(_ description: String) -> Bool {
+    let program = description.split(separator: " ").first ?? ""
+    return program.hasSuffix(".xctest") || program == "swiftpm-testing-helper"
+  }
+
+  /// `path` for the only snapshot, else with `-2`, `-3`… before its extension from the second on.
+  static func numbered(_ path: String, _ index: Int, of count: Int) -> String {
+    guard count > 1, index > 0 else { return path }
+    let name = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    guard let dot = path[name...].firstIndex(of: ".") else { return path + "-\(index + 1)" }
+    return path[..<dot] + "-\(index + 1)" + path[dot...]
+  }
+
+  /// The number of a signal named `USR2`, `SIGUSR2` or `12`.
+  static func signalNumber(_ name: String) -> Int32? {
+    if let number = Int32(name) { return (1..<65).contains(number) ? number : nil }
+    let bare = name.uppercased().hasPrefix("SIG") ? String(name.uppercased().dropFirst(3)) : name.uppercased()
+    let known: [String: Int32] = [
+      "HUP": SIGHUP, "INT": SIGINT, "QUIT": SIGQUIT, "USR1": SIGUSR1, "USR2": SIGUSR2, "TERM": SIGTERM, "WINCH": SIGWINCH,
+      "PROF": SIGPROF, "URG": SIGURG, "PWR": SIGPWR,
+    ]
+    return known[bare]
+  }
+}
+
+/// The program's own exit status, passed through.
+struct ProgramExit: Error {
+  var code: Int32
+}

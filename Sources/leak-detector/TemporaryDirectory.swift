@@ -1,0 +1,53 @@
+import HeapGraph
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The private directory a `run` shares with the agents of the processes it checks: each writes
+/// its exit snapshot there (`<pid>.exit.heapsnapshot.bin`); it is removed afterwards.
+struct TemporaryDirectory {
+  let path: String
+
+  init() throws(InputFailure) {
+    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array("\(base)/leak-detector-run.XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else {
+      throw InputFailure(message: "\(base): cannot create a temporary directory: \(String(cString: strerror(errno)))")
+    }
+    path = String(cString: template)
+  }
+
+  /// The exit snapshots written, in the order of their processes' ids.
+  func exitSnapshots() throws(InputFailure) -> [HeapSnapshot] {
+    let suffix = ".exit.heapsnapshot.bin"
+    var snapshots: [(pid: Int, snapshot: HeapSnapshot)] = []
+    for name in entries() where name.hasSuffix(suffix) {
+      let file = "\(path)/\(name)"
+      let bytes = try readFile(file)
+      do {
+        snapshots.append((Int(name.dropLast(suffix.count)) ?? 0, try HeapSnapshot(binaryBytes: bytes)))
+      } catch {
+        throw InputFailure(message: "\(file): \(error.description)")
+      }
+    }
+    return snapshots.sorted { $0.pid < $1.pid }.map(\.snapshot)
+  }
+
+  /// Removes the directory and what the agents wrote in it.
+  func remove() {
+    for name in entries() { unlink("\(path)/\(name)") }
+    rmdir(path)
+  }
+
+  private func entries() -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+}
