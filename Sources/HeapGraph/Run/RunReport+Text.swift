@@ -9,7 +9,7 @@ extension RunReport {
       out += "\nLeaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\n"
       for (index, leak) in leaks.enumerated() {
         out += "  \(index + 1)) \(leak.instanceCount) × \(leak.summary)  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"
-        for test in leak.tests { out += "     in test \(test)\n" }
+        if !leak.tests.isEmpty { out += "     in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))\n" }
         for member in leak.members {
           let name = member.typeName + (member.reference.map { "." + $0 } ?? "")
           let verb = member.kind == .closureContext ? "written at" : "allocated at"
@@ -35,9 +35,13 @@ extension RunReport {
     for process in processes {
       out += "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
       out += "\(grouped(process.leakedObjectCount)) leaked\n"
-      for diagnostic in process.diagnostics.prefix(3) { out += "  note: \(diagnostic)\n" }
-      if process.diagnostics.count > 3 {
-        out += "  note: … and \(process.diagnostics.count - 3) more in the snapshot's metadata.diagnostics\n"
+      // Failed capture attempts matter; what reflection could not see of library types is
+      // common and mostly noise, so it is counted.
+      let failures = process.diagnostics.filter { $0.hasPrefix("the capture process") }
+      for failure in failures { out += "  note: \(failure)\n" }
+      let others = process.diagnostics.count - failures.count
+      if others > 0 {
+        out += "  note: \(count(others, "diagnostic")) of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)\n"
       }
     }
     return processes.isEmpty ? "No process was checked.\n" : out

@@ -36,13 +36,16 @@ public enum TestAttribution {
   }
 
   private static func isFramework(_ symbol: String) -> Bool {
-    symbol.hasPrefix("XCTest.") || symbol.hasPrefix("Testing.") || symbol.contains("$test_container__")
-      || symbol.contains("closure #1 in XCTest.") || symbol.contains(" in Testing.")
+    // XCTest's own frames, the test list SwiftPM generates (`__allTests__…`), Swift Testing's
+    // frames and the code its `@Test` macro expands to (mangled `…TestfMp_…`).
+    symbol.hasPrefix("XCTest.") || symbol.hasPrefix("Testing.") || symbol.contains(" in XCTest.")
+      || symbol.contains(" in Testing.") || symbol.contains("__allTests__") || symbol.contains("TestfMp_")
+      || symbol.contains("$test_container__")
   }
 
   private static func isConcurrencyRuntime(_ symbol: String) -> Bool {
-    symbol.hasPrefix("swift::") || symbol.hasPrefix("swift_job_run") || symbol.hasPrefix("_Concurrency.")
-      || symbol.hasPrefix("completeTaskWithClosure")
+    symbol.hasPrefix("swift::") || symbol.hasPrefix("_ZN5swift") || symbol.hasPrefix("swift_job_run")
+      || symbol.hasPrefix("_Concurrency.") || symbol.hasPrefix("completeTaskWithClosure")
   }
 
   private static func isAsyncFunctionName(_ symbol: String) -> Bool {
