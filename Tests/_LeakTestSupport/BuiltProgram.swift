@@ -36,11 +36,26 @@ public struct BuiltProgram {
     guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) was not built at \(path)") }
   }
 
-  /// Runs the program with `arguments` and `standardInput`, and waits for it.
-  public func run(_ arguments: [String], standardInput: Input = .nothing) throws -> Run {
+  /// The program `name` from `PATH` (a tool such as `swiftc`); skips the test when there is none.
+  public static func tool(_ name: String) throws -> BuiltProgram {
+    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+    guard let found = directories.map({ "\($0)/\(name)" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
+      throw XCTSkip("\(name) is not on PATH")
+    }
+    return BuiltProgram(path: found)
+  }
+
+  private init(path: String) {
+    self.path = path
+  }
+
+  /// Runs the program with `arguments` and `standardInput` (in `directory`, when given), and
+  /// waits for it.
+  public func run(_ arguments: [String], standardInput: Input = .nothing, in directory: String? = nil) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

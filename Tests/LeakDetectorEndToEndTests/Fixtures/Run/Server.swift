@@ -1,0 +1,30 @@
+// Threads allocate and free objects until a file named "stop" appears in the directory given as
+// the first argument; "ready" is written there once they run. Leaks one cycle per second.
+import Foundation
+
+final class Request { var response: Response? }
+final class Response { var request: Request? }
+
+let directory = CommandLine.arguments[1]
+let stop = directory + "/stop"
+final class Flag: @unchecked Sendable { var running = true }
+let flag = Flag()
+var threads: [Thread] = []
+for _ in 0..<3 {
+  let thread = Thread {
+    while flag.running {
+      let request = Request()
+      request.response = Response()  // no cycle: freed at once
+      _ = request
+    }
+  }
+  thread.start()
+  threads.append(thread)
+}
+let leaked = Request()
+leaked.response = Response()
+leaked.response?.request = leaked
+FileManager.default.createFile(atPath: directory + "/ready", contents: Data())
+while !FileManager.default.fileExists(atPath: stop) { usleep(20_000) }
+flag.running = false
+print("stopped")

@@ -1,0 +1,18 @@
+public final class Owner {
+  public var pets: [Pet] = []
+  public init() {}
+  public func adopt(_ pet: Pet) { pets.append(pet); pet.owner = self }
+}
+public final class Pet {
+  public var owner: Owner?   // should be weak
+  public weak var friend: Pet?
+  public let name: String
+  public init(name: String) { self.name = name }
+}
+public final class Timerish {
+  public var tick: (() -> Void)?
+  public var ticks = 0
+  public init() {}
+  public func start() { tick = { self.ticks += 1 } }
+  public func startSafely() { tick = { [weak self] in self?.ticks += 1 } }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HeapGraph
+import LeakTestSupport
+import XCTest
+
+/// `leak-detector run` on real programs and a real package's tests, built here from the
+/// fixtures in `Fixtures/Run` and `Fixtures/RunPackage` (optimized in release test runs, where
+/// objects may be stack-promoted and closure contexts reshaped).
+final class RunCommandTests: XCTestCase {
+  nonisolated(unsafe) private static var built: String?
+  private var programs: String { Self.built! }
+
+  override class func setUp() {
+    super.setUp()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-fixtures-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    for name in ["Leaky", "Clean", "Roots", "Crash", "Server"] {
+      let compile = try? BuiltProgram.tool("swiftc").run(
+        optimization + ["-g", fixtures + "/Run/\(name).swift", "-o", directory + "/" + name])
+      if compile?.status != 0 { print(compile?.standardError ?? "swiftc not found"); return }
+    }
+    built = directory
+  }
+
+  override class func tearDown() {
+    if let built { try? FileManager.default.removeItem(atPath: built) }
+    super.tearDown()
+  }
+
+  override func setUpWithError() throws {
+    guard Self.built != nil else { throw XCTSkip("the fixture programs did not compile") }
+  }
+
+  #if DEBUG
+    private static let optimization = ["-Onone"]
+  #else
+    private static let optimization = ["-O"]
+  #endif
+
+  private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+  private func run(_ arguments: [String], in directory: String? = nil) throws -> BuiltProgram.Run {
+    try BuiltProgram("leak-detector").run(["run"] + arguments, in: directory)
+  }
+
+  func testRun_leakyProgram_reportsItsCyclesWithAllocationSitesAndPassesStreamsThrough() throws {
+    let result = try run(["--", programs + "/Leaky"])
+    XCTAssertEqual(result.status, 2, result.standardError)
+    XCTAssertTrue(result.standardOutput.hasPrefix("to standard output\n"), result.standardOutput)
+    XCTAssertTrue(result.standardError.contains("to standard error\n"), result.standardError)
+    let report = result.standardOutput
+    XCTAssertTrue(report.contains("Leaks: 9 objects in 2 groups"), report)
+    XCTAssertTrue(report.contains("3 × Leaky.Child.delegate -> Leaky.Parent.child -> Leaky.Child  (6 objects"), report)
+    XCTAssertTrue(report.contains("- Leaky.Child.delegate  allocated at Leaky.leak() -> () (Leaky.swift:35)"), report)
+    XCTAssertTrue(report.contains("- Leaky.Parent.child  allocated at Leaky.leak() -> () (Leaky.swift:34)"), report)
+    XCTAssertTrue(report.contains("Leaky.Screen.onTap"), report)
+    XCTAssertTrue(report.contains("(Leaky.swift:32)"), report)
+    XCTAssertFalse(report.contains("Cache"), "the cycle a global holds is not a leak:\n\(report)")
+  }
+
+  func testRun_programExitingWithAStatus_passesTheStatusThrough() throws {
+    let result = try run(["--", programs + "/Leaky", "3"])
+    XCTAssertEqual(result.status, 3)
+    XCTAssertTrue(result.standardOutput.contains("Leaks: 9 objects in 2 groups"), result.standardOutput)
+  }
+
+  func testRun_cleanProgramUsingFoundationDispatchAndConcurrency_reportsNothing() throws {
+    let result = try run(["--", programs + "/Clean"])
+    XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("clean\n"))
+    XCTAssertTrue(result.standardOutput.contains("\nLeaks: none\n"), result.standardOutput)
+    XCTAssertFalse(result.standardOutput.contains("Suppressed"), "nothing of the runtime leaked either:\n\(result.standardOutput)")
+  }
+
+  func testRun_rawPointersInGlobalsStacksAndThreadLocals_keepTheirObjectsAlive() throws {
+    let directory = try temporaryDirectory()
+    let result = try run(["--snapshot", directory + "/roots.json", "--", programs + "/Roots"])
+    XCTAssertEqual(result.status, 2, result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("Leaks: 1 object in 1 group"), result.standardOutput)
+    XCTAssertTrue(result.standardOutput.contains("1 × Roots.Unreferenced.me -> Roots.Unreferenced"), result.standardOutput)
+
+    let snapshot = try HeapSnapshot(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/roots.json"))))
+    var typeByID: [Int64: String] = [:]
+    for index in 0..<snapshot.objectCount { typeByID[snapshot.object(at: index).id] = snapshot.object(at: index).type }
+    let roots = Set(snapshot.roots.map { "\(typeByID[$0.object] ?? "?") \($0.kind.rawValue) \($0.label ?? "")" })
+    XCTAssertTrue(roots.contains("Roots.HeldByGlobal global Roots.rawGlobal"), "\(roots)")
+    XCTAssertTrue(roots.contains("Roots.HeldByMainStack stack main thread"), "\(roots)")
+    XCTAssertTrue(roots.contains("Roots.HeldByThreadLocal thread-local main thread"), "\(roots)")
+    XCTAssertTrue(roots.contains { $0.hasPrefix("Roots.HeldByThreadStack stack thread ") }, "\(roots)")
+    XCTAssertFalse(roots.contains { $0.hasPrefix("Roots.Unreferenced") }, "\(roots)")
+  }
+
+  func testRun_crashingProgram_passesItsSignalStatusThroughAndSaysWhy() throws {
+    let result = try run(["--", programs + "/Crash"])
+    XCTAssertEqual(result.status, 128 + SIGILL, result.standardError)
+    XCTAssertTrue(result.standardError.contains("Fatal error: planned crash"), result.standardError)
+    XCTAssertTrue(
+      result.standardError.contains("Crash was killed by signal 4 (Illegal instruction); a process killed before it exits takes no exit snapshot"),
+      result.standardError)
+  }
+
+  func testRun_snapshotSignal_writesASnapshotWhileThreadsRunAndTheProgramGoesOn() throws {
+    let directory = try temporaryDirectory()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try BuiltProgram("leak-detector").path)
+    process.arguments = ["run", "--snapshot-signal", "USR2", "--snapshot-directory", directory, "--", programs + "/Server", directory]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    XCTAssertTrue(wait(for: directory + "/ready"), "the server did not start")
+    kill(process.processIdentifier, SIGUSR2)  // leak-detector passes it on to the program
+    let written = waitForFile(in: directory, suffix: ".heapsnapshot.json")
+    FileManager.default.createFile(atPath: directory + "/stop", contents: Data())
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0)
+    let path = try XCTUnwrap(written, "no snapshot was written on the signal")
+    XCTAssertTrue(path.contains("/Server-"), path)
+    let snapshot = try HeapSnapshot(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    let types = (0..<snapshot.objectCount).map { snapshot.object(at: $0).type }
+    XCTAssertTrue(types.contains("Server.Request") && types.contains("Server.Response"), "\(types)")
+    XCTAssertTrue(snapshot.roots.contains { $0.kind == .global }, "the signal snapshot lists roots")
+  }
+
+  func testRun_swiftTest_reportsEachPlantedLeakWithItsTestAndNothingForCleanTests() throws {
+    let package = try temporaryDirectory()
+    try FileManager.default.removeItem(atPath: package)
+    try FileManager.default.copyItem(atPath: Self.fixtures + "/RunPackage", toPath: package)
+    let result = try run(["--", "swift", "test"], in: package)
+    XCTAssertEqual(result.status, 2, result.standardError)
+    let report = result.standardOutput[(result.standardOutput.range(of: "Checked ")?.lowerBound ?? result.standardOutput.startIndex)...]
+    XCTAssertTrue(report.contains("Checked PetsPackageTests.xctest (pid "), String(report))
+    XCTAssertTrue(report.contains("Checked PetsPackageTests.xctest --testing-library swift-testing (pid "), String(report))
+    XCTAssertTrue(report.contains("Leaks: 4 objects in 2 groups"), String(report))
+    XCTAssertTrue(report.contains("1 × Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner"), String(report))
+    XCTAssertTrue(report.contains("in test PetsTests.XCPetsTests.testAdoptLeaks()"), String(report))
+    XCTAssertTrue(report.contains("allocated at PetsTests.XCPetsTests.testAdoptLeaks() -> () (XCPetsTests.swift:6)"), String(report))
+    XCTAssertTrue(report.contains("2 × Pets.Timerish.tick -> Pets.Timerish"), String(report))
+    XCTAssertTrue(report.contains("in tests PetsTests.timerLeaks(), PetsTests.asyncLeak()"), String(report))
+    XCTAssertFalse(report.contains("Friends") || report.contains("timerWeak"), String(report))
+  }
+
+  func testRun_baseline_gatesTheLeaksAsGateDoes() throws {
+    let directory = try temporaryDirectory()
+    let baseline = directory + "/leaks.json"
+    let missing = try run(["--baseline", baseline, "--", programs + "/Leaky"])
+    XCTAssertEqual(missing.status, 5, missing.standardError)
+    XCTAssertEqual(try run(["--baseline", baseline, "--update-baseline", "--", programs + "/Leaky"]).status, 0)
+    let accepted = try run(["--baseline", baseline, "--", programs + "/Leaky"])
+    XCTAssertEqual(accepted.status, 0, accepted.standardOutput + accepted.standardError)
+    XCTAssertTrue(accepted.standardOutput.contains("No new leaks"), accepted.standardOutput)
+  }
+
+  func testRun_suppressionFile_hidesMatchingLeaksAndSaysSo() throws {
+    let directory = try temporaryDirectory()
+    let rules = directory + "/suppressions.txt"
+    try "# known\ntype Leaky.Screen   # tracked upstream\nsite Leaky.leak()*\n".write(toFile: rules, atomically: true, encoding: .utf8)
+    let result = try run(["--suppressions", rules, "--", programs + "/Leaky"])
+    XCTAssertEqual(result.status, 0, result.standardOutput)
+    XCTAssertTrue(result.standardOutput.contains("\nLeaks: none\n"), result.standardOutput)
+    XCTAssertTrue(
+      result.standardOutput.contains("Suppressed: 2 groups (9 objects): 1 by \(rules):2, 1 by \(rules):3\n"), result.standardOutput)
+
+    try "typo Leaky.Screen\n".write(toFile: rules, atomically: true, encoding: .utf8)
+    let bad = try run(["--suppressions", rules, "--", programs + "/Leaky"])
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertEqual(
+      bad.standardError,
+      "leak-detector: error: \(rules): line 1: unknown kind 'typo'; use one of type, site, stack, fingerprint\n")
+  }
+
+  func testRun_noProcessMatches_exitsWithOneSayingNothingWasChecked() throws {
+    let result = try run(["--process", "nothing-like-this", "--", programs + "/Leaky"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.standardError.contains("no process matched --process nothing-like-this"), result.standardError)
+  }
+
+  // MARK: - Helpers
+
+  private func temporaryDirectory() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+    return path
+  }
+
+  private func wait(for path: String, seconds: Double = 60) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if FileManager.default.fileExists(atPath: path) { return true }
+      usleep(20_000)
+    }
+    return false
+  }
+
+  private func waitForFile(in directory: String, suffix: String, seconds: Double = 60) -> String? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let name = try? FileManager.default.contentsOfDirectory(atPath: directory).first(where: { $0.hasSuffix(suffix) }) {
+        return directory + "/" + name
+      }
+      usleep(20_000)
+    }
+    return nil
+  }
+}
