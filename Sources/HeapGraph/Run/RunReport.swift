@@ -5,13 +5,18 @@
 /// processes (XCTest's and Swift Testing's runs of one test binary) are merged.
 ///
 /// ```text
-/// Checked leaky (pid 4242): 23 objects when it exited, 6 leaked
+/// Checked PetsPackageTests.xctest (pid 10): 6 objects when it exited, 4 leaked
+/// Checked PetsPackageTests.xctest --testing-library swift-testing (pid 11): 6 objects when it exited, 4 leaked
 ///
-/// Leaks: 6 objects in 2 groups
-///   1) 3 × main.Node.next -> main.Node.next -> main.Node  (6 objects, 192 bytes)
-///      - main.Node.next  allocated at main.leak() (main.swift:7)
-///      - main.Node.next  allocated at main.leak() (main.swift:7)
-///      fingerprint 0b7e2c52a6cc2c5e
+/// Leaks: 4 objects in 1 group
+///   1) 2 × Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner  (4 objects, 144 bytes)
+///      in tests PetsTests.XCPetsTests.testAdopt(), PetsTests.adopt()
+///      - Pets.Owner.pets[0]  allocated at PetsTests.XCPetsTests.testAdopt() -> () (PetsTests.swift:6)
+///      - Pets.Pet.owner  allocated at PetsTests.XCPetsTests.testAdopt() -> () (PetsTests.swift:6)
+///      in PetsPackageTests.xctest (pid 10); PetsPackageTests.xctest --testing-library swift-testing (pid 11)
+///      fingerprint 17d8ce39623d29ac
+///
+/// Suppressed: 1 group (4 objects): 1 by the default rules
 /// ```
 public struct RunReport: Sendable {
   /// One process checked.
@@ -48,7 +53,7 @@ public struct RunReport: Sendable {
     public var retainedSize: Int
     /// The entry's objects, as in its first instance.
     public var members: [Member]
-    /// The tests whose code allocated an entry object, in the order first seen.
+    /// The tests whose code allocated an entry object, sorted.
     public var tests: [String]
     /// The processes it was found in.
     public var processes: [String]
@@ -104,9 +109,10 @@ public struct RunReport: Sendable {
         }
       }
     }
-    let all = order.compactMap { byFingerprint[$0] }.sorted {
+    var all = order.compactMap { byFingerprint[$0] }.sorted {
       ($0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.retainedSize, $1.objectCount, $0.fingerprint)
     }
+    for index in all.indices { all[index].tests.sort() }
     self.processes = processes
     leaks = all.filter { suppressedBy[$0.fingerprint] == nil }
     suppressed = all.compactMap { leak in suppressedBy[leak.fingerprint].map { (leak, $0) } }

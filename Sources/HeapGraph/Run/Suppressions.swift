@@ -24,6 +24,13 @@ public struct Suppressions: Sendable, Hashable {
     public var reason: String?
     /// Where the rule comes from: `default`, or `file:line`.
     public var origin: String
+
+    public init(kind: Kind, pattern: String, reason: String? = nil, origin: String) {
+      self.kind = kind
+      self.pattern = pattern
+      self.reason = reason
+      self.origin = origin
+    }
   }
 
   public var rules: [Rule]

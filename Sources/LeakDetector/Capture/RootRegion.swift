@@ -20,9 +20,6 @@ package struct RootRegion: Sendable, Hashable {
   /// variable that covers them.
   var label: String?
 
-  /// The kind of thread-local storage (static TLS blocks and pthread_setspecific values).
-  static let threadLocal: RootKind = "thread-local"
-
   /// The root regions of this process, with `callerStackPointer` the stack pointer of the
   /// calling thread at the frame whose callers are to be scanned (the capture's own frames
   /// below it hold no references of the program).
@@ -46,7 +43,7 @@ package struct RootRegion: Sendable, Hashable {
     stack(from: callerStackPointer, thread: current)
     var local = cleak_memory_range()
     if cleak_static_tls_of_current_thread(&local) != 0 {
-      regions.append(RootRegion(start: local.start, end: local.end, kind: threadLocal, label: name(current)))
+      regions.append(RootRegion(start: local.start, end: local.end, kind: .threadLocal, label: name(current)))
     }
     for thread in threads() where thread != current {
       if let pointer = stackPointer(of: thread) {

@@ -26,7 +26,15 @@ final class Entry {
   var owner: Cache?
 }
 
+/// Weak references from a global make the objects escape, so optimized builds allocate them on
+/// the heap as debug builds do (without keeping them alive).
+final class Escapes {
+  weak var screen: Screen?
+  weak var parent: Parent?
+}
+
 var kept = Cache()
+let escapes = Escapes()
 
 @inline(never) func leak() {
   let screen = Screen()
@@ -35,6 +43,8 @@ var kept = Cache()
   let child = Child()
   parent.child = child
   child.delegate = parent
+  escapes.screen = screen
+  escapes.parent = parent
 }
 
 for _ in 0..<3 { leak() }

@@ -40,8 +40,14 @@ pthread_create(&thread, nil, { _ in
 }, nil)
 sem_wait(started)
 
+/// Where the main thread's local lives, published so that the optimizer keeps it in memory.
+nonisolated(unsafe) var localSlot: UnsafeMutableRawPointer?
+
 @inline(never) func exitHoldingALocal() -> Never {
   var onStack = cycle(HeldByMainStack.init) { $0.me = $0 }
-  withUnsafeMutablePointer(to: &onStack) { _ in exit(0) }
+  withUnsafeMutablePointer(to: &onStack) { slot -> Never in
+    localSlot = UnsafeMutableRawPointer(slot)
+    exit(0)
+  }
 }
 exitHoldingALocal()

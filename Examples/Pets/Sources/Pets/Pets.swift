@@ -1,3 +1,6 @@
+// A small library with two planted leaks, for `leak-detector run -- swift test`: `Pet.owner`
+// should be weak (an owner and its pets keep each other alive), and `Timerish.start()` stores a
+// closure that captures `self` strongly; `startSafely()` is the fixed version.
 public final class Owner {
   public var pets: [Pet] = []
   public init() {}

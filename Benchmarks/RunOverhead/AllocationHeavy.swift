@@ -1,0 +1,39 @@
+// An allocation-heavy program for `Benchmarks/run-overhead.sh`: the binary-trees benchmark
+// (many short-lived class instances), with a long-lived tree kept to the end. With an argument
+// `live N`, it instead keeps N objects alive in small cycles-free chains and exits: the size of
+// the exit capture.
+final class Node {
+  var left: Node?
+  var right: Node?
+  init(left: Node?, right: Node?) {
+    self.left = left
+    self.right = right
+  }
+}
+
+@inline(never) func tree(_ depth: Int) -> Node {
+  depth == 0 ? Node(left: nil, right: nil) : Node(left: tree(depth - 1), right: tree(depth - 1))
+}
+
+@inline(never) func check(_ node: Node) -> Int {
+  1 + (node.left.map(check) ?? 0) + (node.right.map(check) ?? 0)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "live", let count = arguments.dropFirst().first.flatMap(Int.init) {
+  var kept: [Node] = []
+  kept.reserveCapacity(count / 4)
+  for _ in 0..<(count / 4) {
+    kept.append(Node(left: Node(left: nil, right: nil), right: Node(left: Node(left: nil, right: nil), right: nil)))
+  }
+  print(kept.count * 4)
+} else {
+  let maxDepth = Int(arguments.first ?? "") ?? 16
+  let longLived = tree(maxDepth)
+  var total = 0
+  for depth in stride(from: 4, through: maxDepth, by: 2) {
+    let iterations = 1 << (maxDepth - depth + 4)
+    for _ in 0..<iterations { total += check(tree(depth)) }
+  }
+  print(total, check(longLived))
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# What `leak-detector run` costs a program, as ratios measured in one run:
+#   - an allocation-heavy program (binary trees) plainly, under `run --no-stacks` and under
+#     `run` (with stacks), each ROUNDS times alternating, medians compared;
+#   - the exit capture and analysis of a program that keeps LIVE objects alive (the run's time
+#     minus the plain run's).
+# Usage: Benchmarks/run-overhead.sh [ROUNDS] [DEPTH] [LIVE]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-5}
+DEPTH=${2:-16}
+LIVE=${3:-1000000}
+
+swift build -c release --product leak-detector --product LeakDetectorAgent >&2
+BIN=.build/release
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+swiftc -O -g Benchmarks/RunOverhead/AllocationHeavy.swift -o "$WORK/allocation-heavy" >&2
+
+seconds() {  # wall seconds of a command, its output discarded
+  local start end
+  start=$(date +%s.%N)
+  "$@" > /dev/null 2>&1 || true
+  end=$(date +%s.%N)
+  python3 -c "print(f'{$end - $start:.3f}')"
+}
+
+median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.3f}')" "$@"; }
+
+plain=() nostacks=() stacks=()
+for _ in $(seq "$ROUNDS"); do
+  plain+=("$(seconds "$WORK/allocation-heavy" "$DEPTH")")
+  nostacks+=("$(seconds "$BIN/leak-detector" run --no-stacks -- "$WORK/allocation-heavy" "$DEPTH")")
+  stacks+=("$(seconds "$BIN/leak-detector" run -- "$WORK/allocation-heavy" "$DEPTH")")
+done
+p=$(median "${plain[@]}") n=$(median "${nostacks[@]}") s=$(median "${stacks[@]}")
+live_plain=$(seconds "$WORK/allocation-heavy" live "$LIVE")
+live_run=$(seconds "$BIN/leak-detector" run --no-stacks -- "$WORK/allocation-heavy" live "$LIVE")
+live_stacks=$(seconds "$BIN/leak-detector" run -- "$WORK/allocation-heavy" live "$LIVE")
+python3 - "$p" "$n" "$s" "$live_plain" "$live_run" "$live_stacks" "$DEPTH" "$LIVE" "$ROUNDS" <<'PY'
+import sys
+p, n, s, lp, lr, ls = map(float, sys.argv[1:7])
+depth, live, rounds = sys.argv[7:10]
+print(f"| measure (binary trees, depth {depth}; medians of {rounds}) | seconds | ratio to plain |")
+print("| --- | --- | --- |")
+print(f"| plain run | {p:.3f} | 1.00× |")
+print(f"| `leak-detector run --no-stacks` | {n:.3f} | {n / p:.2f}× |")
+print(f"| `leak-detector run` (stacks) | {s:.3f} | {s / p:.2f}× |")
+print(f"| {live:,} live objects at exit: plain run | {lp:.3f} | |")
+print(f"| the same under `run --no-stacks` (exit capture and analysis added) | {lr:.3f} | +{lr - lp:.2f} s |")
+print(f"| the same under `run` (stacks) | {ls:.3f} | +{ls - lp:.2f} s |")
+PY

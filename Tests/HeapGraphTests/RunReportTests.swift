@@ -1,0 +1,149 @@
+import HeapGraph
+import LeakTestSupport
+import XCTest
+
+/// The core of `leak-detector run`: the report of exit snapshots, which test allocated a leak,
+/// and suppression rules.
+final class RunReportTests: XCTestCase {
+  private let xctestFrames = [
+    StackFrame(symbol: "Pets.Pet.__allocating_init(name: Swift.String) -> Pets.Pet", file: "/p/Sources/Pets/Pets.swift", line: 10),
+    StackFrame(symbol: "PetsTests.XCPetsTests.testAdoptLeaks() -> ()", file: "/p/Tests/PetsTests/XCPetsTests.swift", line: 7),
+    StackFrame(
+      symbol:
+        "implicit closure #2 () -> () in implicit closure #1 (PetsTests.XCPetsTests) -> () -> () in variable initialization expression of static (extension in PetsPackageDiscoveredTests):PetsTests.XCPetsTests.(__allTests__XCPetsTests in _C508C02AFF32EC366A898C3ED908C2B2) : Swift.Array<(Swift.String, (PetsTests.XCPetsTests) -> () -> ())>"
+    ),
+    StackFrame(symbol: "reabstraction thunk helper from @escaping @callee_guaranteed () -> () to @escaping @callee_guaranteed () -> (@out ())"),
+    StackFrame(
+      symbol:
+        "closure #1 (XCTest.XCTestCase) throws -> () in XCTest.(test in _3BE257A46ADB477C7BF2D39968B39F9D)<A where A: XCTest.XCTestCase>((A) -> () throws -> ()) -> (XCTest.XCTestCase) throws -> ()"
+    ),
+    StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
+  ]
+
+  func testAttribution_xctestMethod_isTheOutermostFrameOfTheTestsOwnCode() {
+    XCTAssertEqual(TestAttribution.test(allocating: xctestFrames, inTestProcess: true), "PetsTests.XCPetsTests.testAdoptLeaks()")
+    let helper = [xctestFrames[0], StackFrame(symbol: "PetsTests.makePet() -> Pets.Pet")] + xctestFrames[1...]
+    XCTAssertEqual(TestAttribution.test(allocating: Array(helper), inTestProcess: true), "PetsTests.XCPetsTests.testAdoptLeaks()")
+  }
+
+  func testAttribution_swiftTestingFunction_isFoundInsideTheMacroExpansion() {
+    let frames = [
+      StackFrame(symbol: "Pets.Timerish.__allocating_init() -> Pets.Timerish"),
+      StackFrame(symbol: "PetsTests.timerLeaks() -> ()"),
+      StackFrame(
+        symbol:
+          "(1) suspend resume partial function for $s9PetsTests10timerLeaks4TestfMp_7__localfMu_ #1 @Sendable (isolated Swift.Optional<Swift.Actor>) async throws -> () in PetsTests.($s9PetsTests10timerLeaks4TestfMp_15ed3ff0d68856942fMu_ in _B7AA348DC2B826B6EED13F73D404FD86)@Sendable () async throws -> ()"
+      ),
+      StackFrame(symbol: "_ZN5swift34runJobInEstablishedExecutorContextEPNS_3JobE"),
+    ]
+    XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "PetsTests.timerLeaks()")
+  }
+
+  func testAttribution_asyncTestAfterAnAwait_isNamedOnlyInATestProcess() {
+    let frames = [
+      StackFrame(symbol: "Pets.Timerish.__allocating_init() -> Pets.Timerish"),
+      StackFrame(symbol: "(2) suspend resume partial function for PetsTests.asyncLeak() async -> ()"),
+      StackFrame(symbol: "_ZN5swift34runJobInEstablishedExecutorContextEPNS_3JobE"),
+      StackFrame(symbol: "swift_job_run"),
+    ]
+    XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "PetsTests.asyncLeak()")
+    XCTAssertNil(TestAttribution.test(allocating: frames, inTestProcess: false))
+  }
+
+  func testAttribution_stackWithoutATestFramework_namesNoTest() {
+    let frames = [StackFrame(symbol: "App.Node.__allocating_init() -> App.Node"), StackFrame(symbol: "main"), StackFrame(symbol: "__libc_start_call_main")]
+    XCTAssertNil(TestAttribution.test(allocating: frames, inTestProcess: true))
+    XCTAssertNil(TestAttribution.test(allocating: [], inTestProcess: true))
+  }
+
+  func testSuppressions_parseEveryKindWithReasonsAndOrigins() throws {
+    let rules = try Suppressions(
+      parsing: "# header\n\ntype Vendor.Pool*   # pooled\nsite *Parser.swift\nstack App.Legacy.*\nfingerprint 387510702306f2fb\n",
+      name: "s.txt")
+    XCTAssertEqual(rules.rules.map(\.kind), [.type, .site, .stack, .fingerprint])
+    XCTAssertEqual(rules.rules[0].reason, "pooled")
+    XCTAssertNil(rules.rules[1].reason)
+    XCTAssertEqual(rules.rules.map(\.origin), ["s.txt:3", "s.txt:4", "s.txt:5", "s.txt:6"])
+  }
+
+  func testSuppressions_badLines_nameTheLineAndTheProblem() {
+    for (text, message) in [
+      ("type\n", "line 1: expected a kind and one pattern (like `type MyApp.Cache`), found 1 words"),
+      ("\ntype A B\n", "line 2: expected a kind and one pattern (like `type MyApp.Cache`), found 3 words"),
+      ("kind A\n", "line 1: unknown kind 'kind'; use one of type, site, stack, fingerprint"),
+    ] {
+      XCTAssertThrowsError(try Suppressions(parsing: text, name: "s")) { error in
+        XCTAssertEqual((error as? Suppressions.ParseError)?.description, message)
+      }
+    }
+  }
+
+  func testSuppressions_typeRules_suppressOnlyWhenEveryEntryObjectMatches() throws {
+    let rules = try Suppressions(parsing: "type Foundation.*\n", name: "s")
+    let fingerprint = Fingerprint(rawValue: 0x1234)
+    XCTAssertNotNil(rules.rule(suppressingTypes: ["Foundation.Operation", "Foundation.Thread"], stacks: [], fingerprint: fingerprint))
+    XCTAssertNil(rules.rule(suppressingTypes: ["Foundation.Operation", "App.Downloader"], stacks: [], fingerprint: fingerprint))
+    XCTAssertNil(rules.rule(suppressingTypes: [], stacks: [], fingerprint: fingerprint))
+  }
+
+  func testSuppressions_siteMatchesTheAllocationSiteAndStackAnyFrame() throws {
+    let rules = try Suppressions(parsing: "site *Pets.swift\n", name: "s")
+    let fingerprint = Fingerprint(rawValue: 0x1234)
+    // The allocating initializer is skipped: the site is the test's line, not Pets.swift.
+    XCTAssertNil(rules.rule(suppressingTypes: ["Pets.Pet"], stacks: [xctestFrames], fingerprint: fingerprint))
+    let site = try Suppressions(parsing: "site *XCPetsTests.swift\n", name: "s")
+    XCTAssertNotNil(site.rule(suppressingTypes: ["Pets.Pet"], stacks: [xctestFrames], fingerprint: fingerprint))
+    let stack = try Suppressions(parsing: "stack XCTest.XCTestCase.invokeTest*\n", name: "s")
+    XCTAssertNotNil(stack.rule(suppressingTypes: ["Pets.Pet"], stacks: [xctestFrames], fingerprint: fingerprint))
+  }
+
+  func testSuppressions_glob() {
+    XCTAssertTrue(Suppressions.standard.suppresses(type: "Foundation.NSLock"))
+    XCTAssertTrue(Suppressions.standard.suppresses(type: "closure #1 in XCTest.XCTestCase.wait(for: [XCTestExpectation])"))
+    XCTAssertFalse(Suppressions.standard.suppresses(type: "App.Swiftly"))
+    let rules = Suppressions(rules: [.init(kind: .type, pattern: "A?c*e", reason: nil, origin: "t")])
+    XCTAssertTrue(rules.suppresses(type: "Abcache"))
+    XCTAssertTrue(rules.suppresses(type: "Abce"))
+    XCTAssertFalse(rules.suppresses(type: "Acache"))
+    XCTAssertFalse(rules.suppresses(type: "Abcached"))
+  }
+
+  /// Two processes' exit snapshots (as `swift test` makes): a cycle leaked in both is one group
+  /// with both tests, a framework cycle is suppressed, a held cycle is not a leak.
+  func testReport_mergesProcessesNamesTestsAndCountsSuppressions_golden() {
+    func snapshot(process: String, test: String) -> HeapSnapshot {
+      var builder = HeapSnapshot.Builder(metadata: .init(tool: "test", process: process))
+      builder.addStack(id: 1, frames: [
+        StackFrame(symbol: "Pets.Owner.__allocating_init() -> Pets.Owner", file: "/p/Sources/Pets/Pets.swift", line: 3),
+        StackFrame(symbol: "\(test) -> ()", file: "/p/Tests/PetsTests/PetsTests.swift", line: 6),
+        StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
+      ])
+      builder.addObject(id: 1, type: "Pets.Owner", address: 0x1000, size: 40, stack: 1)
+      builder.addObject(id: 2, type: "Pets.Pet", address: 0x2000, size: 32, stack: 1)
+      builder.addReference(from: 1, to: 2, label: "pets[0]", ownership: .strong)
+      builder.addReference(from: 2, to: 1, label: "owner", ownership: .strong)
+      builder.addObject(id: 3, type: "XCTest.XCTestSuite", address: 0x3000, size: 64)
+      builder.addObject(id: 4, type: "XCTest.XCTestSuiteRun", address: 0x4000, size: 64)
+      builder.addReference(from: 3, to: 4, label: "testRun", ownership: .strong)
+      builder.addReference(from: 4, to: 3, label: "test", ownership: .strong)
+      builder.addObject(id: 5, type: "Pets.Registry", address: 0x5000, size: 16)
+      builder.addObject(id: 6, type: "Pets.Pet", address: 0x6000, size: 32)
+      builder.addReference(from: 5, to: 6, label: "pets[0]", ownership: .strong)
+      builder.addReference(from: 6, to: 5, label: "owner", ownership: .strong)
+      builder.addRoot(object: 5, kind: .global, label: "Pets.registry")
+      return builder.snapshot
+    }
+    let analyses = [
+      ("PetsPackageTests.xctest (pid 10)", "PetsTests.XCPetsTests.testAdopt()"),
+      ("PetsPackageTests.xctest --testing-library swift-testing (pid 11)", "PetsTests.adopt()"),
+    ].map { process, test in
+      (process: process, isTestProcess: true, analysis: HeapAnalysis(graph: ObjectGraph(snapshot(process: process, test: test))))
+    }
+    let report = RunReport(analyses: analyses, suppressions: .standard)
+    XCTAssertEqual(report.leaks.count, 1)
+    XCTAssertEqual(report.leaks[0].tests, ["PetsTests.XCPetsTests.testAdopt()", "PetsTests.adopt()"])
+    XCTAssertEqual(report.suppressed.map(\.rule.origin), ["default"])
+    XCTAssertEqual(report.findings.map(\.summary), ["Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner (in PetsTests.XCPetsTests.testAdopt(), PetsTests.adopt())"])
+    assertMatchesGolden(report.renderText(), named: "run-report.txt")
+  }
+}
