@@ -497,6 +497,13 @@ def run_program(program):
         main["expected_found"] = sum(min(main["snapshot"]["leaked"].get(normalized(t, program.module), 0), n)
                                      for t, n in program.expected.items()) if main["snapshot"] else 0
         main["time"] = median(times[tool])
+        # The groups of every run (fingerprints and instance counts): the same program should give the same.
+        main["group_sets"] = Counter(
+            tuple(sorted(re.findall(r"^\s+\d+\) (\d+) × .*?\n(?:.*\n)*?\s+fingerprint (\w+)", p["section"] + "\n", re.M)))
+            for p in parsed)
+        main["fingerprint_summaries"] = dict(
+            (fp, summary) for p in parsed
+            for summary, fp in re.findall(r"^\s+\d+\) \d+ × (.*?)  \(.*?\n(?:.*\n)*?\s+fingerprint (\w+)", p["section"] + "\n", re.M))
         results[tool] = main
 
     if "asan" in program.build_errors:
@@ -568,6 +575,10 @@ def row_for(program, tool, res, plain_time):
     if "error" in res:
         return [res["error"], "–", "–", "–", "–", "–", "–", "–", "–"]
     n_types, n_fields = len(program.expected), len(program.fields)
+    if tool in ("ld", "ld-nostacks") and res["objects_at_exit"] is None:
+        problem = (res["stderr"].splitlines() or res["text"].splitlines() or ["no report"])[0]
+        return [f"run failed (exit {', '.join(res['codes'])}): {problem}", "–", "–", "–", "–", "–", "–",
+                fmt_ms(res.get("time")), fmt_ratio(res.get("time"), plain_time)]
     if tool in ("ld", "ld-nostacks"):
         found_expected = res["expected_found"]
         any_reported = res["reported"] > 0
@@ -646,18 +657,20 @@ emit("")
 # Summary per tool.
 emit("## Summary per tool")
 emit("")
-emit("| tool | leaky programs fully found | partly | missed | expected objects found | names types | names fields | file:line | clean programs with false positives | median × plain |")
-emit("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+emit("| tool | leaky programs fully found | partly | missed | expected objects found | names types | names fields | file:line | clean programs with false positives | median × plain | median added time |")
+emit("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 leaky = [p for p in programs if p.leaky]
 clean = [p for p in programs if not p.leaky]
 for tool, label in TOOLS:
     if tool == "valgrind" and not VALGRIND:
         continue
     full = part = missed = objects = types = fields = with_lines = fps = 0
-    ratios = []
+    ratios, added = [], []
     for program in programs:
         res = all_results[program.name][tool]
         plain_time = all_results[program.name]["plain"].get("time")
+        if res.get("time") is not None and plain_time is not None:
+            added.append(res["time"] - plain_time)
         if "error" in res or (tool == "valgrind" and (res.get("crashed") or not res.get("ok", True))):
             if program.leaky:
                 missed += 1
@@ -683,7 +696,7 @@ for tool, label in TOOLS:
     total_fields = sum(len(p.fields) for p in leaky)
     emit(f"| {label} | {full}/{len(leaky)} | {part} | {missed} | {objects}/{total_objects} | {types}/{total_types} | "
          f"{fields}/{total_fields} | {with_lines}/{len(leaky)} | {fps}/{len(clean)} | "
-         f"{(statistics.median(ratios) if ratios else 0):.1f}× |")
+         f"{(statistics.median(ratios) if ratios else 0):.1f}× | {fmt_ms(statistics.median(added) if added else None)} |")
 emit("")
 
 # Discrepancies of leak-detector.
@@ -766,6 +779,35 @@ for program in programs:
         else:
             emit(f"- **FALSE POSITIVE** `{program.file}` ({this_label}): clean program, reported: "
                  + " / ".join(f"`{l.strip()}`" for l in ld["section"].splitlines()[:4]))
+# leak-detector's exit status: 2 when it reports leaks, 0 when not (the corpus programs exit 0).
+for program in programs:
+    for tool in ("ld", "ld-nostacks"):
+        ld = all_results[program.name][tool]
+        if "error" in ld or ld["objects_at_exit"] is None:
+            continue
+        expected_code = "2" if ld["reported"] > 0 else "0"
+        if ld["codes"] != [expected_code]:
+            found_any = True
+            label = "leak-detector" if tool == "ld" else "leak-detector --no-stacks"
+            emit(f"- **EXIT STATUS** `{program.file}` ({label}): exited {', '.join(ld['codes'])} with "
+                 f"{ld['reported']} leaked objects reported (expected {expected_code}).")
+
+# Run-to-run stability of leak-detector's groups.
+for program in programs:
+    unstable = []
+    for tool in ("ld", "ld-nostacks"):
+        ld = all_results[program.name][tool]
+        if "error" not in ld and len(ld["group_sets"]) > 1:
+            unstable.append((tool, ld["group_sets"]))
+    for tool, sets in unstable:
+        found_any = True
+        label = "leak-detector" if tool == "ld" else "leak-detector --no-stacks"
+        variants = "; ".join(f"{n} run(s): " + ", ".join(f"{count}× {fp}" for count, fp in groups)
+                             for groups, n in sets.most_common())
+        emit(f"- **UNSTABLE GROUPS** `{program.file}` ({label}): the same program leaks the same structure every run, "
+             f"but the runs split it into different groups/fingerprints — {variants}.")
+        for fp, summary in sorted(all_results[program.name][tool]["fingerprint_summaries"].items()):
+            emit(f"  - `{fp}`: `{summary}`")
 if not found_any:
     emit("None: leak-detector found every expected leak and reported nothing on the clean programs.")
 emit("")

@@ -25,6 +25,13 @@ public struct LeakCheckConfiguration: Sendable {
   public var allowedReferences: [String] = []
   /// Types known to leak (a known issue): reported as a note, not as a failure.
   public var knownLeaks: [String] = []
+  /// Known leaks in the suppression format `leak-detector run --suppressions` reads (its `type`
+  /// rules apply here), so that one file serves the CLI and the tests:
+  ///
+  /// ```swift
+  /// configuration.knownLeakRules = try Suppressions(parsing: String(contentsOfFile: "leaks.suppressions"), name: "leaks.suppressions")
+  /// ```
+  public var knownLeakRules = Suppressions()
   /// In generation mode, capture allocation stacks (to report where leaked objects were made).
   public var capturesAllocationStacks = true
   /// The time bounds and attempts of the capture child that reads the heap to explain survivors.
@@ -45,7 +52,7 @@ public struct LeakCheckConfiguration: Sendable {
   }
 
   func isAllowed(type name: String) -> Bool { Self.matches(name, allowedTypes) }
-  func isKnownLeak(type name: String) -> Bool { Self.matches(name, knownLeaks) }
+  func isKnownLeak(type name: String) -> Bool { Self.matches(name, knownLeaks) || knownLeakRules.suppresses(type: name) }
   func isAllowed(step: String) -> Bool { Self.matches(step, allowedReferences) }
 
   static func matches(_ name: String, _ patterns: [String]) -> Bool {

@@ -157,6 +157,15 @@ final class LeakCheckXCTests: XCTestCase {
       withLeakChecking(known) { LeakyViewModel().bindStrongly() }
     }
     XCTAssertEqual(knownCollector.findings.map(\.finding.kind), [.knownLeak])
+
+    // The same known leak in the suppression format of `leak-detector run --suppressions`.
+    var fromFile = fastConfiguration
+    fromFile.knownLeakRules = try! Suppressions(parsing: "type LeakDetectorTestingTests.Leaky*  # known\n", name: "leaks.suppressions")
+    let fileCollector = FindingCollector()
+    withLeakReporter(fileCollector.reporter) {
+      withLeakChecking(fromFile) { LeakyViewModel().bindStrongly() }
+    }
+    XCTAssertEqual(fileCollector.findings.map(\.finding.kind), [.knownLeak])
   }
 
   func testEnvironmentVariable_disablesChecks() {
