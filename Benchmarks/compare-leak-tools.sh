@@ -591,7 +591,8 @@ def row_for(program, tool, res, plain_time):
     elif tool == "lsan":
         found_expected = res["expected_found"]
         any_reported = res["blocks"] > 0
-        reported = f"{cell_range(res['blocks_range'], res['blocks'])} blocks ({res['direct']} direct, {res['indirect']} indirect)"
+        first = "" if res["blocks_range"][0] == res["blocks_range"][1] else "first run: "
+        reported = f"{cell_range(res['blocks_range'], res['blocks'])} blocks ({first}{res['direct']} direct, {res['indirect']} indirect)"
         low, high = res["expected_found_range"]
         found_expected_text = (f"{low}–{high}" if low != high else f"{found_expected}") + f"/{program.expected_total}"
     else:

@@ -46,7 +46,7 @@ print("| --- | --- | --- |")
 print(f"| plain run | {p:.3f} | 1.00× |")
 print(f"| `leak-detector run --no-stacks` | {n:.3f} | {n / p:.2f}× |")
 print(f"| `leak-detector run` (stacks) | {s:.3f} | {s / p:.2f}× |")
-print(f"| {live:,} live objects at exit: plain run | {lp:.3f} | |")
+print(f"| {int(live):,} live objects at exit: plain run | {lp:.3f} | |")
 print(f"| the same under `run --no-stacks` (exit capture and analysis added) | {lr:.3f} | +{lr - lp:.2f} s |")
 print(f"| the same under `run` (stacks) | {ls:.3f} | +{ls - lp:.2f} s |")
 PY
