@@ -135,13 +135,16 @@ struct RunCommand: ParsableCommand {
           + "name the Swift processes to check with --process")
     }
 
+    // The agent scanned every root region: a snapshot without roots has leaked everything.
+    var options = analysis.heapAnalysisOptions
+    options.rootsAreComplete = true
     var analyses: [(process: String, isTestProcess: Bool, analysis: HeapAnalysis)] = []
     for (index, capture) in captures.enumerated() {
       if let snapshot { try writeFile(capture.jsonBytes(), to: Self.numbered(snapshot, index, of: captures.count)) }
       let process = capture.metadata.process ?? "process \(index + 1)"
       analyses.append(
         (process, Self.isTestProcess(process),
-         HeapAnalysis(graph: ObjectGraph(capture), options: analysis.heapAnalysisOptions)))
+         HeapAnalysis(graph: ObjectGraph(capture), options: options)))
     }
     let report = RunReport(analyses: analyses, suppressions: rules)
 

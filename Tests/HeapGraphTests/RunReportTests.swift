@@ -147,3 +147,37 @@ final class RunReportTests: XCTestCase {
     assertMatchesGolden(report.renderText(), named: "run-report.txt")
   }
 }
+
+/// Leak analysis as `run` needs it: complete roots, and groups that read the same in every run.
+final class WholeProcessLeakAnalysisTests: XCTestCase {
+  /// A parent with two children, each holding it back; `swapped` allocates them in another
+  /// order (other ids and addresses), as another run of the same program may.
+  private func family(swapped: Bool, roots: Bool) -> ObjectGraph {
+    let (parent, first, second): (Int64, Int64, Int64) = swapped ? (3, 2, 1) : (1, 2, 3)
+    var builder = HeapSnapshot.Builder()
+    for id in [Int64(1), 2, 3] { builder.addObject(id: id, type: "App.Node", address: UInt64(id) * 0x1000) }
+    builder.addReference(from: parent, to: first, label: "children[0]", ownership: .strong)
+    builder.addReference(from: parent, to: second, label: "children[1]", ownership: .strong)
+    builder.addReference(from: first, to: parent, label: "parent", ownership: .strong)
+    builder.addReference(from: second, to: parent, label: "parent", ownership: .strong)
+    if roots {
+      builder.addObject(id: 4, type: "App.Unrelated", address: 0x4000)
+      builder.addRoot(object: 4, kind: .global, label: "App.unrelated")
+    }
+    return ObjectGraph(builder.snapshot)
+  }
+
+  func testCompleteRoots_snapshotWithoutRoots_hasLeakedEverything() {
+    XCTAssertEqual(LeakAnalysis(graph: family(swapped: false, roots: false)).leakedObjectCount, 0, "roots unknown")
+    let complete = LeakAnalysis(graph: family(swapped: false, roots: false), rootsAreComplete: true)
+    XCTAssertEqual(complete.leakedObjectCount, 3)
+    XCTAssertEqual(complete.leakGroups.map(\.summary), ["App.Node.children[0] -> App.Node.parent -> App.Node"])
+  }
+
+  func testLeakGroup_ofObjectsOfOneType_readsTheSameWhateverTheAddresses() {
+    let groups = [false, true].map { swapped in LeakAnalysis(graph: family(swapped: swapped, roots: true)).leakGroups }
+    XCTAssertEqual(groups[0].map(\.summary), ["App.Node.children[0] -> App.Node.parent -> App.Node"])
+    XCTAssertEqual(groups[0].map(\.summary), groups[1].map(\.summary))
+    XCTAssertEqual(groups[0].map(\.fingerprint), groups[1].map(\.fingerprint))
+  }
+}

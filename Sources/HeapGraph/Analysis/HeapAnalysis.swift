@@ -32,10 +32,18 @@ public struct HeapAnalysis: Sendable {
     public var cycles: CycleFinder.Configuration
     /// Objects that should be gone: those a root still reaches are reported as survivors.
     public var expectedDead: LeakAnalysis.ExpectedDead?
+    /// Whether the snapshot's roots are all there are (a whole-process capture scanned every
+    /// root region), so that a snapshot without roots has leaked every object. Otherwise no roots
+    /// means that the producer listed none, and nothing can be called leaked.
+    public var rootsAreComplete: Bool
 
-    public init(cycles: CycleFinder.Configuration = .init(), expectedDead: LeakAnalysis.ExpectedDead? = nil) {
+    public init(
+      cycles: CycleFinder.Configuration = .init(), expectedDead: LeakAnalysis.ExpectedDead? = nil,
+      rootsAreComplete: Bool = false
+    ) {
       self.cycles = cycles
       self.expectedDead = expectedDead
+      self.rootsAreComplete = rootsAreComplete
     }
   }
 
@@ -68,7 +76,8 @@ public struct HeapAnalysis: Sendable {
     cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, from: startNodes, progress: progress)
     progress(.findingLeaks)
     shortestPaths = ShortestPathTree(graph: graph)
-    leaks = LeakAnalysis(graph: graph, expectedDead: options.expectedDead, shortestPaths: shortestPaths)
+    leaks = LeakAnalysis(
+      graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths)
     findings = HeapFinding.findings(cycles: cycles, analysis: leaks, graph: graph)
   }
 

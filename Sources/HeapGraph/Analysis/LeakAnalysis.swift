@@ -80,7 +80,8 @@ public struct LeakAnalysis: Sendable {
     public var retainedSize: Int
   }
 
-  /// Whether the snapshot lists roots (without them nothing can be called leaked).
+  /// Whether the snapshot lists roots, or its roots are known to be complete (without either,
+  /// nothing can be called leaked).
   public let hasRoots: Bool
   /// Objects unreachable from every root.
   public let leakedObjectCount: Int
@@ -92,14 +93,14 @@ public struct LeakAnalysis: Sendable {
   /// Analyses `graph`; survivors are looked for only if `expectedDead` is given.
   ///
   /// - Complexity: O(*n* + *e*) for reachability and grouping, plus the dominator tree.
-  public init(graph: ObjectGraph, expectedDead: ExpectedDead? = nil) {
-    self.init(graph: graph, expectedDead: expectedDead, shortestPaths: ShortestPathTree(graph: graph))
+  public init(graph: ObjectGraph, expectedDead: ExpectedDead? = nil, rootsAreComplete: Bool = false) {
+    self.init(graph: graph, expectedDead: expectedDead, rootsAreComplete: rootsAreComplete, shortestPaths: ShortestPathTree(graph: graph))
   }
 
   /// Analyses `graph` with its shortest paths from the roots already computed (`tree`).
-  init(graph: ObjectGraph, expectedDead: ExpectedDead?, shortestPaths tree: ShortestPathTree) {
+  init(graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree) {
     let count = graph.objectCount
-    hasRoots = !graph.roots.isEmpty
+    hasRoots = !graph.roots.isEmpty || rootsAreComplete
     // Reachability from the roots, with the shortest path's parent of each object.
     let parent = tree.parent
     let unreached = hasRoots ? (0..<count).filter { parent[$0] == -2 } : []
@@ -107,7 +108,8 @@ public struct LeakAnalysis: Sendable {
 
     // Entries of the unreachable part: one node per component no other unreachable component holds.
     var component = [Int32](repeating: -1, count: count)
-    for (index, members) in StronglyConnectedComponents(graph: graph, startNodes: unreached).components.enumerated() {
+    let cycles = StronglyConnectedComponents(graph: graph, startNodes: unreached).components
+    for (index, members) in cycles.enumerated() {
       for member in members { component[Int(member)] = Int32(count + index) }
     }
     for node in unreached where component[node] < 0 { component[node] = Int32(node) }
@@ -127,7 +129,8 @@ public struct LeakAnalysis: Sendable {
 
     var groups: [Fingerprint: LeakGroup] = [:]
     for entry in entries {
-      let (fingerprint, summary, cycle) = Self.describe(entry: entry, component: component, graph: graph)
+      let members = component[entry] >= Int32(count) ? cycles[Int(component[entry]) - count].map(Int.init) : [entry]
+      let (fingerprint, summary, cycle) = Self.describe(members: members, component: component, graph: graph)
       var group = groups[fingerprint] ?? LeakGroup(
         fingerprint: fingerprint, summary: summary, instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [],
         entryCycle: cycle)
@@ -168,11 +171,30 @@ public struct LeakAnalysis: Sendable {
     self.survivors = survivors
   }
 
-  /// The fingerprint and summary of a leak group's entry: its shortest cycle, or its type.
-  private static func describe(entry: Int, component: [Int32], graph: ObjectGraph) -> (Fingerprint, String, cycle: RetainCycle?) {
-    // Breadth-first search inside the entry's component for the shortest way back to the entry.
+  /// The fingerprint and summary of a leak group's entry (its component's `members`): the
+  /// smallest of the shortest cycles through the members of the first type name, in canonical
+  /// order, so that the same leak gets the same fingerprint whatever the addresses (a parent
+  /// with three children is always described through `children[0]`); or its type.
+  private static func describe(members: [Int], component: [Int32], graph: ObjectGraph) -> (Fingerprint, String, cycle: RetainCycle?) {
+    let firstType = members.map(graph.typeName(of:)).min() ?? ""
+    let candidates = members.filter { graph.typeName(of: $0) == firstType }.prefix(32)
+    var best: RetainCycle?
+    for start in candidates {
+      guard let cycle = shortestCycle(through: start, component: component, graph: graph) else { continue }
+      if let chosen = best, (chosen.elements.count, chosen) <= (cycle.elements.count, cycle) { continue }
+      best = cycle
+    }
+    guard let best else {
+      let type = graph.typeName(of: members[0])
+      return (Fingerprint(parts: ["leak", type]), type, nil)
+    }
+    return (Fingerprint(parts: ["leak", best.fingerprint.description]), best.addressIndependentDescription, best)
+  }
+
+  /// The shortest cycle from `start` back to it inside its component (breadth-first).
+  private static func shortestCycle(through start: Int, component: [Int32], graph: ObjectGraph) -> RetainCycle? {
     var previous: [Int: (node: Int, edge: Int)] = [:]
-    var queue = [entry]
+    var queue = [start]
     var head = 0
     var closing: (node: Int, edge: Int)?
     search: while head < queue.count {
@@ -180,8 +202,8 @@ public struct LeakAnalysis: Sendable {
       head += 1
       for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
         let target = Int(graph.strongTargets[edge])
-        guard component[target] == component[entry] else { continue }
-        if target == entry {
+        guard component[target] == component[start] else { continue }
+        if target == start {
           closing = (node, edge)
           break search
         }
@@ -191,18 +213,13 @@ public struct LeakAnalysis: Sendable {
         }
       }
     }
-    guard let closing else {
-      let type = graph.typeName(of: entry)
-      return (Fingerprint(parts: ["leak", type]), type, nil)
-    }
-    var path = [(node: closing.node, edge: closing.edge)]
+    guard let closing else { return nil }
+    var path = [closing.node]
     var node = closing.node
-    while node != entry, let step = previous[node] {
-      path.append(step)
+    while node != start, let step = previous[node] {
+      path.append(step.node)
       node = step.node
     }
-    path.reverse()
-    let cycle = RetainCycle(graph: graph, path: path.map { Int32($0.node) })
-    return (Fingerprint(parts: ["leak", cycle.fingerprint.description]), cycle.description, cycle)
+    return RetainCycle(graph: graph, path: path.reversed().map { Int32($0) })
   }
 }

@@ -70,14 +70,31 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     self.elements = Array(rotation(best))
 
     // The fingerprint ignores addresses entirely: smallest rotation of (type, label) pairs.
+    let canonical = Array(rotation(best))
+    let start = Self.addressIndependentStart(of: canonical)
+    fingerprint = Fingerprint(
+      parts: ["cycle"] + (0..<count).flatMap { [canonical[(start + $0) % count].typeName, canonical[(start + $0) % count].reference ?? ""] })
+  }
+
+  /// The rotation that starts at the smallest sequence of (type, label) pairs: the same for the
+  /// same leak in every run, where ``elements`` may start at either of two objects of one type.
+  static func addressIndependentStart(of elements: [Element]) -> Int {
+    let count = elements.count
     let pairs = elements.map { [$0.typeName, $0.reference ?? ""] }
-    var fingerprintStart = 0
+    var best = 0
     for start in 1..<max(count, 1) {
       let candidate = (0..<count).lazy.flatMap { pairs[(start + $0) % count] }
-      let current = (0..<count).lazy.flatMap { pairs[(fingerprintStart + $0) % count] }
-      if candidate.lexicographicallyPrecedes(current) { fingerprintStart = start }
+      let current = (0..<count).lazy.flatMap { pairs[(best + $0) % count] }
+      if candidate.lexicographicallyPrecedes(current) { best = start }
     }
-    fingerprint = Fingerprint(parts: ["cycle"] + (0..<count).flatMap { pairs[(fingerprintStart + $0) % count] })
+    return best
+  }
+
+  /// The elements in the rotation of the fingerprint (types, then labels; never addresses), for
+  /// reports that must read the same in every run, such as leak groups.
+  public var addressIndependentElements: [Element] {
+    let start = Self.addressIndependentStart(of: elements)
+    return Array(elements[start...] + elements[..<start])
   }
 
   static func startsLower(_ lhs: Element, than rhs: Element) -> Bool {
@@ -93,7 +110,12 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
   public var length: Int { elements.count }
 
   /// `Type.label -> Type.label -> … -> FirstType`.
-  public var description: String {
+  public var description: String { Self.describe(elements) }
+
+  /// ``description`` in the rotation of ``addressIndependentElements``.
+  public var addressIndependentDescription: String { Self.describe(addressIndependentElements) }
+
+  private static func describe(_ elements: [Element]) -> String {
     var text = ""
     for element in elements {
       text += element.typeName

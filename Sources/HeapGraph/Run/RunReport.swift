@@ -121,7 +121,7 @@ public struct RunReport: Sendable {
   /// The entry objects of `group`: its cycle's, or the entry object alone.
   private static func members(of group: LeakAnalysis.LeakGroup, in graph: ObjectGraph) -> [Leak.Member] {
     if let cycle = group.entryCycle {
-      return cycle.elements.map { element in
+      return cycle.addressIndependentElements.map { element in
         Leak.Member(
           typeName: element.typeName, kind: element.kind, reference: element.reference,
           site: element.kind == .closureContext ? element.allocationSite.first : element.allocationSite.allocationSite)
