@@ -29,7 +29,11 @@ enum Agent {
   static let captureLock = Locked<Int>(0)
 
   static func start(_ loaded: cleak_agent_settings) {
-    let program = commandLine().first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
+    // SwiftPM runs a test binary once just to list its tests (for --filter, --parallel): nothing
+    // of a test runs there, so there is nothing to check.
+    let arguments = commandLine()
+    if arguments.contains("--dump-tests-json") || arguments.contains("--list-tests") { return }
+    let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
     settings = Settings(
       runDirectory: String(cString: loaded.runDirectory),
       snapshotDirectory: loaded.snapshotDirectory.map { String(cString: $0) } ?? ".",

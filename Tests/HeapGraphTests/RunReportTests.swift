@@ -26,6 +26,17 @@ final class RunReportTests: XCTestCase {
     XCTAssertEqual(TestAttribution.test(allocating: Array(helper), inTestProcess: true), "PetsTests.XCPetsTests.testAdoptLeaks()")
   }
 
+  func testAttribution_allocationInAnAssertionsAutoclosure_namesTheTest() {
+    let frames = [
+      StackFrame(symbol: "Swinject.Container.resolve<A>(A.Type) -> Swift.Optional<A>"),
+      StackFrame(symbol: "implicit closure #1 () throws -> Swift.Optional<Any> in SwinjectTests.LazyTests.testCircular() -> ()"),
+      StackFrame(symbol: "XCTest.XCTAssertNotNil(@autoclosure () throws -> Swift.Optional<Any>, @autoclosure () -> Swift.String, file: Swift.StaticString, line: Swift.UInt) -> ()"),
+      StackFrame(symbol: "SwinjectTests.LazyTests.testCircular() -> ()"),
+      StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
+    ]
+    XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "SwinjectTests.LazyTests.testCircular()")
+  }
+
   func testAttribution_swiftTestingFunction_isFoundInsideTheMacroExpansion() {
     let frames = [
       StackFrame(symbol: "Pets.Timerish.__allocating_init() -> Pets.Timerish"),

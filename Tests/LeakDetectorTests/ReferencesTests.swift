@@ -191,3 +191,34 @@ struct LiveObject {
     references = reflect(object).references
   }
 }
+
+/// Classes two and three levels below their root class, with stored properties of odd sizes at
+/// every level: the reflection library's own offsets were a word off for them (an XCTestCase
+/// subclass's fields pointed to the next field's object).
+class DeepRoot {
+  var count = 0
+  var root: AnyObject?
+}
+
+class DeepMiddle: DeepRoot {
+  var flag = false
+}
+
+final class DeepLeaf: DeepMiddle {
+  let first = FirstTarget()
+  let second = SecondTarget()
+}
+
+final class FirstTarget {}
+final class SecondTarget {}
+
+final class DeepClassTests: XCTestCase {
+  func testReferences_classThreeLevelsDeep_readsEachFieldAtTheRuntimesOffset() {
+    let object = DeepLeaf()
+    object.root = FirstTarget()
+    let found = withExtendedLifetime(object) {
+      references(of: object).map { "\($0.label) \($0.targetTypeName.split(separator: ".").last ?? "")" }
+    }
+    XCTAssertEqual(found, ["first FirstTarget", "second SecondTarget", "root FirstTarget"])
+  }
+}

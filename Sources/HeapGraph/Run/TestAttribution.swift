@@ -29,6 +29,24 @@ public enum TestAttribution {
   static func functionName(_ symbol: String) -> String {
     var name = Substring(symbol)
     if let prefix = name.firstRange(of: "partial function for ") { name = name[prefix.upperBound...] }
+    // A closure in the test (`XCTAssert`'s autoclosure, say) names the test after its last
+    // " in " outside parentheses: `implicit closure #1 () throws -> Any in Tests.testA()`.
+    if name.hasPrefix("closure #") || name.hasPrefix("implicit closure #") {
+      var depth = 0
+      var enclosing: Substring.Index?
+      var index = name.startIndex
+      while index < name.endIndex {
+        switch name[index] {
+        case "(", "<", "[": depth += 1
+        case ">" where index > name.startIndex && name[name.index(before: index)] == "-": break  // an arrow
+        case ")", ">", "]": depth -= 1
+        case " " where depth == 0 && name[index...].hasPrefix(" in "): enclosing = name.index(index, offsetBy: 4)
+        default: break
+        }
+        index = name.index(after: index)
+      }
+      if let enclosing { name = name[enclosing...] }
+    }
     if let arrow = name.firstRange(of: " -> ") { name = name[..<arrow.lowerBound] }
     for suffix in [" throws", " async"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
     for suffix in [" throws", " async"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }

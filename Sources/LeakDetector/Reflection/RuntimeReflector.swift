@@ -162,11 +162,15 @@ extension RuntimeReflector {
       while current != 0 && level < 64 {
         let info = swift_reflection_infoForMetadata(context, current)
         if info.Kind == SWIFT_CLASS_INSTANCE {
+          // The runtime's own field offsets, where the metadata has them: the reflection
+          // library's are a word off for classes two or more levels below their root class.
+          let offsets = Self.fieldOffsets(ofClassMetadata: current).flatMap { $0.count == Int(info.NumFields) ? $0 : nil }
           for index in 0..<info.NumFields {
             let child = swift_reflection_childOfMetadata(context, current, index)
             var label = child.Name.map { String(cString: $0) } ?? "field \(index)"
             if label.hasPrefix(Self.lazyStoragePrefix) { label.removeFirst(Self.lazyStoragePrefix.count) }
-            layout.items += items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
+            let offset = offsets?[Int(index)] ?? Int(child.Offset)
+            layout.items += items(kind: child.Kind, typeRef: child.TR, label: label, offset: offset, depth: 0)
           }
         } else if level == 0 || info.Kind == SWIFT_UNKNOWN {
           layout.diagnostics.append(
@@ -178,6 +182,28 @@ extension RuntimeReflector {
       }
       classLayouts[metadata] = layout
       return layout
+    }
+
+    /// The offsets of a class's own stored properties, from the field offset vector of its
+    /// metadata (the offsets the runtime uses), or `nil` when the metadata does not say them
+    /// plainly: not a class descriptor, or a resilient superclass (the vector's place is then
+    /// relative to bounds known only at run time).
+    static func fieldOffsets(ofClassMetadata metadata: UInt) -> [Int]? {
+      guard let descriptor = MemoryReader.readWord(at: metadata + 40), descriptor != 0,
+        let flags = MemoryReader.readWord(at: descriptor).map({ UInt32(truncatingIfNeeded: $0) }),
+        flags & 0x1F == 16,  // a class
+        (flags >> 16) & 0x2000 == 0,  // no resilient superclass
+        let counts = MemoryReader.readWord(at: descriptor + 36)
+      else { return nil }
+      let fieldCount = Int(UInt32(truncatingIfNeeded: counts))
+      let vectorOffset = UInt(UInt32(truncatingIfNeeded: counts >> 32))
+      guard fieldCount < 4096, vectorOffset > 0 else { return nil }
+      var offsets: [Int] = []
+      for index in 0..<UInt(fieldCount) {
+        guard let offset = MemoryReader.readWord(at: metadata + (vectorOffset + index) * 8), offset < 1 << 32 else { return nil }
+        offsets.append(Int(offset))
+      }
+      return offsets
     }
 
     /// The items of a value of type `typeRef` stored at offset 0.
