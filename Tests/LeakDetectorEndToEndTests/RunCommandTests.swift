@@ -31,7 +31,10 @@ final class RunCommandTests: XCTestCase {
     // Under a sanitizer build the agent needs the sanitizer's runtime, which a program built
     // without it does not load: the dynamic loader refuses to preload the agent.
     let process = dlopen(nil, RTLD_NOW)
-    if dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil {
+    let environment = ProcessInfo.processInfo.environment
+    if dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil || environment["ASAN_OPTIONS"] != nil
+      || environment["TSAN_OPTIONS"] != nil
+    {
       throw XCTSkip("the agent of a sanitizer build cannot be preloaded into programs built without the sanitizer")
     }
     guard Self.built != nil else { throw XCTSkip("the fixture programs did not compile") }
