@@ -26,8 +26,8 @@
 #   WORK_DIR        where binaries, logs and snapshots go (default: a new directory under /tmp; kept)
 #   JOBS            parallel compiler jobs (default: number of cores)
 #
-# Time on a 2-core VM with a prebuilt leak-detector: ~20 s compiling the corpus twice, ~80 s running it
-# (valgrind about a third of it). Results and discussion: Documentation/ComparedWithLeakSanitizer.md.
+# Time on a 2-core VM with a prebuilt leak-detector: ~15 s compiling the corpus twice, ~45-80 s running it
+# (valgrind a third to a half of it). Results and discussion: Documentation/ComparedWithLeakSanitizer.md.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -166,7 +166,8 @@ final class WholeProcessLeakAnalysisTests: XCTestCase {
   private func family(swapped: Bool, roots: Bool) -> ObjectGraph {
     let (parent, first, second): (Int64, Int64, Int64) = swapped ? (3, 2, 1) : (1, 2, 3)
     var builder = HeapSnapshot.Builder()
-    for id in [Int64(1), 2, 3] { builder.addObject(id: id, type: "App.Node", address: UInt64(id) * 0x1000) }
+    // Swapped, the first child also lies below the parent (addresses decide a cycle's rotation).
+    for id in [Int64(1), 2, 3] { builder.addObject(id: id, type: "App.Node", address: UInt64(swapped ? 4 - id : id) * 0x1000) }
     builder.addReference(from: parent, to: first, label: "children[0]", ownership: .strong)
     builder.addReference(from: parent, to: second, label: "children[1]", ownership: .strong)
     builder.addReference(from: first, to: parent, label: "parent", ownership: .strong)

@@ -178,17 +178,19 @@ public struct LeakAnalysis: Sendable {
   private static func describe(members: [Int], component: [Int32], graph: ObjectGraph) -> (Fingerprint, String, cycle: RetainCycle?) {
     let firstType = members.map(graph.typeName(of:)).min() ?? ""
     let candidates = members.filter { graph.typeName(of: $0) == firstType }.prefix(32)
-    var best: RetainCycle?
+    var best: (cycle: RetainCycle, key: String)?
     for start in candidates {
       guard let cycle = shortestCycle(through: start, component: component, graph: graph) else { continue }
-      if let chosen = best, (chosen.elements.count, chosen) <= (cycle.elements.count, cycle) { continue }
-      best = cycle
+      // Compared by types and labels only: never by where the objects happen to be.
+      let key = cycle.addressIndependentDescription
+      if let chosen = best, (chosen.cycle.elements.count, chosen.key) <= (cycle.elements.count, key) { continue }
+      best = (cycle, key)
     }
     guard let best else {
       let type = graph.typeName(of: members[0])
       return (Fingerprint(parts: ["leak", type]), type, nil)
     }
-    return (Fingerprint(parts: ["leak", best.fingerprint.description]), best.addressIndependentDescription, best)
+    return (Fingerprint(parts: ["leak", best.cycle.fingerprint.description]), best.key, best.cycle)
   }
 
   /// The shortest cycle from `start` back to it inside its component (breadth-first).
