@@ -88,16 +88,7 @@ enum Agent {
 
   /// This process's arguments, from /proc (the agent has no `main`).
   private static func commandLine() -> [String] {
-    let descriptor = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return [] }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = read(descriptor, &buffer, buffer.count)
-      if count <= 0 { break }
-      bytes += buffer.prefix(count)
-    }
+    let bytes = (try? FileBytes.read("/proc/self/cmdline")) ?? []
     return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
   }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import HeapGraph
 
 #if canImport(Glibc)
@@ -7,7 +8,8 @@ import HeapGraph
 /// Gating findings against a baseline file, or writing it: what `gate` does with the findings of
 /// its snapshots and `run` with those of the processes it checked, so that both gate alike.
 struct BaselineGate {
-  enum Format: String {
+  /// The report formats of a gate (`gate --format`, `run --format`).
+  enum Format: String, ExpressibleByArgument, CaseIterable {
     case text, json, sarif, junit, markdown
   }
 

@@ -30,10 +30,6 @@ struct GateCommand: ParsableCommand {
       """
   )
 
-  enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json, sarif, junit, markdown
-  }
-
   @Argument(help: "The heap snapshots to gate; - reads one from standard input.")
   var snapshots: [String]
 
@@ -46,7 +42,7 @@ struct GateCommand: ParsableCommand {
   @OptionGroup var analysis: AnalysisOptions
 
   @Option(help: "The report format.")
-  var format: Format = .text
+  var format: BaselineGate.Format = .text
 
   @OptionGroup var output: OutputOptions
 
@@ -65,7 +61,7 @@ struct GateCommand: ParsableCommand {
   func run() throws {
     if !updateBaseline { try output.checkNotAnInput(snapshots + [baseline]) }
     let gate = BaselineGate(
-      path: baseline, format: BaselineGate.Format(rawValue: format.rawValue)!, output: output,
+      path: baseline, format: format, output: output,
       sourceRoot: sourceRoot.resolved,
       acceptCommand: "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline")
     _ = try gate.read()  // a malformed baseline fails before the snapshots are read

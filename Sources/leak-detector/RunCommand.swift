@@ -38,10 +38,6 @@ struct RunCommand: ParsableCommand {
       """
   )
 
-  enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json, sarif, junit, markdown
-  }
-
   @Flag(help: "Do not record allocation stacks (faster; leaks are reported without allocation sites and tests).")
   var noStacks = false
 
@@ -76,7 +72,7 @@ struct RunCommand: ParsableCommand {
   @OptionGroup var analysis: AnalysisOptions
 
   @Option(help: "The report format.")
-  var format: Format = .text
+  var format: BaselineGate.Format = .text
 
   @OptionGroup var output: OutputOptions
 
@@ -98,7 +94,7 @@ struct RunCommand: ParsableCommand {
     let rules = try loadSuppressions()
     let gate = baseline.map { path in
       BaselineGate(
-        path: path, format: BaselineGate.Format(rawValue: format.rawValue)!, output: output, sourceRoot: sourceRoot.resolved,
+        path: path, format: format, output: output, sourceRoot: sourceRoot.resolved,
         acceptCommand: "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
     }
     _ = try gate?.read()  // a malformed baseline fails before the program runs

@@ -48,8 +48,7 @@ public enum TestAttribution {
       if let enclosing { name = name[enclosing...] }
     }
     if let arrow = name.firstRange(of: " -> ") { name = name[..<arrow.lowerBound] }
-    for suffix in [" throws", " async"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
-    for suffix in [" throws", " async"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
+    while let suffix = [" throws", " async"].first(where: name.hasSuffix) { name = name.dropLast(suffix.count) }
     return String(name)
   }
 

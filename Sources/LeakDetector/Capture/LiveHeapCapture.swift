@@ -118,8 +118,8 @@ struct LiveHeapCapture {
   /// as one of the object's strong references.
   mutating func addRootsFound(in regions: [RootRegion]) {
     let sorted = addresses.sorted()
-    var rooted = Set<[UInt]>()
     for region in regions {
+      var rootedHere = Set<UInt>()
       var hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: 1024)
       var count = cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, &hits, hits.count)
       if count > hits.count {
@@ -132,7 +132,7 @@ struct LiveHeapCapture {
           globalReferencesInto[hit.object, default: 0] += 1
           globalRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(hit.slot)))
           builder.addRoot(object: id, kind: .global, label: "0x" + String(hit.slot, radix: 16))
-        } else if rooted.insert([hit.object, region.start]).inserted {
+        } else if rootedHere.insert(hit.object).inserted {
           builder.addRoot(object: id, kind: region.kind, label: region.label)
         }
       }

@@ -56,6 +56,11 @@ package struct RootRegion: Sendable, Hashable {
     return (regions, diagnostics)
   }
 
+  /// A small file of /proc, whole.
+  private static func text(of path: String) -> String? {
+    (try? FileBytes.read(path)).map { String(decoding: $0, as: UTF8.self) }
+  }
+
   /// The ids of this process's threads.
   private static func threads() -> [pid_t] {
     guard let directory = opendir("/proc/self/task") else { return [] }
@@ -73,7 +78,7 @@ package struct RootRegion: Sendable, Hashable {
   private static func stackPointer(of thread: pid_t) -> UInt? {
     // A running thread is often blocked a moment later: ask a few times.
     for _ in 0..<20 {
-      guard let text = readText("/proc/self/task/\(thread)/syscall") else { return nil }
+      guard let text = text(of: "/proc/self/task/\(thread)/syscall") else { return nil }
       let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
       if fields.count >= 3, fields[0] != "running", let pointer = UInt(fields[fields.count - 2].dropFirst(2), radix: 16) {
         return pointer
@@ -85,7 +90,7 @@ package struct RootRegion: Sendable, Hashable {
 
   /// The readable and writable mappings of this process.
   private static func mappings() -> [(start: UInt, end: UInt)] {
-    guard let text = readText("/proc/self/maps") else { return [] }
+    guard let text = text(of: "/proc/self/maps") else { return [] }
     return text.split(separator: "\n").compactMap { line in
       let fields = line.split(separator: " ", maxSplits: 2)
       guard fields.count >= 2, fields[1].hasPrefix("rw") else { return nil }
@@ -93,20 +98,5 @@ package struct RootRegion: Sendable, Hashable {
       guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else { return nil }
       return (start, end)
     }
-  }
-
-  /// A small file of /proc, whole.
-  private static func readText(_ path: String) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = read(descriptor, &buffer, buffer.count)
-      if count <= 0 { break }
-      bytes += buffer.prefix(count)
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 }
