@@ -83,9 +83,27 @@ bool cleak_is_readable(uintptr_t address, size_t length) {
   return found;
 }
 
+// Copies live memory that another thread may free or write at any moment. That is the point of
+// the readers above it (a freed object's memory stays mapped, and a stale value is caught by the
+// caller's validation), so the copy is not instrumented by the sanitizers: to them it would be a
+// use after free or a data race, when it is a deliberate racy read of mapped memory. The
+// volatile accesses keep the compiler from turning the loop back into an intercepted memcpy.
+__attribute__((no_sanitize("address", "thread", "memory")))
+static void copyLiveMemory(void *destination, uintptr_t address, size_t length) {
+  if (((address | (uintptr_t)destination | length) & (sizeof(uintptr_t) - 1)) == 0) {
+    volatile const uintptr_t *from = (volatile const uintptr_t *)address;
+    uintptr_t *to = destination;
+    for (size_t index = 0; index < length / sizeof(uintptr_t); index++) to[index] = from[index];
+    return;
+  }
+  volatile const unsigned char *from = (volatile const unsigned char *)address;
+  unsigned char *to = destination;
+  for (size_t index = 0; index < length; index++) to[index] = from[index];
+}
+
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length) {
   if (cleak_is_readable(address, length)) {
-    memcpy(destination, (const void *)address, length);
+    copyLiveMemory(destination, address, length);
     return (ptrdiff_t)length;
   }
   struct iovec local = {.iov_base = destination, .iov_len = length};

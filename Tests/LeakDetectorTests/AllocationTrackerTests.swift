@@ -146,6 +146,35 @@ final class AllocationTrackerTests: XCTestCase {
     XCTAssertEqual(leftovers, [], "every thread's objects were freed")
   }
 
+  /// Queries read each tracked object to validate its entry, while other threads free those very
+  /// objects: the reads must neither crash nor trip a sanitizer (Scripts/sanitizers runs this).
+  func testTracker_queriesWhileOtherThreadsFree_areSafe() {
+    let generation = AllocationTracker.markGeneration()
+    let stop = Locked(false)
+    let finished = DispatchGroup()
+    let churners = (0..<2).map { _ in
+      finished.enter()
+      return Thread {
+        defer { finished.leave() }
+        var kept: [TrackedThing] = []
+        while !stop.withLock({ $0 }) {
+          kept.append(TrackedThing())
+          if kept.count > 64 { kept.removeFirst(32) }
+        }
+      }
+    }
+    churners.forEach { $0.start() }
+    var queries = 0
+    let deadline = Date().addingTimeInterval(1)
+    while Date() < deadline {
+      _ = AllocationTracker.liveCounts(inGeneration: generation)
+      queries += 1
+    }
+    stop.withLock { $0 = true }
+    finished.wait()
+    XCTAssertGreaterThan(queries, 10)
+  }
+
   func testSnapshot_roundTripsAndFindsThePlantedCycle() throws {
     AllocationTracker.stop()
     AllocationTracker.start(.init(capturesStacks: true))
