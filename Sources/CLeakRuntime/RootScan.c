@@ -33,8 +33,10 @@ typedef struct {
 static int collectSegments(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   segment_search_t *search = data;
+  // The library's own data is left out when it is an image of its own (the agent); linked into
+  // the program (whose name is empty), the program's data is all kept.
   int excluded = 0;
-  for (int index = 0; index < info->dlpi_phnum; index++) {
+  for (int index = 0; info->dlpi_name[0] != '\0' && index < info->dlpi_phnum; index++) {
     const ElfW(Phdr) *header = &info->dlpi_phdr[index];
     uintptr_t start = info->dlpi_addr + header->p_vaddr;
     if (header->p_type == PT_LOAD && search->excluded >= start && search->excluded < start + header->p_memsz) excluded = 1;
@@ -80,37 +82,96 @@ int cleak_static_tls_of_current_thread(cleak_memory_range *range) {
   return 1;
 }
 
-size_t cleak_scan_for_objects(
-    uintptr_t start, uintptr_t end, const uintptr_t *sortedObjects, size_t objectCount,
-    cleak_reference_hit *hits, size_t capacity) {
-  if (objectCount == 0 || end <= start) return 0;
-  uintptr_t lowest = sortedObjects[0], highest = sortedObjects[objectCount - 1];
-  size_t found = 0;
-  start = (start + sizeof(uintptr_t) - 1) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
-  // Page by page, each checked readable first: a range may span unmapped or guard pages.
+// Root memory is read as it is, redzones and stale frames included: a conservative scan reads
+// every word on purpose, so the sanitizers do not instrument these reads (as in
+// ReadableMemory.c), and volatile keeps the loads as written.
+#define UNINSTRUMENTED __attribute__((no_sanitize("address", "thread", "memory")))
+
+UNINSTRUMENTED static uintptr_t wordAt(uintptr_t address) {
+  return *(volatile const uintptr_t *)address;
+}
+
+typedef struct {
+  cleak_reference_hit *hits;
+  size_t capacity;
+  size_t found;
+} hit_list_t;
+
+static void append(hit_list_t *list, uintptr_t slot, uintptr_t object) {
+  if (list->found < list->capacity) {
+    list->hits[list->found].slot = slot;
+    list->hits[list->found].object = object;
+  }
+  list->found += 1;
+}
+
+// Calls `visit` with each aligned word of the readable pages of [start, end), decoded, page by
+// page: a range may span unmapped or guard pages.
+static void forEachReadableWord(
+    uintptr_t start, uintptr_t end, void (*visit)(uintptr_t slot, uintptr_t candidate, void *context), void *context) {
   const uintptr_t page = 4096;
+  start = (start + sizeof(uintptr_t) - 1) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
   for (uintptr_t chunk = start; chunk < end; chunk = (chunk & ~(page - 1)) + page) {
     uintptr_t chunkEnd = (chunk & ~(page - 1)) + page;
     if (chunkEnd > end) chunkEnd = end;
     if (!cleak_is_readable(chunk, chunkEnd - chunk)) continue;
     for (uintptr_t slot = chunk; slot + sizeof(uintptr_t) <= chunkEnd; slot += sizeof(uintptr_t)) {
-      uintptr_t candidate = cleak_decode_reference_word(*(const uintptr_t *)slot);
-      if (candidate < lowest || candidate > highest) continue;
-      size_t low = 0, high = objectCount;
-      while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (sortedObjects[middle] < candidate) low = middle + 1; else high = middle;
-      }
-      if (low < objectCount && sortedObjects[low] == candidate) {
-        if (found < capacity) {
-          hits[found].slot = slot;
-          hits[found].object = candidate;
-        }
-        found += 1;
-      }
+      visit(slot, cleak_decode_reference_word(wordAt(slot)), context);
     }
   }
-  return found;
+}
+
+typedef struct {
+  const uintptr_t *objects;
+  size_t count;
+  hit_list_t list;
+} object_search_t;
+
+static void findObject(uintptr_t slot, uintptr_t candidate, void *context) {
+  object_search_t *search = context;
+  if (candidate < search->objects[0] || candidate > search->objects[search->count - 1]) return;
+  size_t low = 0, high = search->count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (search->objects[middle] < candidate) low = middle + 1; else high = middle;
+  }
+  if (low < search->count && search->objects[low] == candidate) append(&search->list, slot, candidate);
+}
+
+size_t cleak_scan_for_objects(
+    uintptr_t start, uintptr_t end, const uintptr_t *sortedObjects, size_t objectCount,
+    cleak_reference_hit *hits, size_t capacity) {
+  if (objectCount == 0 || end <= start) return 0;
+  object_search_t search = {sortedObjects, objectCount, {hits, capacity, 0}};
+  forEachReadableWord(start, end, findObject, &search);
+  return search.list.found;
+}
+
+typedef struct {
+  const uintptr_t *descriptors;
+  size_t count;
+  hit_list_t list;
+} storage_search_t;
+
+// A class instance's metadata holds its nominal type descriptor 40 bytes in (without
+// Objective-C interoperability).
+static void findStorage(uintptr_t slot, uintptr_t candidate, void *context) {
+  storage_search_t *search = context;
+  if (candidate < 0x10000 || candidate >= ((uintptr_t)1 << 56) || !cleak_is_readable(candidate, 16)) return;
+  uintptr_t metadata = wordAt(candidate);
+  if ((metadata & 7) != 0 || metadata < 0x10000 || !cleak_is_readable(metadata, 48)) return;
+  uintptr_t descriptor = wordAt(metadata + 40);
+  for (size_t index = 0; index < search->count; index++) {
+    if (descriptor == search->descriptors[index]) append(&search->list, slot, candidate);
+  }
+}
+
+size_t cleak_scan_for_collection_storage(
+    uintptr_t start, uintptr_t end, const uintptr_t *descriptors, size_t descriptorCount,
+    cleak_reference_hit *hits, size_t capacity) {
+  storage_search_t search = {descriptors, descriptorCount, {hits, capacity, 0}};
+  forEachReadableWord(start, end, findStorage, &search);
+  return search.list.found;
 }
 
 int32_t cleak_thread_id(void) {

@@ -5,6 +5,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,12 +175,45 @@ void cleak_symbolize_unlock_after_fork(int inChild) {
   }
 }
 
+typedef struct {
+  uintptr_t address;
+  uintptr_t imageStart;  // the lowest loaded address of the image that holds `address`
+} image_search_t;
+
+static int findImage(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  image_search_t *search = data;
+  uintptr_t lowest = UINTPTR_MAX;
+  int holds = 0;
+  for (int index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+    if (header->p_type != PT_LOAD) continue;
+    uintptr_t start = info->dlpi_addr + header->p_vaddr;
+    if (start < lowest) lowest = start;
+    if (search->address >= start && search->address < start + header->p_memsz) holds = 1;
+  }
+  if (!holds) return 0;
+  search->imageStart = lowest;
+  return 1;
+}
+
+// The module of a data address. libdw knows a module by the file's mappings, and the part of
+// .bss past the file's last page is an anonymous mapping: such an address is found through the
+// image's program headers instead, and its module by where the image starts.
+static Dwfl_Module *dataModule(Dwfl *dwfl, uintptr_t address) {
+  Dwfl_Module *module = dwfl_addrmodule(dwfl, (Dwarf_Addr)address);
+  if (module != NULL) return module;
+  image_search_t search = {address, 0};
+  dl_iterate_phdr(findImage, &search);
+  return search.imageStart == 0 ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)search.imageStart);
+}
+
 int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset) {
   *symbol = NULL;
   *offset = 0;
   pthread_mutex_lock(&lock);
   Dwfl *dwfl = currentSession();
-  Dwfl_Module *module = dwfl == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)address);
+  Dwfl_Module *module = dwfl == NULL ? NULL : dataModule(dwfl, address);
   if (module != NULL) {
     GElf_Off symbolOffset = 0;
     GElf_Sym entry;

@@ -43,7 +43,7 @@ struct LeakChecker {
     }
     guard hasSurvivors() else { return [] }
     waitForGracePeriod { !hasSurvivors() }
-    let heap = AllocationTracker.captureLiveHeap(limits: configuration.captureLimits)
+    let heap = AllocationTracker.captureLiveHeap(limits: configuration.captureLimits, rootRegions: RootRegion.globalData())
     if let failure = heap.failure {
       return AllocationTracker.liveObjects(inGeneration: generation).filter { !configuration.isAllowed(type: $0.typeName) }.map {
         unexplained(typeName: $0.typeName, address: $0.address, trackedAt: nil, allocationSite: $0.allocationStack.allocationSite, failure)
@@ -72,7 +72,8 @@ struct LeakChecker {
       objects.append(object)
     }
     guard !objects.isEmpty else { return [] }
-    let heap = AllocationTracker.captureLiveHeap(including: objects, limits: configuration.captureLimits)
+    let heap = AllocationTracker.captureLiveHeap(
+      including: objects, limits: configuration.captureLimits, rootRegions: RootRegion.globalData())
     if let failure = heap.failure {
       return survivors.map {
         unexplained(typeName: $0.typeName, address: $0.address, trackedAt: ($0.file, $0.line), allocationSite: nil, failure)

@@ -15,7 +15,7 @@ import HeapGraph
 /// LeakDetectorTestingTests.LeakyViewModel (0x…) is still alive 0.02 s after the test.
 /// No retain cycle holds it; it is retained through:
 ///   LeakDetectorTestingTests.Coordinator.current -> LeakDetectorTestingTests.LeakyViewModel
-///   where LeakDetectorTestingTests.Coordinator is held from outside the captured objects (1 strong reference from outside the snapshot): a global, a local variable, or an object the tracker did not see
+///   where LeakDetectorTestingTests.Coordinator is held by global LeakDetectorTestingTests.globalCache[0]
 /// Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design.
 /// ```
 public struct LeakFinding: Sendable, CustomStringConvertible {
@@ -79,20 +79,30 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     } else if let retainingPath, retainingPath.steps.count > 1 {
       let steps = retainingPath.steps.map(\.description)
       text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
-      switch retainingPath.origin {
-      case .root(let kind, let label) where kind == .external:
-        text += "  where \(retainingPath.steps[0].typeName) is held from outside the captured objects"
-        text += " (\(label ?? "by an unknown holder")): a global, a local variable, or an object the tracker did not see\n"
-      case .root(let kind, let label):
-        text += "  where \(retainingPath.steps[0].typeName) is held by \([kind.rawValue, label].compactMap { $0 }.joined(separator: " "))\n"
-      case .leaked:
-        text += "  where \(retainingPath.steps[0].typeName) is itself leaked (nothing outside the heap holds it)\n"
-      }
+      text += "  where \(retainingPath.steps[0].typeName) \(Self.holder(of: retainingPath.origin))\n"
+      text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
+    } else if let retainingPath, case .root(let kind, _) = retainingPath.origin, kind != .external {
+      text += "No retain cycle holds it: it \(Self.holder(of: retainingPath.origin)).\n"
       text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
     } else {
-      text += "No retain cycle holds it and no tracked object refers to it: something outside the heap graph"
-      text += " (a global, a static cache, a task or queue still running) keeps it alive."
+      text += "No retain cycle holds it and no tracked object refers to it: \(Self.unknownHolders) keeps it alive."
     }
     return text
   }
+
+  /// What holds the first object of a retaining path: `is held by global App.registry`.
+  static func holder(of origin: RetainingPath.Origin) -> String {
+    switch origin {
+    case .root(let kind, let label) where kind == .external:
+      "is held from outside the captured objects (\(label ?? "by an unknown holder")): \(unknownHolders)"
+    case .root(let kind, let label):
+      "is held by \([kind.rawValue, label].compactMap { $0 }.joined(separator: " "))"
+    case .leaked:
+      "is itself leaked (nothing outside the heap holds it)"
+    }
+  }
+
+  /// What can hold an object when neither a captured object nor global data does.
+  static let unknownHolders =
+    "not a global and no captured object, so a thread's stack (a local variable or an argument), a task, queue or timer still scheduled, or memory the tracker does not see"
 }

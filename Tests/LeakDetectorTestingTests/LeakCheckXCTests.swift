@@ -7,6 +7,8 @@ import XCTest
 final class FixtureCases: XCTestCase {
   nonisolated(unsafe) static var trackedLine = 0
 
+  override func perform(_ run: XCTestRun) { performNested(run) }
+
   func leaksThroughAClosure() {
     let viewModel = LeakyViewModel()
     FixtureCases.trackedLine = #line + 1
@@ -34,6 +36,18 @@ final class FixtureCases: XCTestCase {
   func keepsAnObjectInAGlobal() {
     let viewModel = trackForLeaks(LeakyViewModel(), configuration: fastConfiguration)
     globalCache.append(viewModel)
+  }
+}
+
+extension XCTestCase {
+  /// Runs this test case inside the one that is running. XCTest's own `perform` makes the
+  /// nested case the current one and then none, which silently drops every assertion the outer
+  /// test makes after it; this runs the same sequence (setUp, the test, tearDown and teardown
+  /// blocks) and leaves the outer test current.
+  func performNested(_ run: XCTestRun) {
+    run.start()
+    invokeTest()
+    run.stop()
   }
 }
 
@@ -77,6 +91,7 @@ final class LeakCheckXCTests: XCTestCase {
     let finding = try XCTUnwrap(findings.first?.finding)
     XCTAssertTrue(finding.cycles.isEmpty)
     XCTAssertTrue(finding.description.contains("No retain cycle holds it"), finding.description)
+    XCTAssertTrue(finding.description.contains("held by global LeakDetectorTestingTests.globalCache[0]"), finding.description)
   }
 
   func testTrackForLeaks_captureFailsEveryTime_stillFailsAndSaysWhy() throws {
@@ -201,6 +216,8 @@ final class LeakCheckXCTests: XCTestCase {
 final class GenerationFixtureCases: LeakTestCase {
   override var leakCheckConfiguration: LeakCheckConfiguration { fastConfiguration }
 
+  override func perform(_ run: XCTestRun) { performNested(run) }
+
   func leaksWithoutTracking() {
     let viewModel = LeakyViewModel()
     viewModel.bindStrongly()
@@ -231,7 +248,7 @@ final class LeakTestCaseTests: XCTestCase {
     withLeakReporter(collector.reporter) {
       let testCase = FixtureCases(name: "late") { testCase in
         let object = SlowToDie()
-        SlowToDie.holder = object
+        SlowToDie.holdUntilCaptured(object)
         testCase.trackForLeaks(object, configuration: fastConfiguration)
       }
       testCase.run()

@@ -54,13 +54,31 @@ var fastConfiguration: LeakCheckConfiguration {
   return configuration
 }
 
-/// Deallocates while a leak report is being prepared: the detector asks it for its declared
-/// references, and it uses that moment to drop its last owner.
+/// Deallocates while a leak report is being prepared: the capture child asks it for its
+/// declared references, and it uses that moment to tell a thread of the test process, through a
+/// page shared with the child, to drop its last owner. The capture still holds it; it dies when
+/// the capture ends.
 final class SlowToDie: LeakReflectable {
-  nonisolated(unsafe) static var holder: SlowToDie?
+  nonisolated(unsafe) private static var holder: SlowToDie?
+  nonisolated(unsafe) private static let captured: UnsafeMutablePointer<UInt8> = {
+    let page = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+    precondition(page != MAP_FAILED)
+    return page!.assumingMemoryBound(to: UInt8.self)
+  }()
+
+  /// Keeps `object` alive until a capture reads it.
+  static func holdUntilCaptured(_ object: SlowToDie) {
+    holder = object
+    captured.pointee = 0
+    Thread {
+      while SlowToDie.captured.pointee == 0 { usleep(1_000) }
+      SlowToDie.holder = nil
+    }.start()
+  }
+
   var leakReferences: [DeclaredReference] {
-    DispatchQueue.global().async { SlowToDie.holder = nil }
-    usleep(20_000)
+    Self.captured.pointee = 1
+    usleep(50_000)  // the capture outlasts the release
     return []
   }
 }

@@ -149,7 +149,7 @@ typedef struct {
 uintptr_t cleak_decode_reference_word(uintptr_t word);
 
 /// The writable loaded segments (global and static data) of every image loaded in this process
-/// but this library's own. Writes up to `capacity` ranges; returns how many there are. Takes the
+/// but this library's own when it is a shared library (the agent). Writes up to `capacity` ranges; returns how many there are. Takes the
 /// dynamic loader's lock: call it before forking a capture child, not in one.
 size_t cleak_writable_image_segments(cleak_memory_range *ranges, size_t capacity);
 
@@ -164,6 +164,13 @@ int32_t cleak_thread_id(void);
 /// at `sortedObjects` (ascending). Writes up to `capacity` hits; returns how many there are.
 size_t cleak_scan_for_objects(
     uintptr_t start, uintptr_t end, const uintptr_t *sortedObjects, size_t objectCount,
+    cleak_reference_hit *hits, size_t capacity);
+
+/// Scans the aligned words of [start, end) (readable pages only) for references to Swift objects
+/// whose class metadata has one of the nominal type `descriptors` (the storage classes of the
+/// standard library's collections). Writes up to `capacity` hits; returns how many there are.
+size_t cleak_scan_for_collection_storage(
+    uintptr_t start, uintptr_t end, const uintptr_t *descriptors, size_t descriptorCount,
     cleak_reference_hit *hits, size_t capacity);
 
 // MARK: - Symbolication (libdw)

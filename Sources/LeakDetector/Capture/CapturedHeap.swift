@@ -59,7 +59,9 @@ struct CapturedHeap {
     }
     for (root, slot) in zip(globalRoots, globalRootSlots) {
       guard let name = Symbolicator.shared.variableName(at: UInt(slot)) else { continue }
-      symbolicated.relabelRoot(at: Int(root), label: name)
+      // The child labels a root `0x<slot>`, then the element's path when a collection holds it.
+      let path = snapshot.roots[Int(root)].label?.drop { $0 != "[" } ?? ""
+      symbolicated.relabelRoot(at: Int(root), label: name + path)
     }
     return symbolicated
   }

@@ -113,7 +113,9 @@ struct LiveHeapCapture {
   /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
   /// any word that is an object's address once Swift's spare pointer bits are cleared), one root
   /// per object and region for stacks and thread-local storage, one per word for global data
-  /// (named in the parent by the variable that holds it). Call it after ``run()``, and before
+  /// (named in the parent by the variable that holds it). The elements of a collection a global
+  /// word refers to are global roots too, labelled with the element's path (`[0]`, `["key"]`)
+  /// after the word's address until the parent names the variable. Call it after ``run()``, and before
   /// ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each global word
   /// as one of the object's strong references.
   mutating func addRootsFound(in regions: [RootRegion]) {
@@ -135,6 +137,26 @@ struct LiveHeapCapture {
         } else if rootedHere.insert(hit.object).inserted {
           builder.addRoot(object: id, kind: region.kind, label: region.label)
         }
+      }
+      if region.kind == .global { addElementRoots(ofCollectionsIn: region) }
+    }
+  }
+
+  /// The global roots of ``addRootsFound(in:)`` held through collections in global data.
+  private mutating func addElementRoots(ofCollectionsIn region: RootRegion) {
+    let descriptors = RuntimeReflector.collectionStorageDescriptors
+    var hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: 256)
+    var count = cleak_scan_for_collection_storage(region.start, region.end, descriptors, descriptors.count, &hits, hits.count)
+    if count > hits.count {
+      hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: count)
+      count = min(cleak_scan_for_collection_storage(region.start, region.end, descriptors, descriptors.count, &hits, hits.count), hits.count)
+    }
+    for hit in hits.prefix(count) {
+      for element in reader.reflector.referencesOfCollection(heldAt: hit.slot) where element.ownership == .strong {
+        guard let id = idByAddress[element.target] else { continue }
+        globalReferencesInto[element.target, default: 0] += 1
+        globalRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(hit.slot)))
+        builder.addRoot(object: id, kind: .global, label: "0x" + String(hit.slot, radix: 16) + element.label)
       }
     }
   }

@@ -24,13 +24,8 @@ package struct RootRegion: Sendable, Hashable {
   /// calling thread at the frame whose callers are to be scanned (the capture's own frames
   /// below it hold no references of the program).
   static func ofThisProcess(callerStackPointer: UInt) -> (regions: [RootRegion], diagnostics: [String]) {
-    var regions: [RootRegion] = []
+    var regions = globalData()
     var diagnostics: [String] = []
-    var segments = [cleak_memory_range](repeating: cleak_memory_range(), count: 1024)
-    let segmentCount = min(cleak_writable_image_segments(&segments, segments.count), segments.count)
-    for segment in segments.prefix(segmentCount) {
-      regions.append(RootRegion(start: segment.start, end: segment.end, kind: .global, label: nil))
-    }
     let mappings = Self.mappings()
     let process = getpid()
     let current = cleak_thread_id()
@@ -54,6 +49,14 @@ package struct RootRegion: Sendable, Hashable {
       }
     }
     return (regions, diagnostics)
+  }
+
+  /// The global and static data of every loaded image: its writable segments (the agent's own
+  /// excepted). Its words that refer to an object are named by the variable that holds them.
+  package static func globalData() -> [RootRegion] {
+    var segments = [cleak_memory_range](repeating: cleak_memory_range(), count: 1024)
+    let segmentCount = min(cleak_writable_image_segments(&segments, segments.count), segments.count)
+    return segments.prefix(segmentCount).map { RootRegion(start: $0.start, end: $0.end, kind: .global, label: nil) }
   }
 
   /// A small file of /proc, whole.

@@ -52,6 +52,45 @@ final class RuntimeReflector: Sendable {
     }
   }
 
+  /// The references held by the collection whose storage the word at `slot` refers to (a global
+  /// `[Item]`, `[Key: Item]` or `Set<Item>`), labelled as its elements: `[0]`, `["key"]`.
+  func referencesOfCollection(heldAt slot: UInt) -> [RawReference] {
+    state.withLock { state in
+      guard let context = state.context, let storage = MemoryReader.readWord(at: slot),
+        let metadata = MemoryReader.readWord(at: storage & State.pointerMask)
+      else {
+        return []
+      }
+      let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
+      guard typeRef != 0 else { return [] }
+      let name = state.name(ofTypeRef: typeRef)
+      func element(_ index: UInt32) -> ElementLayout {
+        state.elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, index), depth: 0)
+      }
+      let item: LayoutItem
+      if name.hasPrefix("Swift._ContiguousArrayStorage<") {
+        item = .array(offset: 0, label: "", element: element(0))
+      } else if name.hasPrefix("Swift._DictionaryStorage<") {
+        item = .dictionary(offset: 0, label: "", key: element(0), value: element(1))
+      } else if name.hasPrefix("Swift._SetStorage<") {
+        item = .set(offset: 0, label: "", element: element(0))
+      } else {
+        return []
+      }
+      var references: [RawReference] = []
+      var diagnostics: [String] = []
+      state.collect([item], at: slot, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+      return references
+    }
+  }
+
+  /// The nominal type descriptors of the standard library's collection storage classes, whose
+  /// instances ``referencesOfCollection(heldAt:)`` reads.
+  static let collectionStorageDescriptors: [UInt] = {
+    let symbols = ["$ss23_ContiguousArrayStorageCMn", "$ss18_DictionaryStorageCMn", "$ss11_SetStorageCMn"]
+    return symbols.compactMap { symbol in dlsym(nil, symbol).map { UInt(bitPattern: $0) } }
+  }()
+
   /// The type name of the class whose metadata is `metadata`, or `nil` when reflection does not
   /// know it (then the word is probably not class metadata at all).
   func className(metadata: UInt) -> String? {
