@@ -18,13 +18,15 @@ import Testing
       ("closure context", .closureContext),
       ("box<Int>", .box),
       ("box", .box),
+      ("Task", .task),
+      ("MyApp.Task", .classInstance),
       ("boxed", .classInstance),
       ("MyApp.closure #1", .classInstance),
     ]
     for (name, kind) in expected {
       #expect(ObjectKind.inferred(fromTypeName: name) == kind, "\(name)")
     }
-    #expect(ObjectKind.allCases.map(\.rawValue) == ["class", "closure", "box"])
+    #expect(ObjectKind.allCases.map(\.rawValue) == ["class", "closure", "box", "task"])
   }
 
   @Test func kindsSurviveWritingAndReading() throws {
@@ -33,6 +35,7 @@ import Testing
     builder.addObject(id: 2, type: "closure #1 in MyApp.Feed.load()", kind: .closureContext)
     builder.addObject(id: 3, type: "box<Int>", kind: .box)
     builder.addObject(id: 4, type: "MyApp.Cache")
+    builder.addObject(id: 5, type: "Task", address: 0x20, kind: .task)
     let snapshot = builder.snapshot
     let bytes = snapshot.jsonBytes()
     let text = String(decoding: bytes, as: UTF8.self)
@@ -42,8 +45,12 @@ import Testing
     let decoded = try HeapSnapshot(jsonBytes: bytes)
     #expect(decoded == snapshot)
     #expect(decoded.jsonBytes() == bytes)
-    #expect(decoded.objects.map(\.kind) == [.classInstance, .closureContext, .box, nil])
-    #expect(decoded.stripped().objects.map(\.kind) == [.classInstance, .closureContext, .box, nil])
+    #expect(decoded.objects.map(\.kind) == [.classInstance, .closureContext, .box, nil, .task])
+    #expect(decoded.stripped().objects.map(\.kind) == [.classInstance, .closureContext, .box, nil, .task])
+    var binary = BinaryWriter()
+    snapshot.write(into: &binary)
+    var reader = BinaryReader(binary.bytes)
+    #expect(try HeapSnapshot(reading: &reader).objects.map(\.kind) == [.classInstance, .closureContext, .box, nil, .task])
   }
 
   @Test func anAbsentKindIsInferredFromTheTypeName() throws {

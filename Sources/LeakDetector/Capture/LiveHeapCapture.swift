@@ -15,6 +15,9 @@ struct LiveHeapCapture {
   private var builder: HeapSnapshot.Builder
   private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind)] = []
   private var nonRetaining: [(from: Int64, to: UInt, label: String, ownership: Ownership)] = []
+  /// References read from untyped memory, kept by ``resolveConservativeReferences(retainedByCaller:)``
+  /// where the target's reference count has room for them.
+  private var conservative: [(from: Int64, to: UInt, label: String)] = []
   private var startIDs: [Int64] = []
   private var idByAddress: [UInt: Int64] = [:]
   /// Captured objects in id order.
@@ -98,6 +101,7 @@ struct LiveHeapCapture {
   /// reference the reflection could not read makes its target a root, so errors go towards
   /// "held", never towards "leaked".
   mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int]) {
+    resolveConservativeReferences(retainedByCaller: retainedByCaller)
     for (index, address) in addresses.enumerated() {
       let id = Int64(index + 1)
       let external =
@@ -108,6 +112,25 @@ struct LiveHeapCapture {
         object: id, kind: .external,
         label: external == 1 ? "1 strong reference from outside the snapshot" : "\(external) strong references from outside the snapshot")
     }
+  }
+
+  /// Keeps the conservative references (words of a task's async frames) that the targets'
+  /// reference counts account for: one per retain that neither a precise reference, a global
+  /// word nor the caller explains, in the order they were read. A stale word (a slot whose
+  /// value was released) finds no such retain and is dropped, so it never makes a cycle. Only
+  /// objects the walk captured are targets. Runs once; ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``
+  /// calls it first.
+  mutating func resolveConservativeReferences(retainedByCaller: [UInt: Int]) {
+    for edge in conservative {
+      guard let target = idByAddress[edge.to] else { continue }
+      let room =
+        cleak_strong_retain_count(edge.to) - retainedByCaller[edge.to, default: 0] - strongReferencesInto[edge.to, default: 0]
+        - globalReferencesInto[edge.to, default: 0]
+      guard room > 0 else { continue }
+      builder.addReference(from: edge.from, to: target, label: edge.label, ownership: .strong)
+      strongReferencesInto[edge.to, default: 0] += 1
+    }
+    conservative = []
   }
 
   /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
@@ -243,6 +266,10 @@ struct LiveHeapCapture {
         continue
       }
       let (ownership, label) = recorded(reference)
+      if reference.isConservative {
+        conservative.append((sourceID, reference.targetAddress, label))
+        continue
+      }
       guard ownership.isRetaining else {
         nonRetaining.append((sourceID, reference.targetAddress, label, ownership))
         continue

@@ -77,6 +77,8 @@ public final class RetainCycleDetector {
       ) { capture in
         for address in addresses { capture.addStart(address: address) }
         capture.run()
+        // Each start object is held by this array and, as a rule, by the caller's own variable.
+        capture.resolveConservativeReferences(retainedByCaller: addresses.reduce(into: [:]) { $0[$1, default: 0] += 2 })
       }
     }
     diagnostics = snapshot.metadata.diagnostics

@@ -7,12 +7,13 @@ extension ObjectKind {
   /// word describes no heap object (a value type's metadata, or garbage).
   ///
   /// On Linux a class's kind word is 0 (there is no Objective-C isa) or a pointer (> 0x7FF);
-  /// heap-local variables (closure contexts, boxes) are 0x400, generic boxes 0x500.
+  /// heap-local variables (closure contexts, boxes) are 0x400, generic boxes 0x500, tasks 0x502.
   static func of(kindWord: UInt) -> ObjectKind? {
     switch kindWord {
     case 0, 0x800...: .classInstance
     case 0x400: .closureContext
     case 0x500: .box
+    case 0x502: .task
     default: nil
     }
   }

@@ -23,6 +23,10 @@ public struct ObjectReference: Sendable, Hashable, CustomStringConvertible {
   public var targetTypeName: String
   /// For a reference held by a closure value: the closure's code address.
   var closureFunction: UInt = 0
+  /// Whether it was read from untyped memory (a task's async frames), where a word that points
+  /// to an object may be a stale slot: a capture keeps it only where the target's reference
+  /// count has a retain that no precise reference explains.
+  public internal(set) var isConservative = false
 
   public init(label: String, ownership: Ownership, targetAddress: UInt, targetKind: HeapObjectKind, targetTypeName: String) {
     self.label = label
@@ -32,5 +36,7 @@ public struct ObjectReference: Sendable, Hashable, CustomStringConvertible {
     self.targetTypeName = targetTypeName
   }
 
-  public var description: String { "\(label) -> \(targetTypeName) (\(ownership.rawValue))" }
+  public var description: String {
+    "\(label) -> \(targetTypeName) (\(ownership.rawValue)\(isConservative ? ", conservative" : ""))"
+  }
 }

@@ -55,10 +55,12 @@ struct LiveObjectReader {
     let (kind, typeName) = describe(address: address, hint: hint) ?? (.classInstance, "<unreadable object>")
     var diagnostics = result.diagnostics
     var references: [ObjectReference] = []
-    for raw in result.references {
+    let hidden = HiddenReferences(reflector: reflector).references(of: address, typeName: typeName, kind: result.kind ?? kind)
+    diagnostics += hidden.diagnostics
+    for raw in result.references + hidden.references {
       if let reference = reference(from: raw) {
         references.append(reference)
-      } else if RuntimeKnowledge.opaqueRetainers[typeName] == nil {  // those get a note of their own
+      } else if !raw.isConservative && RuntimeKnowledge.opaqueRetainers[typeName] == nil {  // those get a note of their own
         diagnostics.append("\(raw.label): 0x\(String(raw.target, radix: 16)) is not a readable heap object; the reference was dropped")
       }
     }
@@ -71,6 +73,7 @@ struct LiveObjectReader {
     var reference = ObjectReference(
       label: raw.label, ownership: raw.ownership, targetAddress: raw.target, targetKind: kind, targetTypeName: typeName)
     reference.closureFunction = raw.function
+    reference.isConservative = raw.isConservative
     return reference
   }
 
@@ -87,6 +90,8 @@ struct LiveObjectReader {
     case (.classInstance, _):
       guard let name = reflector.className(metadata: metadata) else { return nil }
       return (kind, name)
+    case (.task, _):
+      return (kind, "Task")
     case (_, .box(let boxedType)):
       return (.box, "box<\(boxedType)>")
     case (_, .closure(let function)):

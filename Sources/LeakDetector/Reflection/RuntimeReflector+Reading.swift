@@ -299,12 +299,18 @@ extension RuntimeReflector.State {
     return String(decoding: bytes, as: UTF8.self) + (count > limit ? "…" : "")
   }
 
-  /// `"key"` for a `String` key, `42` for an integer key, `nil` for other types.
+  /// `"key"` for a `String` key, `42` for an integer key, `nil` or `0x…` for an optional
+  /// `String` or `ObjectIdentifier`, `nil` for other types.
   static func printableKey(at address: UInt, typeName: String) -> String? {
     guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
     switch typeName {
     case "Swift.String":
       return stringContents(at: address).map(doubleQuoted)
+    case "Swift.Optional<Swift.String>":
+      return stringContents(at: address).map(doubleQuoted) ?? "nil"
+    case "Swift.Optional<Swift.ObjectIdentifier>":
+      let word = pointer.load(as: UInt.self)
+      return word == 0 ? "nil" : "0x" + String(word, radix: 16)
     case "Swift.Int": return "\(pointer.load(as: Int.self))"
     case "Swift.Int64": return "\(pointer.load(as: Int64.self))"
     case "Swift.Int32": return "\(pointer.load(as: Int32.self))"

@@ -45,6 +45,8 @@ final class RuntimeReflector: Sendable {
         diagnostics += layout.diagnostics
         state.collect(layout.items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
         return (kind, layout.typeName, references, diagnostics)
+      case .task:
+        return (kind, "Task", [], [])  // read by HiddenReferences
       case .closureContext, .box:
         state.collectCaptures(ofContext: address, metadata: metadata, kind: kind, asBox: asBox, into: &references, diagnostics: &diagnostics)
         return (kind, kind == .box || asBox ? "box" : "closure context", references, diagnostics)
@@ -84,6 +86,22 @@ final class RuntimeReflector: Sendable {
     }
   }
 
+  /// The offset of the stored property `name` of the object at `address` (its own class's or a
+  /// superclass's), from the runtime's field offsets: for fields whose type reflection cannot
+  /// describe (a `Mutex`), whose content a ``HiddenReferences`` reader knows instead.
+  func storedPropertyOffset(named name: String, ofObjectAt address: UInt) -> Int? {
+    var metadata = MemoryReader.readWord(at: address) ?? 0
+    for _ in 0..<64 where metadata != 0 {
+      if let names = State.fieldNames(ofClassMetadata: metadata), let offsets = State.fieldOffsets(ofClassMetadata: metadata),
+        names.count == offsets.count, let index = names.firstIndex(of: name)
+      {
+        return offsets[index]
+      }
+      metadata = MemoryReader.readWord(at: metadata + 8) ?? 0  // the superclass
+    }
+    return nil
+  }
+
   /// The nominal type descriptors of the standard library's collection storage classes, whose
   /// instances ``referencesOfCollection(heldAt:)`` reads.
   static let collectionStorageDescriptors: [UInt] = {
@@ -110,6 +128,9 @@ struct RawReference: Sendable {
   var function: UInt = 0
   /// For a captured-`var` box: the boxed type.
   var boxedType: String?
+  /// Read from untyped memory (a task's async frames): a reference only if the target's
+  /// reference count has a retain that no precise reference explains.
+  var isConservative = false
 }
 
 /// The cached layout of a class and its superclasses.
@@ -243,6 +264,39 @@ extension RuntimeReflector {
         offsets.append(Int(offset))
       }
       return offsets
+    }
+
+    /// The names of a class's own stored properties, in order, read from its type descriptor's
+    /// field descriptor (whatever their types, which reflection may not be able to describe).
+    static func fieldNames(ofClassMetadata metadata: UInt) -> [String]? {
+      func relative(_ address: UInt) -> UInt? {
+        MemoryReader.readWord(at: address).map { address &+ UInt(bitPattern: Int(Int32(truncatingIfNeeded: $0))) }
+      }
+      guard let descriptor = MemoryReader.readWord(at: metadata + 40), descriptor != 0,
+        let fields = relative(descriptor + 16), fields != descriptor + 16,
+        let header = MemoryReader.readWord(at: fields + 8)
+      else { return nil }
+      let recordSize = UInt((header >> 16) & 0xFFFF)
+      let count = UInt(header >> 32)
+      guard recordSize >= 12, count < 4096 else { return nil }
+      var names: [String] = []
+      for index in 0..<count {
+        guard let name = relative(fields + 16 + index * recordSize + 8), let text = readCString(at: name) else { return nil }
+        names.append(text)
+      }
+      return names
+    }
+
+    /// The NUL-terminated string at `address`, up to 256 bytes.
+    private static func readCString(at address: UInt) -> String? {
+      var bytes: [UInt8] = []
+      for offset in 0..<UInt(256) {
+        guard let word = MemoryReader.readWord(at: address + offset / 8 * 8) else { return nil }
+        let byte = UInt8(truncatingIfNeeded: word >> ((offset % 8) * 8))
+        if byte == 0 { return String(decoding: bytes, as: UTF8.self) }
+        bytes.append(byte)
+      }
+      return nil
     }
 
     /// The items of a value of type `typeRef` stored at offset 0.

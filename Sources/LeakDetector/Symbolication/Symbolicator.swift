@@ -127,9 +127,9 @@ public final class Symbolicator: Sendable {
       let number = name.prefix { $0.isNumber }
       result += number
       name = name.dropFirst(number.count)
-      if let inRange = name.firstRange(of: " in ") {
+      if let rest = Self.afterSignature(name) {
         result += " in "
-        name = name[inRange.upperBound...]
+        name = rest
       }
     }
     // The enclosing function ends with its parameter list: drop what follows (" -> ()").
@@ -149,6 +149,26 @@ public final class Symbolicator: Sendable {
       }
     }
     return result + Self.unqualifyingParameters(name)
+  }
+
+  /// What follows the first `" in "` outside brackets: a closure's signature may name private
+  /// types (`(MessageBox in _D7F0…)`), whose `" in "` is not the closure's.
+  private static func afterSignature(_ text: Substring) -> Substring? {
+    var depth = 0
+    var index = text.startIndex
+    while index < text.endIndex {
+      switch text[index] {
+      case "(", "<", "[": depth += 1
+      case ">" where index > text.startIndex && text[text.index(before: index)] == "-":
+        break  // the arrow of a function type
+      case ")", ">", "]": depth = max(depth - 1, 0)
+      case " " where depth == 0 && text[index...].hasPrefix(" in "):
+        return text[text.index(index, offsetBy: 4)...]
+      default: break
+      }
+      index = text.index(after: index)
+    }
+    return nil
   }
 
   /// `"Feed.load(to: MyApp.View, Swift.Int)"` → `"Feed.load(to: View, Int)"`: qualifiers inside

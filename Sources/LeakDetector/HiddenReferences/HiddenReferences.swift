@@ -1,0 +1,30 @@
+/// References that keep objects alive where type metadata does not show them: what libraries
+/// and the runtime store in memory reflection cannot describe (a task's closure, the handlers
+/// libdispatch keeps for a source, the blocks NotificationCenter keeps for its observers).
+///
+/// Each reader knows one such owner, by its type name or object kind, and reads only memory it
+/// has checked; what it cannot read is left out, never guessed. The references it returns are
+/// edges of the owner like any reflected one, labelled by what they are:
+///
+/// ```text
+/// LeakDetectorTests.TaskOwner.task._task -> Task (strong)
+/// Task.closure -> closure #1 in LeakDetectorTests.TaskOwner.start() (strong)
+/// ```
+struct HiddenReferences {
+  var reflector: RuntimeReflector
+
+  /// The hidden references of the object at `address`, of `typeName` and `kind`, and what could
+  /// not be read.
+  func references(of address: UInt, typeName: String, kind: HeapObjectKind) -> (references: [RawReference], diagnostics: [String]) {
+    switch (kind, typeName) {
+    case (.task, _):
+      TaskReferences(reflector: reflector).references(ofTask: address)
+    case (.classInstance, NotificationCenterRegistrations.centerTypeName):
+      (NotificationCenterRegistrations(reflector: reflector).references(ofCenter: address), [])
+    case (.classInstance, NotificationCenterRegistrations.tokenTypeName):
+      (NotificationCenterRegistrations(reflector: reflector).references(ofToken: address), [])
+    default:
+      ([], [])
+    }
+  }
+}
