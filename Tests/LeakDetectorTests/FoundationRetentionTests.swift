@@ -20,7 +20,8 @@ final class FoundationRetentionTests: XCTestCase {
   func testOperationQueue_pendingOperationCapturingItsOwner_isACycle() {
     let downloader = escaping(Downloader())
     downloader.enqueue()
-    let cycles = cycleDescriptions(from: downloader)
+    // Each pending operation also forms a cycle inside Foundation with its scheduling work item.
+    let cycles = cycleDescriptions(from: downloader).filter { $0.contains("Downloader") }
     XCTAssertEqual(
       cycles,
       [
@@ -30,7 +31,7 @@ final class FoundationRetentionTests: XCTestCase {
     downloader.queue.cancelAllOperations()
     downloader.queue.isSuspended = false
     downloader.queue.waitUntilAllOperationsAreFinished()
-    XCTAssertEqual(cycleDescriptions(from: downloader), [], "finished operations are released")
+    XCTAssertEqual(cycleDescriptions(from: downloader).filter { $0.contains("Downloader") }, [], "finished operations are released")
   }
 
   final class Poller: @unchecked Sendable {
@@ -43,15 +44,16 @@ final class FoundationRetentionTests: XCTestCase {
     }
   }
 
-  func testDispatchWorkItem_isReportedAsOpaque() {
+  func testDispatchWorkItem_blockIsReadFromLibdispatch() {
     let poller = escaping(Poller())
     poller.schedule()
+    defer { poller.work = nil }
     let detector = RetainCycleDetector()
     detector.addCandidate(poller)
-    XCTAssertEqual(detector.findRetainCycles(), [], "the block lives in libdispatch, invisible to reflection")
-    XCTAssertTrue(
-      detector.diagnostics.contains { $0.hasPrefix("Dispatch.DispatchWorkItem: its block is stored by libdispatch") },
-      "\(detector.diagnostics)")
+    XCTAssertEqual(
+      detector.findRetainCycles().map(\.description),
+      ["Dispatch.DispatchWorkItem.block -> LeakDetectorTests.FoundationRetentionTests.Poller.work -> Dispatch.DispatchWorkItem"])
+    XCTAssertFalse(detector.diagnostics.contains { $0.contains("DispatchWorkItem") }, "\(detector.diagnostics)")
   }
 
   final class Ticker: @unchecked Sendable {

@@ -12,8 +12,6 @@ enum RuntimeKnowledge {
 
   /// Types that retain objects where reflection cannot see them, with where.
   static let opaqueRetainers: [String: String] = [
-    "Dispatch.DispatchWorkItem": "its block is stored by libdispatch",
-    "Dispatch.DispatchSource": "its event, cancel and registration handlers are stored by libdispatch",
     "Foundation.Timer": "a scheduled or fired Timer is retained by its run loop, and never released on Linux",
   ]
 

@@ -1,6 +1,7 @@
 /// References that keep objects alive where type metadata does not show them: what libraries
 /// and the runtime store in memory reflection cannot describe (a task's closure, the handlers
-/// libdispatch keeps for a source, the blocks NotificationCenter keeps for its observers).
+/// libdispatch keeps for a source and the block of a work item, the blocks NotificationCenter
+/// keeps for its observers).
 ///
 /// Each reader knows one such owner, by its type name or object kind, and reads only memory it
 /// has checked; what it cannot read is left out, never guessed. The references it returns are
@@ -13,12 +14,23 @@
 struct HiddenReferences {
   var reflector: RuntimeReflector
 
+  /// The classes whose hidden references are read here: the unreadable targets of their
+  /// reflected fields (a work item's `_block`) are what the readers read, not problems to report.
+  static let readTypeNames: Set<String> = [
+    DispatchReferences.sourceTypeName, DispatchReferences.workItemTypeName, NotificationCenterRegistrations.centerTypeName,
+    NotificationCenterRegistrations.tokenTypeName,
+  ]
+
   /// The hidden references of the object at `address`, of `typeName` and `kind`, and what could
   /// not be read.
   func references(of address: UInt, typeName: String, kind: HeapObjectKind) -> (references: [RawReference], diagnostics: [String]) {
     switch (kind, typeName) {
     case (.task, _):
       TaskReferences(reflector: reflector).references(ofTask: address)
+    case (.classInstance, DispatchReferences.sourceTypeName):
+      (DispatchReferences().references(ofSource: address), [])
+    case (.classInstance, DispatchReferences.workItemTypeName):
+      (DispatchReferences().references(ofWorkItem: address), [])
     case (.classInstance, NotificationCenterRegistrations.centerTypeName):
       (NotificationCenterRegistrations(reflector: reflector).references(ofCenter: address), [])
     case (.classInstance, NotificationCenterRegistrations.tokenTypeName):

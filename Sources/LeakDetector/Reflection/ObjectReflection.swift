@@ -60,7 +60,9 @@ struct LiveObjectReader {
     for raw in result.references + hidden.references {
       if let reference = reference(from: raw) {
         references.append(reference)
-      } else if !raw.isConservative && RuntimeKnowledge.opaqueRetainers[typeName] == nil {  // those get a note of their own
+      } else if !raw.isConservative && !HiddenReferences.readTypeNames.contains(typeName)
+        && RuntimeKnowledge.opaqueRetainers[typeName] == nil  // those get a note of their own
+      {
         diagnostics.append("\(raw.label): 0x\(String(raw.target, radix: 16)) is not a readable heap object; the reference was dropped")
       }
     }

@@ -1,0 +1,73 @@
+import HeapGraph
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The closures libdispatch keeps for a `DispatchSource` (its event, cancel and registration
+/// handlers) and a `DispatchWorkItem` (its block).
+///
+/// On Linux both Swift classes wrap a C object, one word after the object header. A source's
+/// handlers are continuations in its unote (which links back to the source, checked before
+/// anything else is read), each holding a heap block; a work item's block is libdispatch's
+/// private block, whose private data holds the block written in the source. A block made from a
+/// Swift closure captures that closure: its function, then its context, which the block
+/// retains. The edge goes to the context, named by the function.
+///
+/// ```text
+/// Dispatch.DispatchSource.event handler -> closure #1 in LeakDetectorTests.SourceOwner.start(weakly: Bool) (strong)
+/// Dispatch.DispatchWorkItem.block -> closure #1 in LeakDetectorTests.WorkItemOwner.start(weakly: Bool) (strong)
+/// ```
+///
+/// A cancelled source keeps its handlers until libdispatch releases them on the source's queue,
+/// a moment later. A work item keeps its block until the item itself is deallocated, performed
+/// or cancelled: a work item stored in an object its block captures is a cycle in every state.
+struct DispatchReferences {
+  static let sourceTypeName = "Dispatch.DispatchSource"
+  static let workItemTypeName = "Dispatch.DispatchWorkItem"
+
+  /// The source's handlers that are set.
+  func references(ofSource object: UInt) -> [RawReference] {
+    guard let source = MemoryReader.readWord(at: object + 16), source != 0, let unote = MemoryReader.readWord(at: source + 88), unote != 0,
+      MemoryReader.readWord(at: unote + 8) == ~source  // the unote's back link: this is the source's
+    else { return [] }
+    let handlers = [(40, "event handler"), (48, "cancel handler"), (56, "registration handler")]
+    return handlers.compactMap { offset, label in
+      guard let continuation = MemoryReader.readWord(at: unote + UInt(offset)), continuation != 0,
+        let flags = MemoryReader.readWord(at: continuation), flags & 0x10 != 0,  // it holds a block
+        let block = MemoryReader.readWord(at: continuation + 40)
+      else { return nil }
+      // A handler set with a work item (or QoS flags) holds libdispatch's private block.
+      let written = flags & 0x20 != 0 ? privateBlockContent(block) : block
+      return written.flatMap { closureReference(ofBlock: $0, label: label) }
+    }
+  }
+
+  /// The work item's block.
+  func references(ofWorkItem object: UInt) -> [RawReference] {
+    guard let block = MemoryReader.readWord(at: object + 16), let written = privateBlockContent(block) else { return [] }
+    return closureReference(ofBlock: written, label: "block").map { [$0] } ?? []
+  }
+
+  /// The block a private block of `dispatch_block_create` wraps (its private data, with its
+  /// magic number, starts after the block's header).
+  private func privateBlockContent(_ block: UInt) -> UInt? {
+    guard let magic = MemoryReader.readWord(at: block + 32), UInt32(truncatingIfNeeded: magic) == 0xD159_B10C,
+      let written = MemoryReader.readWord(at: block + 72), written != 0
+    else { return nil }
+    return written
+  }
+
+  /// The edge to the Swift closure a heap block made from it captures, or `nil` when the block
+  /// is not a heap block of that shape (a C block: its captures have no types to read).
+  private func closureReference(ofBlock block: UInt, label: String) -> RawReference? {
+    guard let mallocBlock = Self.mallocBlockClass, MemoryReader.readWord(at: block) == mallocBlock,
+      let descriptor = MemoryReader.readWord(at: block + 24), let size = MemoryReader.readWord(at: descriptor + 8), size >= 48,
+      let function = MemoryReader.readWord(at: block + 32), let context = MemoryReader.readWord(at: block + 40), context != 0
+    else { return nil }
+    return RawReference(label: label, ownership: .strong, target: context, function: function)
+  }
+
+  /// The class of heap blocks, `_NSConcreteMallocBlock` of the blocks runtime.
+  private static let mallocBlockClass: UInt? = dlsym(nil, "_NSConcreteMallocBlock").map { UInt(bitPattern: $0) }
+}

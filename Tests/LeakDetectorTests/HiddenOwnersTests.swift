@@ -1,0 +1,142 @@
+import Foundation
+import HeapGraph
+import LeakDetector
+import XCTest
+
+/// Owners the runtime hides from type metadata: a task's closure and frames, the blocks
+/// NotificationCenter keeps. Each strong variant is a retain cycle drawn through the owner,
+/// named by the closure written in the source; each weak variant has none.
+final class HiddenOwnersTests: XCTestCase {
+  private func cycles(through owner: AnyObject) -> [String] {
+    let type = String(reflecting: Swift.type(of: owner))
+    return RetainCycleDetector.cycles(from: owner).filter { cycle in cycle.elements.contains { $0.typeName == type } }.map(\.description)
+  }
+
+  /// Waits until `owner`'s task is suspended (it has run to its first `await`).
+  private func settle() { Thread.sleep(forTimeInterval: 0.1) }
+
+  func testTask_strongSelf_isACycleThroughTheTaskAndItsClosure() throws {
+    let owner = StreamTaskOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: false)
+    defer { owner.stop() }
+    settle()
+    let task = try XCTUnwrap(references(of: owner).first { $0.label == "task._task" })
+    XCTAssertEqual(task.targetTypeName, "Task")
+    XCTAssertEqual(task.targetKind, .task)
+    let found = cycles(through: owner)
+    XCTAssertTrue(
+      found.contains {
+        $0.hasPrefix("LeakDetectorTests.StreamTaskOwner.task._task -> Task.closure -> closure #")
+          && $0.contains(" in LeakDetectorTests.StreamTaskOwner.start(weakly: Bool).capture #2: StreamTaskOwner -> ")
+      }, "\(found)")
+  }
+
+  func testTask_weakSelf_hasNoCycleThroughTheOwner() {
+    let owner = StreamTaskOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: true)
+    defer { owner.stop() }
+    settle()
+    XCTAssertEqual(cycles(through: owner), [])
+  }
+
+  func testTask_sleeping_holdsItsClosure_andACompletedTaskHoldsNothing() async throws {
+    let sleeping = SleepingTaskOwner()
+    hiddenOwnerSink.append(sleeping)
+    sleeping.startSleeping()
+    defer { sleeping.stop() }
+    try await Task.sleep(for: .milliseconds(100))
+    XCTAssertTrue(cycles(through: sleeping).contains { $0.contains("Task.closure -> closure #1 in LeakDetectorTests.SleepingTaskOwner.startSleeping()") })
+
+    let completed = SleepingTaskOwner()
+    hiddenOwnerSink.append(completed)
+    await completed.runToCompletion()
+    defer { completed.stop() }
+    XCTAssertEqual(cycles(through: completed), [])
+  }
+
+  func testNotificationObserver_strongSelf_isACycleThroughTheRegistration_untilRemoved() {
+    let owner = ObserverOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: false)
+    let found = cycles(through: owner)
+    XCTAssertTrue(
+      found.contains { $0.contains("LeakDetectorTests.ObserverOwner.token -> ") && $0.contains("_NSNotificationObserverToken.registration -> ") },
+      "\(found)")
+    owner.stop()
+    XCTAssertEqual(cycles(through: owner), [])
+  }
+
+  func testNotificationObserver_weakSelf_hasNoCycle() {
+    let owner = ObserverOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: true)
+    defer { owner.stop() }
+    XCTAssertEqual(cycles(through: owner), [])
+  }
+
+  func testDispatchSource_strongSelf_isACycleThroughTheEventHandler_untilCancelled() throws {
+    let owner = SourceOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: false)
+    let found = cycles(through: owner)
+    XCTAssertTrue(
+      found.contains { $0 == "Dispatch.DispatchSource.event handler -> LeakDetectorTests.SourceOwner.source -> Dispatch.DispatchSource" },
+      "\(found)")
+    let handler = try XCTUnwrap(reflect(try XCTUnwrap(owner.source) as AnyObject).references.first { $0.label == "event handler" })
+    XCTAssertEqual(handler.ownership, .strong)
+    owner.stop()
+    // libdispatch releases a cancelled source's handlers on its queue, a moment later.
+    let deadline = Date().addingTimeInterval(2)
+    while !cycles(through: owner).isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    XCTAssertEqual(cycles(through: owner), [])
+  }
+
+  func testDispatchSource_weakSelf_hasNoCycle() {
+    let owner = SourceOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: true)
+    defer { owner.stop() }
+    XCTAssertEqual(cycles(through: owner), [])
+  }
+
+  func testWorkItem_strongSelf_isACycleThroughItsBlock_evenAfterItRan() {
+    let owner = WorkItemOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: false)
+    defer { owner.stop() }
+    let expected = "Dispatch.DispatchWorkItem.block -> LeakDetectorTests.WorkItemOwner.item -> Dispatch.DispatchWorkItem"
+    XCTAssertEqual(cycles(through: owner), [expected])
+    owner.item?.perform()  // libdispatch keeps the block until the item is deallocated
+    XCTAssertEqual(cycles(through: owner), [expected])
+  }
+
+  func testWorkItem_weakSelf_hasNoCycle() {
+    let owner = WorkItemOwner()
+    hiddenOwnerSink.append(owner)
+    owner.start(weakly: true)
+    defer { owner.stop() }
+    XCTAssertEqual(cycles(through: owner), [])
+  }
+
+  /// The leak analysis of a tracker snapshot (what `leak-detector analyze` runs) calls a task
+  /// cycle leaked once nothing else holds the owner: the conservative frame words and the
+  /// continuation that will resume the task account for the task's and the owner's retains.
+  func testTrackerSnapshot_leakAnalysis_callsTheStrongTaskCycleLeaked() throws {
+    AllocationTracker.start()
+    defer { AllocationTracker.stop() }
+    let generation = AllocationTracker.markGeneration()
+    var strong: StreamTaskOwner? = StreamTaskOwner()
+    strong?.start(weakly: false)
+    weak let weakStrong = strong
+    strong = nil
+    settle()
+    defer { weakStrong?.stop() }
+    let snapshot = AllocationTracker.snapshot(inGeneration: generation)
+    let graph = ObjectGraph(snapshot)
+    let analysis = LeakAnalysis(graph: graph)
+    let summaries = analysis.leakGroups.map(\.summary)
+    XCTAssertTrue(summaries.contains { $0.contains("LeakDetectorTests.StreamTaskOwner") }, "\(summaries) roots: \(snapshot.roots)")
+  }
+}
