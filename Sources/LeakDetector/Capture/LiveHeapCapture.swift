@@ -145,18 +145,11 @@ struct LiveHeapCapture {
     let sorted = addresses.sorted()
     for region in regions {
       var rootedHere = Set<UInt>()
-      var hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: 1024)
-      var count = cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, &hits, hits.count)
-      if count > hits.count {
-        hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: count)
-        count = min(cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, &hits, hits.count), hits.count)
-      }
-      for hit in hits.prefix(count) {
+      let hits = Self.hits { cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, $0, $1) }
+      for hit in hits {
         guard let id = idByAddress[hit.object] else { continue }
         if region.kind == .global {
-          globalReferencesInto[hit.object, default: 0] += 1
-          globalRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(hit.slot)))
-          builder.addRoot(object: id, kind: .global, label: "0x" + String(hit.slot, radix: 16))
+          addGlobalRoot(id: id, object: hit.object, slot: hit.slot, path: "")
         } else if rootedHere.insert(hit.object).inserted {
           builder.addRoot(object: id, kind: region.kind, label: region.label)
         }
@@ -168,20 +161,34 @@ struct LiveHeapCapture {
   /// The global roots of ``addRootsFound(in:)`` held through collections in global data.
   private mutating func addElementRoots(ofCollectionsIn region: RootRegion) {
     let descriptors = RuntimeReflector.collectionStorageDescriptors
-    var hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: 256)
-    var count = cleak_scan_for_collection_storage(region.start, region.end, descriptors, descriptors.count, &hits, hits.count)
-    if count > hits.count {
-      hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: count)
-      count = min(cleak_scan_for_collection_storage(region.start, region.end, descriptors, descriptors.count, &hits, hits.count), hits.count)
-    }
-    for hit in hits.prefix(count) {
+    let hits = Self.hits { cleak_scan_for_collection_storage(region.start, region.end, descriptors, descriptors.count, $0, $1) }
+    for hit in hits {
       for element in reader.reflector.referencesOfCollection(heldAt: hit.slot) where element.ownership == .strong {
         guard let id = idByAddress[element.target] else { continue }
-        globalReferencesInto[element.target, default: 0] += 1
-        globalRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(hit.slot)))
-        builder.addRoot(object: id, kind: .global, label: "0x" + String(hit.slot, radix: 16) + element.label)
+        addGlobalRoot(id: id, object: element.target, slot: hit.slot, path: element.label)
       }
     }
+  }
+
+  /// A root for the global word at `slot` that holds `object` (through `path`, the element's
+  /// path when a collection holds it), counted as one of the object's strong references. Its
+  /// label is the word's address then the path, until the parent names the variable.
+  private mutating func addGlobalRoot(id: Int64, object: UInt, slot: UInt, path: String) {
+    globalReferencesInto[object, default: 0] += 1
+    globalRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(slot)))
+    builder.addRoot(object: id, kind: .global, label: "0x" + String(slot, radix: 16) + path)
+  }
+
+  /// Every hit of a scan that writes up to a capacity and returns how many there are: once more
+  /// with room for all when the first buffer was too small.
+  private static func hits(of scan: (UnsafeMutablePointer<cleak_reference_hit>, Int) -> Int) -> ArraySlice<cleak_reference_hit> {
+    var hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: 1024)
+    var count = hits.withUnsafeMutableBufferPointer { scan($0.baseAddress!, $0.count) }
+    if count > hits.count {
+      hits = [cleak_reference_hit](repeating: cleak_reference_hit(), count: count)
+      count = min(hits.withUnsafeMutableBufferPointer { scan($0.baseAddress!, $0.count) }, hits.count)
+    }
+    return hits.prefix(count)
   }
 
   // MARK: - Steps

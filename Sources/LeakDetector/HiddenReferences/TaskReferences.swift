@@ -38,7 +38,7 @@ struct TaskReferences {
       }
       guard let version = value("_swift_concurrency_debug_internal_layout_version"), UInt32(truncatingIfNeeded: version) == 1,
         value("_swift_concurrency_debug_asyncTaskSize") == 208,
-        let slabMetadata = dlsym(nil, "_swift_concurrency_debug_asyncTaskSlabMetadata").flatMap({ MemoryReader.readWord(at: UInt(bitPattern: $0)) })
+        let slabMetadata = value("_swift_concurrency_debug_asyncTaskSlabMetadata")
       else { return nil }
       return Runtime(slabMetadata: slabMetadata)
     }()
