@@ -5,7 +5,8 @@ import HeapGraph
 /// ```text
 /// LeakDetectorTestingTests.LeakyViewModel (0x…) is still alive 0.02 s after the test.
 /// It is held by a retain cycle (1 object):
-///   LeakDetectorTestingTests.LeakyViewModel.onUpdate -> LeakDetectorTestingTests.LeakyViewModel
+///   LeakDetectorTestingTests.LeakyViewModel.onUpdate -> closure #1 in LeakDetectorTestingTests.LeakyViewModel.bindStrongly().capture #0: LeakyViewModel -> LeakDetectorTestingTests.LeakyViewModel
+///     - closure #1 in LeakDetectorTestingTests.LeakyViewModel.bindStrongly() written at LeakFixtures.swift:N
 /// Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done).
 /// ```
 ///
@@ -65,10 +66,15 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     if let allocationSite { text += "It was allocated at \(allocationSite.description).\n" }
     if !cycles.isEmpty {
       for cycle in cycles {
-        text += "It is held by a retain cycle (\(cycle.length) object\(cycle.length == 1 ? "" : "s")):\n"
+        // Closure values (a closure whose context is its one capture) are not allocations.
+        let objects = cycle.elements.count { !($0.kind == .closureContext && $0.address == nil) }
+        text += "It is held by a retain cycle (\(objects) object\(objects == 1 ? "" : "s")):\n"
         text += "  \(cycle)\n"
         for element in cycle.elements {
-          if let site = element.allocationSite.allocationSite {
+          guard let site = element.allocationSite.allocationSite else { continue }
+          if element.kind == .closureContext {
+            if let location = site.sourceLocation { text += "    - \(element.typeName) written at \(location)\n" }
+          } else {
             text += "    - \(element.typeName) allocated at \(site.description)\n"
           }
         }

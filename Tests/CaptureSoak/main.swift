@@ -1,7 +1,9 @@
 // A soak of live capture while threads mutate: mutator threads keep building and dropping small
 // object graphs with every field shape the reflection reads (closures with captured vars, arrays,
 // dictionaries, sets, tuples, existentials, enums with class and Error payloads, indirect enums,
-// weak back references), while the main thread captures all the time: tracker snapshots, cycle
+// weak back references) and the owners the runtime hides (a sleeping task, a dispatch source's
+// handler, a work item, a notification observer's block, each capturing a node), while the main
+// thread captures all the time: tracker snapshots, cycle
 // searches from the threads' holders, and the leak checks' capture. Afterwards every object
 // created must have been destroyed, exactly (exit 3 otherwise): a capture that freed an object
 // early or kept one alive would show. Run it with `Scripts/soak [SECONDS]`.
@@ -32,8 +34,41 @@ final class Node: Payload {
   var any: Any?
   var payload: Payload?
   var tuple: (Node?, Int) = (nil, 0)
+  var task: Task<Void, Never>?
+  var work: DispatchWorkItem?
+  var source: DispatchSourceTimer?
+  var token: NSObjectProtocol?
   init() { created.add(1, ordering: .relaxed) }
-  deinit { destroyed.add(1, ordering: .relaxed) }
+  deinit {
+    source?.cancel()
+    if let token { NotificationCenter.default.removeObserver(token) }
+    destroyed.add(1, ordering: .relaxed)
+  }
+}
+let soakNotification = Notification.Name("CaptureSoak")
+
+/// Gives `a` one of the owners the runtime hides, holding `c`: none of them holds `a`, and each
+/// lets go of `c` when `a` goes (the task ends, the source is cancelled, the observer removed).
+func addHiddenOwner(to a: Node, holding c: Node, variant: Int) {
+  switch variant % 4 {
+  case 0:
+    a.task = Task { [c] in
+      try? await Task.sleep(for: .milliseconds(2))
+      _ = c.items.count
+    }
+  case 1:
+    let work = DispatchWorkItem { [c] in _ = c.items.count }
+    a.work = work
+    if variant % 8 == 1 { DispatchQueue.global().async(execute: work) }
+  case 2:
+    let source = DispatchSource.makeTimerSource(queue: .global())
+    source.setEventHandler { [c] in _ = c.items.count }
+    source.schedule(deadline: .now() + .milliseconds(1))
+    source.resume()
+    a.source = source
+  default:
+    a.token = NotificationCenter.default.addObserver(forName: soakNotification, object: nil, queue: nil) { [c] _ in _ = c.items.count }
+  }
 }
 final class Holder: @unchecked Sendable { var nodes: [Node] = [] }
 
@@ -61,6 +96,7 @@ for t in 0..<threads {
       b.tuple = (c, i)
       c.any = i % 2 == 0 ? Node() : "text \(i)"
       c.payload = Node()
+      addHiddenOwner(to: a, holding: c, variant: i)
       if holder.nodes.count > 50 { holder.nodes.removeFirst(10) }
       holder.nodes.append(a)
       if i % 7 == 0, let first = holder.nodes.first { first.state = .loaded(c); first.items.append(b) }
@@ -95,11 +131,13 @@ while Date().timeIntervalSince(start) < seconds {
   }
   let heap = AllocationTracker.captureLiveHeap(including: holders)
   note(heap.snapshot.metadata.diagnostics)
+  NotificationCenter.default.post(name: soakNotification, object: nil)
   captures += 2 + holders.count
 }
 stop.store(true, ordering: .relaxed)
 Thread.sleep(forTimeInterval: 0.5)
 for holder in holders { holder.nodes.removeAll() }
+Thread.sleep(forTimeInterval: 0.5)  // cancelled sources release their handlers on their queue, tasks end
 AllocationTracker.stop()
 let c = created.load(ordering: .relaxed), d = destroyed.load(ordering: .relaxed)
 print(

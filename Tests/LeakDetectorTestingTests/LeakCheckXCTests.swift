@@ -54,7 +54,7 @@ extension XCTestCase {
 /// Under AddressSanitizer the capture child's walk differs (its findings lose their cycles), and
 /// these tests' assertions, silently dropped by XCTest before `performNested`, now count: they
 /// run in the debug and release suites, not the sanitizer one.
-private func skipUnderAddressSanitizer() throws {
+func skipUnderAddressSanitizer() throws {
   let process = dlopen(nil, RTLD_NOW)
   try XCTSkipIf(dlsym(process, "__asan_init") != nil, "the leak-check integration tests run without sanitizers")
 }

@@ -25,7 +25,8 @@ final class FoundationRetentionTests: XCTestCase {
     XCTAssertEqual(
       cycles,
       [
-        "Foundation.BlockOperation._block -> FoundationRetentionTests.Downloader.queue"
+        "Foundation.BlockOperation._block -> closure #1 in FoundationRetentionTests.Downloader.enqueue().capture #0: Downloader"
+          + " -> FoundationRetentionTests.Downloader.queue"
           + " -> Foundation.OperationQueue.__firstOperation._value -> Foundation.BlockOperation"
       ])
     downloader.queue.cancelAllOperations()
@@ -52,7 +53,10 @@ final class FoundationRetentionTests: XCTestCase {
     detector.addCandidate(poller)
     XCTAssertEqual(
       detector.findRetainCycles().map(\.description),
-      ["Dispatch.DispatchWorkItem.block -> LeakDetectorTests.FoundationRetentionTests.Poller.work -> Dispatch.DispatchWorkItem"])
+      [
+        "Dispatch.DispatchWorkItem.block -> closure #1 in LeakDetectorTests.FoundationRetentionTests.Poller.schedule().capture #0: Poller"
+          + " -> LeakDetectorTests.FoundationRetentionTests.Poller.work -> Dispatch.DispatchWorkItem"
+      ])
     XCTAssertFalse(detector.diagnostics.contains { $0.contains("DispatchWorkItem") }, "\(detector.diagnostics)")
   }
 

@@ -82,7 +82,10 @@ final class HiddenOwnersTests: XCTestCase {
     owner.start(weakly: false)
     let found = cycles(through: owner)
     XCTAssertTrue(
-      found.contains { $0 == "Dispatch.DispatchSource.event handler -> LeakDetectorTests.SourceOwner.source -> Dispatch.DispatchSource" },
+      found.contains {
+        $0 == "Dispatch.DispatchSource.event handler -> closure #2 in LeakDetectorTests.SourceOwner.start(weakly: Bool).capture #0: SourceOwner"
+          + " -> LeakDetectorTests.SourceOwner.source -> Dispatch.DispatchSource"
+      },
       "\(found)")
     let handler = try XCTUnwrap(reflect(try XCTUnwrap(owner.source) as AnyObject).references.first { $0.label == "event handler" })
     XCTAssertEqual(handler.ownership, .strong)
@@ -106,7 +109,9 @@ final class HiddenOwnersTests: XCTestCase {
     hiddenOwnerSink.append(owner)
     owner.start(weakly: false)
     defer { owner.stop() }
-    let expected = "Dispatch.DispatchWorkItem.block -> LeakDetectorTests.WorkItemOwner.item -> Dispatch.DispatchWorkItem"
+    let expected =
+      "Dispatch.DispatchWorkItem.block -> closure #2 in LeakDetectorTests.WorkItemOwner.start(weakly: Bool).capture #0: WorkItemOwner"
+      + " -> LeakDetectorTests.WorkItemOwner.item -> Dispatch.DispatchWorkItem"
     XCTAssertEqual(cycles(through: owner), [expected])
     owner.item?.perform()  // libdispatch keeps the block until the item is deallocated
     XCTAssertEqual(cycles(through: owner), [expected])

@@ -503,7 +503,12 @@ final class ScenarioTests: XCTestCase {
       // The source's event handler, which libdispatch keeps, is read as the source's edge.
       XCTAssertTrue(scenarioReaches(timer, logger))
       XCTAssertEqual(
-        scenarioCycles(from: [logger]), ["DD2FoundationFileLogger.rollingTimer -> Dispatch.DispatchSource.event handler -> DD2FoundationFileLogger"])
+        scenarioCycles(from: [logger]),
+        [
+          "DD2FoundationFileLogger.rollingTimer -> Dispatch.DispatchSource.event handler"
+            + " -> closure #1 in DD2FoundationFileLogger.scheduleTimerToRollLogFileDueToAge().capture #0: DD2FoundationFileLogger"
+            + " -> DD2FoundationFileLogger"
+        ])
       logger.stopRolling()
       XCTAssertTrue(scenarioWait { scenarioCycles(from: [logger]).isEmpty }, "libdispatch releases a cancelled source's handlers")
       survivors = [ScenarioWeak(logger), ScenarioWeak(timer)]
@@ -1151,7 +1156,10 @@ final class ScenarioTests: XCTestCase {
     do {
       let request = ALA3FoundationRequest.make()
       let work = request.scheduleRetry()
-      let expected = ["ALA3FoundationRequest.state.retrying -> Dispatch.DispatchWorkItem.block -> ALA3FoundationRequest"]
+      let expected = [
+        "ALA3FoundationRequest.state.retrying -> Dispatch.DispatchWorkItem.block"
+          + " -> closure #1 in ALA3FoundationRequest.scheduleRetry().capture #0: ALA3FoundationRequest -> ALA3FoundationRequest"
+      ]
       XCTAssertEqual(scenarioCycles(from: [request]), expected)
       work.perform()
       work.cancel()

@@ -88,12 +88,12 @@ struct DominatorTree {
     for node in postorder {
       let index = Int(node)
       if index < count {
-        size[index] += max(graph.sizes[index], 0)
-        objects[index] += 1
+        size[index].addSaturating(max(graph.sizes[index], 0))
+        if !graph.isClosureValue(index) { objects[index] += 1 }
       }
       let parent = Int(dominator[index])
       if parent >= 0 && parent != index {
-        size[parent] += size[index]
+        size[parent].addSaturating(size[index])
         objects[parent] += objects[index]
       }
     }

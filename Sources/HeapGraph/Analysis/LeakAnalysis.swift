@@ -104,7 +104,7 @@ public struct LeakAnalysis: Sendable {
     // Reachability from the roots, with the shortest path's parent of each object.
     let parent = tree.parent
     let unreached = hasRoots ? (0..<count).filter { parent[$0] == -2 } : []
-    leakedObjectCount = unreached.count
+    leakedObjectCount = unreached.count { !graph.isClosureValue($0) }
 
     // Entries of the unreachable part: one node per component no other unreachable component holds.
     var component = [Int32](repeating: -1, count: count)
@@ -136,7 +136,7 @@ public struct LeakAnalysis: Sendable {
         entryCycle: cycle)
       group.instanceCount += 1
       group.objectCount += Int(dominators.retainedCount[entry])
-      group.retainedSize += Int(dominators.retainedSize[entry])
+      group.retainedSize.addSaturating(Int(dominators.retainedSize[entry]))
       group.entryObjectIDs.append(graph.objectID(of: entry))
       groups[fingerprint] = group
     }

@@ -214,6 +214,16 @@ extension ObjectGraph {
     kinds[node] ?? .inferred(fromTypeName: typeName(of: node))
   }
 
+  /// Whether `node` is a closure value rather than an allocation: a closure whose only capture
+  /// is an object uses that object as its context, so a capture records it with kind `closure`
+  /// and no address. Counts of objects leave closure values out.
+  public func isClosureValue(_ node: Int) -> Bool {
+    kinds[node] == .closureContext && addresses[node] == 0
+  }
+
+  /// The number of allocations among the nodes: ``objectCount`` less the closure values.
+  public var allocationCount: Int { nodes.count { !isClosureValue($0) } }
+
   /// The allocation stack of `node`, when captured.
   public func allocationStack(of node: Int) -> HeapSnapshot.Stack? {
     stackIndices[node] < 0 ? nil : stacks[Int(stackIndices[node])]

@@ -12,8 +12,10 @@ extension RunReport {
         if !leak.tests.isEmpty { out += "     in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))\n" }
         for member in leak.members {
           let name = member.typeName + (member.reference.map { "." + $0 } ?? "")
-          let verb = member.kind == .closureContext ? "written at" : "allocated at"
-          out += "     - \(name)" + (member.site.map { "  \(verb) \($0.description)" } ?? "") + "\n"
+          // A closure's site is its own code: its file and line say where it is written.
+          let site = member.kind == .closureContext ? member.site.map { "written at \($0.sourceLocation ?? $0.description)" }
+            : member.site.map { "allocated at \($0.description)" }
+          out += "     - \(name)" + (site.map { "  " + $0 } ?? "") + "\n"
         }
         if processes.count > 1 { out += "     in \(leak.processes.joined(separator: "; "))\n" }
         out += "     fingerprint \(leak.fingerprint)\n"

@@ -76,7 +76,7 @@ public struct RunReport: Sendable {
       let graph = analysis.graph
       processes.append(
         Process(
-          description: process, objectCount: graph.objectCount, leakedObjectCount: analysis.leaks.leakedObjectCount,
+          description: process, objectCount: graph.allocationCount, leakedObjectCount: analysis.leaks.leakedObjectCount,
           diagnostics: graph.metadata.diagnostics))
       for group in analysis.leaks.leakGroups {
         let members = Self.members(of: group, in: graph)
@@ -96,7 +96,7 @@ public struct RunReport: Sendable {
         if var known = byFingerprint[group.fingerprint] {
           known.instanceCount += group.instanceCount
           known.objectCount += group.objectCount
-          known.retainedSize += group.retainedSize
+          known.retainedSize.addSaturating(group.retainedSize)
           known.tests += tests.filter { !known.tests.contains($0) }
           if !known.processes.contains(process) { known.processes.append(process) }
           byFingerprint[group.fingerprint] = known

@@ -3,7 +3,8 @@
 /// kind and a pattern (`*` any run of characters, `?` one character), and after `#` why:
 ///
 /// ```text
-/// # Types: every object of the leak's entry (the entry, or each object of its entry cycle) matches.
+/// # Types: every object of the leak's entry (the entry, or each object of its entry cycle) matches;
+/// # a closure is named by its function (`closure #1 in Vendor.Pool.drain()`).
 /// type Vendor.Pool*                # pooled on purpose, freed at exit by the OS
 /// # The allocation site of an entry object (its function or source file).
 /// site *ThirdParty/Parser.swift    # upstream issue 123

@@ -22,13 +22,15 @@ public struct StackFrame: Sendable, Hashable {
   /// `"MyApp.Feed.init() (Feed.swift:12)"`, or as much of it as is known (the file without its
   /// directory).
   public var description: String {
-    var text = symbol ?? pc.map { "0x" + String($0, radix: 16) } ?? "???"
-    if let file {
-      text += " (\(file.split(separator: "/").last.map(String.init) ?? file)"
-      if let line { text += ":\(line)" }
-      text += ")"
-    }
-    return text
+    let text = symbol ?? pc.map { "0x" + String($0, radix: 16) } ?? "???"
+    return sourceLocation.map { "\(text) (\($0))" } ?? text
+  }
+
+  /// `"Feed.swift:12"`: the file without its directory and the line, when the file is known.
+  public var sourceLocation: String? {
+    guard let file else { return nil }
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    return line.map { "\(name):\($0)" } ?? name
   }
 }
 

@@ -20,7 +20,9 @@ struct LiveHeapCapture {
   private var conservative: [(from: Int64, to: UInt, label: String)] = []
   private var startIDs: [Int64] = []
   private var idByAddress: [UInt: Int64] = [:]
-  /// Captured objects in id order.
+  /// The id of the next node: an object, or a closure value (``addClosureValue(function:)``).
+  private var nextID: Int64 = 1
+  /// Captured objects in the order they were reached.
   private var addresses: [UInt] = []
   private var diagnostics: [String] = []
   private var closureStackIDs: [UInt: Int64] = [:]
@@ -102,8 +104,8 @@ struct LiveHeapCapture {
   /// "held", never towards "leaked".
   mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int]) {
     resolveConservativeReferences(retainedByCaller: retainedByCaller)
-    for (index, address) in addresses.enumerated() {
-      let id = Int64(index + 1)
+    for address in addresses {
+      guard let id = idByAddress[address] else { continue }
       let external =
         cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
         - globalReferencesInto[address, default: 0]
@@ -209,7 +211,8 @@ struct LiveHeapCapture {
       return nil
     }
     progress?.reading(address)
-    let id = Int64(idByAddress.count + 1)
+    let id = nextID
+    nextID += 1
     idByAddress[address] = id
     addresses.append(address)
     var stack: Int64?
@@ -286,9 +289,29 @@ struct LiveHeapCapture {
           address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind,
           function: reference.closureFunction)
       else { continue }
-      builder.addReference(from: sourceID, to: targetID, label: label, ownership: .strong)
+      if reference.closureFunction != 0 && reference.targetKind == .classInstance {
+        let closureID = addClosureValue(function: reference.closureFunction)
+        builder.addReference(from: sourceID, to: closureID, label: label, ownership: .strong)
+        builder.addReference(
+          from: closureID, to: targetID, label: "capture #0: \(shortTypeName(reference.targetTypeName))", ownership: .strong)
+      } else {
+        builder.addReference(from: sourceID, to: targetID, label: label, ownership: .strong)
+      }
       strongReferencesInto[reference.targetAddress, default: 0] += 1
     }
+  }
+
+  /// A node for a closure that captures exactly one object: the runtime then uses that object
+  /// as the closure's context, so no context object exists. The node has no address; it is
+  /// named by its function and its "allocation site" is the closure's code, so a cycle reads
+  /// `Ticker.source -> DispatchSource.event handler -> closure #2 in Ticker.start(weakly: Bool).capture #0: Ticker -> Ticker`
+  /// and the report gives the closure's `file:line`, as for a closure with a context.
+  private mutating func addClosureValue(function: UInt) -> Int64 {
+    let id = nextID
+    nextID += 1
+    let name = Symbolicator.shared.closureName(at: function) ?? "closure at 0x\(String(function, radix: 16))"
+    builder.addObject(id: id, type: name, stack: stackID(forFunction: function), kind: .closureContext)
+    return id
   }
 
   /// How `reference` is recorded: `unowned(unsafe)`/`Unmanaged` links that the runtime knows to

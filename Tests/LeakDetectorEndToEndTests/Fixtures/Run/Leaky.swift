@@ -7,7 +7,7 @@
 final class Screen {
   var onTap: (() -> Void)?
   var taps = 0
-  func bind() { onTap = { self.taps += 1 } }  // LEAK: Screen.onTap -> closure -> Screen
+  func bind() { onTap = { self.taps += 1 } }  // LEAK: Screen.onTap -> closure #1 in Screen.bind() -> Screen
 }
 
 final class Parent {

@@ -1,0 +1,105 @@
+import Foundation
+import LeakDetectorTesting
+import XCTest
+
+/// Test cases run programmatically by the tests below: each tracks one of the hidden-owner
+/// snippets; `stops` breaks the strong variants' cycles once the check has run.
+final class HiddenOwnerCases: XCTestCase {
+  nonisolated(unsafe) static var stops: [() -> Void] = []
+  nonisolated(unsafe) static var trackedLine = 0
+
+  override func perform(_ run: XCTestRun) { performNested(run) }
+
+  func track<Owner: AnyObject>(_ owner: Owner, start: (Owner) -> Void, stop: @escaping (Owner) -> Void) {
+    HiddenOwnerCases.trackedLine = #line + 1
+    trackForLeaks(owner, configuration: fastConfiguration)
+    start(owner)
+    HiddenOwnerCases.stops.append { [weak owner] in owner.map(stop) }
+  }
+}
+
+final class HiddenOwnerLeakCheckTests: XCTestCase {
+  override func setUpWithError() throws { try skipUnderAddressSanitizer() }
+
+  override func tearDown() {
+    HiddenOwnerCases.stops.forEach { $0() }
+    HiddenOwnerCases.stops.removeAll()
+  }
+
+  /// The findings of one test that tracks `owner`, started by `start`.
+  private func check<Owner: AnyObject>(
+    _ make: @escaping () -> Owner, start: @escaping (Owner) -> Void, stop: @escaping (Owner) -> Void
+  ) -> [LeakFinding] {
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      let testCase = HiddenOwnerCases(name: "hiddenOwner") {
+        ($0 as! HiddenOwnerCases).track(make(), start: start, stop: stop)
+      }
+      testCase.run()
+    }
+    return collector.findings.map(\.finding)
+  }
+
+  /// Asserts that the strong variant fails with a cycle through `edges` (`Type.label -> Type`,
+  /// wherever the cycle's rotation starts) and the closure at `closureLine`, and that the weak
+  /// variant passes.
+  private func assertCycleThrough(
+    through edges: [String], closureLine: () -> Int, strong: [LeakFinding], weak: [LeakFinding],
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    XCTAssertEqual(strong.count, 1, file: file, line: line)
+    XCTAssertEqual(weak.map(\.description), [], file: file, line: line)
+    guard let finding = strong.first else { return }
+    let text = finding.description
+    XCTAssertEqual(finding.kind, .leaked, file: file, line: line)
+    XCTAssertFalse(finding.cycles.isEmpty, text, file: file, line: line)
+    if ProcessInfo.processInfo.environment["LEAK_DETECTOR_SHOW_FAILURE"] == "1" { print(text) }
+    for edge in edges {
+      XCTAssertTrue(text.contains(edge), "the cycle goes through \(edge): \(text)", file: file, line: line)
+    }
+    XCTAssertTrue(
+      text.contains(" written at HiddenOwnerSnippets.swift:\(closureLine())"), "the closure's line is given: \(text)", file: file, line: line)
+  }
+
+  func testTask_strongCaptureFailsThroughTheTask_weakPasses() {
+    assertCycleThrough(
+      through: ["StreamCounter.task._task -> Task", "Task.closure -> closure #2 in", ".capture #2: StreamCounter -> LeakDetectorTestingTests.StreamCounter"],
+      closureLine: { StreamCounter.closureLine },
+      strong: check(StreamCounter.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
+      weak: check(StreamCounter.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
+  }
+
+  func testDispatchSource_strongCaptureFailsThroughTheHandler_weakPasses() {
+    assertCycleThrough(
+      through: [
+        "Ticker.source -> Dispatch.DispatchSource", "DispatchSource.event handler -> closure #2 in",
+        ".capture #0: Ticker -> LeakDetectorTestingTests.Ticker",
+      ],
+      closureLine: { Ticker.closureLine },
+      strong: check(Ticker.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
+      weak: check(Ticker.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
+  }
+
+  func testNotificationObserver_strongCaptureFailsThroughTheBlock_weakPasses() {
+    assertCycleThrough(
+      through: [
+        "HitCounter.token -> (extension in Foundation):FoundationEssentials.NotificationCenter._NSNotificationObserverToken",
+        "_NSNotificationObserverToken.registration -> closure #1 in closure #2 in FoundationEssentials.NotificationCenter._addObserver",
+        "-> closure #2 in LeakDetectorTestingTests.HitCounter.start(weakly: Bool).capture #0: HitCounter -> LeakDetectorTestingTests.HitCounter",
+      ],
+      closureLine: { HitCounter.closureLine },
+      strong: check(HitCounter.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
+      weak: check(HitCounter.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
+  }
+
+  func testWorkItem_strongCaptureFailsThroughTheBlock_weakPasses() {
+    assertCycleThrough(
+      through: [
+        "Incrementer.item -> Dispatch.DispatchWorkItem", "DispatchWorkItem.block -> closure #2 in",
+        ".capture #0: Incrementer -> LeakDetectorTestingTests.Incrementer",
+      ],
+      closureLine: { Incrementer.closureLine },
+      strong: check(Incrementer.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
+      weak: check(Incrementer.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
+  }
+}
