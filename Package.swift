@@ -61,7 +61,7 @@ let package = Package(
       name: "allocation-bench", dependencies: ["AllocationLoop", "LeakDetector"], path: "Benchmarks/AllocationBench"),
 
     // What leak checks add to a test (not a product).
-    .executableTarget(name: "leak-check-bench", dependencies: ["LeakDetectorTesting"], path: "Benchmarks/LeakCheckBench"),
+    .executableTarget(name: "leak-check-bench", dependencies: ["LeakDetector", "LeakDetectorTesting"], path: "Benchmarks/LeakCheckBench"),
 
     // Measures reflection of live objects against a Mirror walk (not a product).
     .executableTarget(name: "reflection-bench", dependencies: ["LeakDetector"], path: "Benchmarks/ReflectionBench"),

@@ -4,7 +4,11 @@
 //     the same test without the call;
 //   - generation mode: a test body that allocates (and frees) 10,000 objects inside
 //     withLeakChecking { }, against the same body alone.
+//   - naming a global holder: the capture a failing check makes for an object a global holds,
+//     with the program's global data scanned and the holding variable named, against the same
+//     capture without global data (median of 21, interleaved).
 // Prints one JSON object; milliseconds are per test, best of 5 rounds.
+import LeakDetector
 import LeakDetectorTesting
 import XCTest
 
@@ -61,9 +65,33 @@ var sink = 0
 let plainBody = best { milliseconds { sink &+= allocateAndFree(10_000) } }
 let checkedBody = best { milliseconds { withLeakChecking { sink &+= allocateAndFree(10_000) } } }
 
+/// Held by a global, as a survivor a check names by its variable.
+nonisolated(unsafe) var heldByAGlobal: [Item] = [Item()]
+func capture(scanningGlobals: Bool) -> Double {
+  milliseconds {
+    let heap = AllocationTracker.captureLiveHeap(
+      including: heldByAGlobal, rootRegions: scanningGlobals ? RootRegion.globalData() : [])
+    precondition(heap.failure == nil)
+    precondition(!scanningGlobals || heap.snapshot.roots.contains { $0.label?.hasPrefix("leak_check_bench.heldByAGlobal") == true })
+  }
+}
+_ = (capture(scanningGlobals: false), capture(scanningGlobals: true))
+var withoutGlobals: [Double] = []
+var withGlobals: [Double] = []
+for _ in 0..<21 {
+  withoutGlobals.append(capture(scanningGlobals: false))
+  withGlobals.append(capture(scanningGlobals: true))
+}
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+let globalBytes = RootRegion.globalData().reduce(0) { $0 + Int($1.end - $1.start) }
+
 func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 print(
   "{\"trackForLeaks\": {\"plainTestMilliseconds\": \(rounded(plainTest)), \"trackedTestMilliseconds\": \(rounded(trackedTest)), "
     + "\"extraMilliseconds\": \(rounded(trackedTest - plainTest)), \"ratio\": \(rounded(trackedTest / plainTest))}, "
     + "\"generationMode10k\": {\"plainMilliseconds\": \(rounded(plainBody)), \"checkedMilliseconds\": \(rounded(checkedBody)), "
-    + "\"extraMilliseconds\": \(rounded(checkedBody - plainBody)), \"ratio\": \(rounded(checkedBody / plainBody))}, \"sink\": \(sink % 2)}")
+    + "\"extraMilliseconds\": \(rounded(checkedBody - plainBody)), \"ratio\": \(rounded(checkedBody / plainBody))}, "
+    + "\"globalHolderNaming\": {\"captureMilliseconds\": \(rounded(median(withoutGlobals))), "
+    + "\"captureNamingGlobalsMilliseconds\": \(rounded(median(withGlobals))), "
+    + "\"extraMilliseconds\": \(rounded(median(withGlobals) - median(withoutGlobals))), \"globalDataBytes\": \(globalBytes)}, "
+    + "\"sink\": \(sink % 2)}")

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLeakRuntime.h"
 #include "ForkSafety.h"
+#include "ReadableMemory.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -65,6 +66,20 @@ static int contains(uintptr_t address, size_t length) {
   }
   return low < regionCount && regions[low].start <= address && address + length <= regions[low].end &&
          address + length >= address;
+}
+
+void cleak_refresh_readable_regions(void) {
+  pthread_rwlock_wrlock(&lock);
+  refresh();
+  pthread_rwlock_unlock(&lock);
+}
+
+bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
+  if (address < 4096) return false;
+  pthread_rwlock_rdlock(&lock);
+  int found = regions != NULL && contains(address, length);
+  pthread_rwlock_unlock(&lock);
+  return found;
 }
 
 bool cleak_is_readable(uintptr_t address, size_t length) {

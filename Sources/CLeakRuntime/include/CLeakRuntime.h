@@ -12,6 +12,10 @@ extern "C" {
 
 // MARK: - Memory
 
+/// Re-reads this process's readable mappings now. The root scans below test pointer-like words
+/// against the mappings as of the last refresh: call it once before a capture's scans.
+void cleak_refresh_readable_regions(void);
+
 /// Whether `length` bytes at `address` lie in a readable mapping of this process, according to a
 /// cached copy of `/proc/self/maps` (refreshed on a miss). Thread-safe.
 bool cleak_is_readable(uintptr_t address, size_t length);
@@ -160,13 +164,14 @@ int cleak_static_tls_of_current_thread(cleak_memory_range *range);
 /// The kernel's id of the calling thread (`gettid`).
 int32_t cleak_thread_id(void);
 
-/// Scans the aligned words of [start, end) (readable pages only) for references to the objects
+/// Scans the aligned words of [start, end) (its pages readable as of the last
+/// `cleak_refresh_readable_regions`) for references to the objects
 /// at `sortedObjects` (ascending). Writes up to `capacity` hits; returns how many there are.
 size_t cleak_scan_for_objects(
     uintptr_t start, uintptr_t end, const uintptr_t *sortedObjects, size_t objectCount,
     cleak_reference_hit *hits, size_t capacity);
 
-/// Scans the aligned words of [start, end) (readable pages only) for references to Swift objects
+/// Scans the aligned words of [start, end) (likewise) for references to Swift objects
 /// whose class metadata has one of the nominal type `descriptors` (the storage classes of the
 /// standard library's collections). Writes up to `capacity` hits; returns how many there are.
 size_t cleak_scan_for_collection_storage(

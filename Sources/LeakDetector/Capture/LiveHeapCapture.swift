@@ -144,6 +144,7 @@ struct LiveHeapCapture {
   /// ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each global word
   /// as one of the object's strong references.
   mutating func addRootsFound(in regions: [RootRegion]) {
+    cleak_refresh_readable_regions()  // the scans test words against the mappings as of now
     let sorted = addresses.sorted()
     for region in regions {
       var rootedHere = Set<UInt>()

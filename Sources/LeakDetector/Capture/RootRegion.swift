@@ -13,8 +13,8 @@ import HeapGraph
 /// The regions are found in the process being captured, before its capture child is forked:
 /// the child has one thread, and finding images takes the dynamic loader's lock.
 package struct RootRegion: Sendable, Hashable {
-  var start: UInt
-  var end: UInt
+  package var start: UInt
+  package var end: UInt
   var kind: RootKind
   /// What holds the words (`main thread`); `nil` for global data, whose words are named by the
   /// variable that covers them.
