@@ -26,9 +26,14 @@ public struct StackFrame: Sendable, Hashable {
     return sourceLocation.map { "\(text) (\($0))" } ?? text
   }
 
-  /// `"Feed.swift:12"`: the file without its directory and the line, when the file is known.
+  /// Whether the frame's file is the compiler's (`<compiler-generated>`, with or without a
+  /// directory): thunks and other code with no source line of its own.
+  public var isCompilerGenerated: Bool { file?.hasSuffix("<compiler-generated>") ?? false }
+
+  /// `"Feed.swift:12"`: the file without its directory and the line, when the file is known
+  /// (code the compiler generated, `<compiler-generated>`, has none).
   public var sourceLocation: String? {
-    guard let file else { return nil }
+    guard let file, !isCompilerGenerated else { return nil }
     let name = file.split(separator: "/").last.map(String.init) ?? file
     return line.map { "\(name):\($0)" } ?? name
   }
@@ -44,7 +49,7 @@ extension [StackFrame] {
   /// ```
   public var allocationSite: StackFrame? {
     first { frame in
-      frame.line != nil && frame.file != nil && frame.file != "<compiler-generated>"
+      frame.line != nil && frame.file != nil && !frame.isCompilerGenerated
         && !(frame.symbol?.contains("__allocating_init") ?? false)
     } ?? first { $0.file != nil } ?? first
   }
