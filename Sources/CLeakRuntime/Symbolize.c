@@ -163,6 +163,22 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
   return *symbol != NULL || *file != NULL;
 }
 
+uintptr_t cleak_local_symbol(uintptr_t addressInImage, const char *name) {
+  uintptr_t found = 0;
+  pthread_mutex_lock(&lock);
+  Dwfl *dwfl = currentSession();
+  Dwfl_Module *module = dwfl == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)addressInImage);
+  int count = module == NULL ? 0 : dwfl_module_getsymtab(module);
+  for (int index = 1; index < count && found == 0; index++) {
+    GElf_Sym entry;
+    GElf_Addr address = 0;
+    const char *candidate = dwfl_module_getsym_info(module, index, &entry, &address, NULL, NULL, NULL);
+    if (candidate != NULL && GELF_ST_TYPE(entry.st_info) == STT_OBJECT && strcmp(candidate, name) == 0) found = address;
+  }
+  pthread_mutex_unlock(&lock);
+  return found;
+}
+
 void cleak_symbolize_lock_for_fork(void) {
   pthread_mutex_lock(&lock);
 }

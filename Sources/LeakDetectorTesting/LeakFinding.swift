@@ -85,7 +85,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     } else if let retainingPath, retainingPath.steps.count > 1 {
       let steps = retainingPath.steps.map(\.description)
       text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
-      text += "  where \(retainingPath.steps[0].typeName) \(Self.holder(of: retainingPath.origin))\n"
+      let location = retainingPath.originSite?.sourceLocation.map { " (\($0))" } ?? ""
+      text += "  where \(retainingPath.steps[0].typeName)\(location) \(Self.holder(of: retainingPath.origin))\n"
       text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
     } else if let retainingPath, case .root(let kind, _) = retainingPath.origin, kind != .external {
       text += "No retain cycle holds it: it \(Self.holder(of: retainingPath.origin)).\n"
@@ -101,6 +102,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     switch origin {
     case .root(let kind, let label) where kind == .external:
       "is held from outside the captured objects (\(label ?? "by an unknown holder")): \(unknownHolders)"
+    case .root(let kind, let label?) where kind == .runtime:
+      "is held by \(label)"  // `a block asyncAfter scheduled, not yet run`
     case .root(let kind, let label):
       "is held by \([kind.rawValue, label].compactMap { $0 }.joined(separator: " "))"
     case .leaked:

@@ -111,4 +111,23 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
       strong: check(Incrementer.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
       weak: check(Incrementer.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
   }
+
+  /// Scheduled, not leaked: the finding names the pending block and the closure's line.
+  func testAsyncAfter_objectHeldByAPendingBlock_isNamedAsHeldByIt() throws {
+    let findings = check(Reminder.init, start: { $0.remindInAnHour() }, stop: { _ in })
+    let finding = try XCTUnwrap(findings.first)
+    let text = finding.description
+    XCTAssertEqual(findings.count, 1)
+    XCTAssertTrue(finding.cycles.isEmpty, text)
+    XCTAssertTrue(
+      text.contains(
+        "it is retained through:\n  closure #1 in LeakDetectorTestingTests.Reminder.remindInAnHour().capture #0: Reminder"
+          + " -> LeakDetectorTestingTests.Reminder\n"), text)
+    XCTAssertTrue(text.contains(" is held by a block asyncAfter scheduled, not yet run\n"), text)
+    #if DEBUG
+      XCTAssertTrue(
+        text.contains("where closure #1 in LeakDetectorTestingTests.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:\(Reminder.closureLine))"),
+        text)
+    #endif
+  }
 }

@@ -95,3 +95,15 @@ final class Incrementer: @unchecked Sendable {
 
   func stop() { item = nil }
 }
+
+/// `DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { self.n += 1 }`: no cycle, but
+/// the block holds the object until it runs, an hour later.
+final class Reminder: @unchecked Sendable {
+  nonisolated(unsafe) static var closureLine = 0
+  var n = 0
+
+  @inline(never) func remindInAnHour() {
+    Self.closureLine = #line + 1
+    DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { self.n += 1 }
+  }
+}

@@ -113,3 +113,34 @@ final class WorkItemOwner: @unchecked Sendable {
 
   func stop() { item = nil }
 }
+
+/// Blocks libdispatch holds until they run: `asyncAfter`, `DispatchQueue.main.async`, and
+/// `async` on a suspended serial queue the object keeps.
+final class DelayedWorker: @unchecked Sendable {
+  var n = 0
+  var queue: DispatchQueue?
+
+  /// Held for an hour by the block (nothing cancels an `asyncAfter` block).
+  @inline(never) func scheduleInAnHour() {
+    DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { self.n += 1 }
+  }
+
+  /// Held by the main queue until the main thread drains it.
+  @inline(never) func scheduleOnMain() {
+    DispatchQueue.main.async { self.n += 1 }
+  }
+
+  /// A cycle: the worker keeps its suspended queue, whose pending block keeps the worker.
+  @inline(never) func enqueueOnSuspendedQueue() {
+    let queue = DispatchQueue(label: "HiddenOwnerFixtures.DelayedWorker")
+    queue.suspend()
+    queue.async { self.n += 1 }
+    self.queue = queue
+  }
+
+  func resume() {
+    queue?.resume()
+    queue?.sync {}
+    queue = nil
+  }
+}

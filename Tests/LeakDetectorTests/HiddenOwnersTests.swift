@@ -144,4 +144,59 @@ final class HiddenOwnersTests: XCTestCase {
     let summaries = analysis.leakGroups.map(\.summary)
     XCTAssertTrue(summaries.contains { $0.contains("LeakDetectorTests.StreamTaskOwner") }, "\(summaries) roots: \(snapshot.roots)")
   }
+
+  /// The root a capture with roots gives `object`'s holder, as `kind label: closure -> object`.
+  private func runtimeHolders(of object: AnyObject) throws -> [String] {
+    let heap = AllocationTracker.captureLiveHeap(including: [object])
+    XCTAssertNil(heap.failure)
+    let graph = ObjectGraph(heap.snapshot)
+    let target = try XCTUnwrap(heap.objectIDs[UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())])
+    return graph.roots.filter { $0.kind == .runtime }.compactMap { root in
+      graph.strongReferences(of: root.node).first { graph.objectID(of: $0.target) == target }.map { edge in
+        "\(root.label ?? ""): \(graph.typeName(of: root.node)).\(edge.label ?? "") -> \(graph.typeName(of: edge.target))"
+      }
+    }
+  }
+
+  func testAsyncAfterBlock_holdsWhatItCaptures_asARuntimeRoot() throws {
+    let worker = DelayedWorker()
+    hiddenOwnerSink.append(worker)
+    worker.scheduleInAnHour()
+    XCTAssertEqual(
+      try runtimeHolders(of: worker),
+      [
+        "a block asyncAfter scheduled, not yet run: closure #1 in LeakDetectorTests.DelayedWorker.scheduleInAnHour()"
+          + ".capture #0: DelayedWorker -> LeakDetectorTests.DelayedWorker"
+      ])
+    XCTAssertEqual(cycles(through: worker), [], "a pending block is a holder, not a cycle")
+  }
+
+  func testMainQueueBlock_holdsWhatItCaptures_untilTheMainQueueRunsIt() throws {
+    let worker = DelayedWorker()
+    worker.scheduleOnMain()
+    XCTAssertEqual(
+      try runtimeHolders(of: worker),
+      [
+        "a block waiting on the main queue: closure #1 in LeakDetectorTests.DelayedWorker.scheduleOnMain()"
+          + ".capture #0: DelayedWorker -> LeakDetectorTests.DelayedWorker"
+      ])
+    RunLoop.main.run(until: Date() + 0.1)
+    XCTAssertEqual(worker.n, 1)
+    XCTAssertEqual(try runtimeHolders(of: worker), [])
+  }
+
+  func testSuspendedQueue_pendingBlockCapturingItsOwner_isACycleUntilItRuns() {
+    let worker = DelayedWorker()
+    hiddenOwnerSink.append(worker)
+    worker.enqueueOnSuspendedQueue()
+    XCTAssertEqual(
+      cycles(through: worker),
+      [
+        "Dispatch.DispatchQueue.pending block -> closure #1 in LeakDetectorTests.DelayedWorker.enqueueOnSuspendedQueue()"
+          + ".capture #0: DelayedWorker -> LeakDetectorTests.DelayedWorker.queue -> Dispatch.DispatchQueue"
+      ])
+    worker.resume()
+    XCTAssertEqual(worker.n, 1)
+    XCTAssertEqual(cycles(through: worker), [])
+  }
 }

@@ -190,6 +190,10 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
 /// offset of the address in it. Returns whether one was found. Thread-safe.
 int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset);
 
+/// The address of the data symbol `name` (local ones included: the full symbol table, when the
+/// file has one) in the image that holds `addressInImage`, or 0. Thread-safe.
+uintptr_t cleak_local_symbol(uintptr_t addressInImage, const char *name);
+
 // MARK: - RemoteMirror (libswiftRemoteMirror), used in-process
 
 typedef uint64_t swift_addr_t;

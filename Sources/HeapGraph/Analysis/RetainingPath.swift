@@ -17,6 +17,9 @@ public struct RetainingPath: Sendable, Hashable, CustomStringConvertible {
   public var origin: Origin
   /// From the first object to the object itself; each step names the reference to the next.
   public var steps: [LeakAnalysis.Survivor.Step]
+  /// Where the first object was allocated, or, for a closure, where it is written (its code's
+  /// `file:line`), when the snapshot says.
+  public var originSite: StackFrame? = nil
 
   /// `global App.shared: MyApp.App.cache -> MyApp.Item`, or `leaked: …`.
   public var description: String {
@@ -39,7 +42,8 @@ extension HeapAnalysis {
       let root = graph.roots.first { $0.node == chain[0] }
       return RetainingPath(
         origin: .root(kind: root?.kind ?? .unknown, label: root?.label),
-        steps: LeakAnalysis.Survivor.Step.steps(of: chain, in: graph, tree: shortestPaths))
+        steps: LeakAnalysis.Survivor.Step.steps(of: chain, in: graph, tree: shortestPaths),
+        originSite: graph.allocationStack(of: chain[0])?.frames.allocationSite)
     }
     let entries = leaks.leakGroups.flatMap(\.entryObjectIDs).compactMap(graph.node(forObjectID:))
     let tree = ShortestPathTree(graph: graph, sources: entries)

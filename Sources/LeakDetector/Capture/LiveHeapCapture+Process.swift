@@ -10,6 +10,7 @@ extension LiveHeapCapture {
     walk: (inout LiveHeapCapture) -> Void
   ) -> (heap: CapturedHeap, snapshot: HeapSnapshot, failure: String?) {
     _ = RuntimeReflector.shared  // created once here, not in every child
+    _ = PendingDispatchWork.locations  // found with libdw, here, not in every child
     let outcome = CaptureProcess(limits: limits).run(
       in: { progress in
         var capture = LiveHeapCapture(configuration: configuration, progress: progress, metadata: metadata)

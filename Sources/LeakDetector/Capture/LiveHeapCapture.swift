@@ -14,13 +14,15 @@ struct LiveHeapCapture {
   private let reader = LiveObjectReader()
   private var builder: HeapSnapshot.Builder
   private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind)] = []
+  /// How many objects of `queue` have been expanded.
+  private var expanded = 0
   private var nonRetaining: [(from: Int64, to: UInt, label: String, ownership: Ownership)] = []
   /// References read from untyped memory, kept by ``resolveConservativeReferences(retainedByCaller:)``
   /// where the target's reference count has room for them.
   private var conservative: [(from: Int64, to: UInt, label: String)] = []
   private var startIDs: [Int64] = []
   private var idByAddress: [UInt: Int64] = [:]
-  /// The id of the next node: an object, or a closure value (``addClosureValue(function:)``).
+  /// The id of the next node: an object, or a closure value (``arrivalNode(of:targetID:)``).
   private var nextID: Int64 = 1
   /// Captured objects in the order they were reached.
   private var addresses: [UInt] = []
@@ -81,12 +83,12 @@ struct LiveHeapCapture {
     }
   }
 
-  /// Reads objects until every strong reference has been followed.
+  /// Reads objects until every strong reference has been followed (those queued since the last
+  /// run only).
   mutating func run() {
-    var next = 0
-    while next < queue.count {
-      let object = queue[next]
-      next += 1
+    while expanded < queue.count {
+      let object = queue[expanded]
+      expanded += 1
       progress?.reading(object.address)
       expand(object.address, typeName: object.typeName, kind: object.kind)
     }
@@ -133,6 +135,23 @@ struct LiveHeapCapture {
       strongReferencesInto[edge.to, default: 0] += 1
     }
     conservative = []
+  }
+
+  /// Adds the closures of the blocks libdispatch holds until they run (``PendingDispatchWork``)
+  /// as roots of kind `runtime`, labelled by where they wait, and walks what they hold. Call it
+  /// after ``run()`` and before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which
+  /// then counts each block's retain of its closure's context.
+  mutating func addPendingWorkRoots() {
+    for block in PendingDispatchWork().blocks() {
+      guard let reference = reader.reference(from: block),
+        let targetID = visit(
+          address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind,
+          function: reference.closureFunction)
+      else { continue }
+      strongReferencesInto[reference.targetAddress, default: 0] += 1
+      builder.addRoot(object: arrivalNode(of: reference, targetID: targetID), kind: .runtime, label: block.label)
+    }
+    run()
   }
 
   /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
@@ -290,28 +309,26 @@ struct LiveHeapCapture {
           address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind,
           function: reference.closureFunction)
       else { continue }
-      if reference.closureFunction != 0 && reference.targetKind == .classInstance {
-        let closureID = addClosureValue(function: reference.closureFunction)
-        builder.addReference(from: sourceID, to: closureID, label: label, ownership: .strong)
-        builder.addReference(
-          from: closureID, to: targetID, label: "capture #0: \(shortTypeName(reference.targetTypeName))", ownership: .strong)
-      } else {
-        builder.addReference(from: sourceID, to: targetID, label: label, ownership: .strong)
-      }
+      builder.addReference(from: sourceID, to: arrivalNode(of: reference, targetID: targetID), label: label, ownership: .strong)
       strongReferencesInto[reference.targetAddress, default: 0] += 1
     }
   }
 
-  /// A node for a closure that captures exactly one object: the runtime then uses that object
-  /// as the closure's context, so no context object exists. The node has no address; it is
-  /// named by its function and its "allocation site" is the closure's code, so a cycle reads
+  /// The node a strong reference to `targetID` arrives at: the target, except for a closure that
+  /// captures exactly one object. The runtime then uses that object as the closure's context, so
+  /// no context object exists, and the reference arrives at a closure value: a node without an
+  /// address, named by its function, whose "allocation site" is the closure's code and whose one
+  /// edge, `capture #0: Type`, goes to the target. So a cycle reads
   /// `Ticker.source -> DispatchSource.event handler -> closure #2 in Ticker.start(weakly: Bool).capture #0: Ticker -> Ticker`
   /// and the report gives the closure's `file:line`, as for a closure with a context.
-  private mutating func addClosureValue(function: UInt) -> Int64 {
+  private mutating func arrivalNode(of reference: ObjectReference, targetID: Int64) -> Int64 {
+    let function = reference.closureFunction
+    guard function != 0 && reference.targetKind == .classInstance else { return targetID }
     let id = nextID
     nextID += 1
     let name = Symbolicator.shared.closureName(at: function) ?? "closure at 0x\(String(function, radix: 16))"
     builder.addObject(id: id, type: name, stack: stackID(forFunction: function), kind: .closureContext)
+    builder.addReference(from: id, to: targetID, label: "capture #0: \(shortTypeName(reference.targetTypeName))", ownership: .strong)
     return id
   }
 

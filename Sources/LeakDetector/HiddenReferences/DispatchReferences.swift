@@ -33,25 +33,41 @@ struct DispatchReferences {
     else { return [] }
     let handlers = [(40, "event handler"), (48, "cancel handler"), (56, "registration handler")]
     return handlers.compactMap { offset, label in
-      guard let continuation = MemoryReader.readWord(at: unote + UInt(offset)), continuation != 0,
-        let flags = MemoryReader.readWord(at: continuation), flags & 0x10 != 0,  // it holds a block
-        let block = MemoryReader.readWord(at: continuation + 40)
-      else { return nil }
-      // A handler set with a work item (or QoS flags) holds libdispatch's private block.
-      let written = flags & 0x20 != 0 ? privateBlockContent(block) : block
-      return written.flatMap { closureReference(ofBlock: $0, label: label) }
+      MemoryReader.readWord(at: unote + UInt(offset)).flatMap { Self.closureReference(ofContinuation: $0, label: label) }
     }
+  }
+
+  /// The event handler (a continuation) of the internal timer source `source` that `asyncAfter`
+  /// made, or `nil` when `source` is not such a source: its unote must link back to it, and its
+  /// timer flags (byte 30 of the unote) have `DISPATCH_TIMER_AFTER` (0x40).
+  static func afterTimerHandler(ofSource source: UInt) -> UInt? {
+    guard let unote = MemoryReader.readWord(at: source + 88), unote != 0, MemoryReader.readWord(at: unote + 8) == ~source,
+      let timerWord = MemoryReader.readWord(at: unote + 24), (timerWord >> 48) & 0x40 != 0,
+      let handler = MemoryReader.readWord(at: unote + 40), handler != 0
+    else { return nil }
+    return handler
+  }
+
+  /// The closure a continuation's block runs, or `nil` when the continuation holds no block of
+  /// that shape (its flags, the first word, have 0x10 when it holds a block at +40; with 0x20 it
+  /// is libdispatch's private block of a work item or of QoS flags).
+  static func closureReference(ofContinuation continuation: UInt, label: String) -> RawReference? {
+    guard continuation != 0, let flags = MemoryReader.readWord(at: continuation), flags & 0x10 != 0,
+      let block = MemoryReader.readWord(at: continuation + 40)
+    else { return nil }
+    let written = flags & 0x20 != 0 ? privateBlockContent(block) : block
+    return written.flatMap { closureReference(ofBlock: $0, label: label) }
   }
 
   /// The work item's block.
   func references(ofWorkItem object: UInt) -> [RawReference] {
-    guard let block = MemoryReader.readWord(at: object + 16), let written = privateBlockContent(block) else { return [] }
-    return closureReference(ofBlock: written, label: "block").map { [$0] } ?? []
+    guard let block = MemoryReader.readWord(at: object + 16), let written = Self.privateBlockContent(block) else { return [] }
+    return Self.closureReference(ofBlock: written, label: "block").map { [$0] } ?? []
   }
 
   /// The block a private block of `dispatch_block_create` wraps (its private data, with its
   /// magic number, starts after the block's header).
-  private func privateBlockContent(_ block: UInt) -> UInt? {
+  private static func privateBlockContent(_ block: UInt) -> UInt? {
     guard let magic = MemoryReader.readWord(at: block + 32), UInt32(truncatingIfNeeded: magic) == 0xD159_B10C,
       let written = MemoryReader.readWord(at: block + 72), written != 0
     else { return nil }
@@ -60,7 +76,7 @@ struct DispatchReferences {
 
   /// The edge to the Swift closure a heap block made from it captures, or `nil` when the block
   /// is not a heap block of that shape (a C block: its captures have no types to read).
-  private func closureReference(ofBlock block: UInt, label: String) -> RawReference? {
+  private static func closureReference(ofBlock block: UInt, label: String) -> RawReference? {
     guard let mallocBlock = Self.mallocBlockClass, MemoryReader.readWord(at: block) == mallocBlock,
       let descriptor = MemoryReader.readWord(at: block + 24), let size = MemoryReader.readWord(at: descriptor + 8), size >= 48,
       let function = MemoryReader.readWord(at: block + 32), let context = MemoryReader.readWord(at: block + 40), context != 0

@@ -1,6 +1,7 @@
 /// References that keep objects alive where type metadata does not show them: what libraries
 /// and the runtime store in memory reflection cannot describe (a task's closure, the handlers
-/// libdispatch keeps for a source and the block of a work item, the blocks NotificationCenter
+/// libdispatch keeps for a source, the block of a work item and the blocks waiting on a queue,
+/// the blocks NotificationCenter
 /// keeps for its observers).
 ///
 /// Each reader knows one such owner, by its type name or object kind, and reads only memory it
@@ -17,8 +18,8 @@ struct HiddenReferences {
   /// The classes whose hidden references are read here: the unreadable targets of their
   /// reflected fields (a work item's `_block`) are what the readers read, not problems to report.
   static let readTypeNames: Set<String> = [
-    DispatchReferences.sourceTypeName, DispatchReferences.workItemTypeName, NotificationCenterRegistrations.centerTypeName,
-    NotificationCenterRegistrations.tokenTypeName,
+    DispatchReferences.sourceTypeName, DispatchReferences.workItemTypeName, PendingDispatchWork.queueTypeName,
+    NotificationCenterRegistrations.centerTypeName, NotificationCenterRegistrations.tokenTypeName,
   ]
 
   /// The hidden references of the object at `address`, of `typeName` and `kind`, and what could
@@ -31,6 +32,8 @@ struct HiddenReferences {
       (DispatchReferences().references(ofSource: address), [])
     case (.classInstance, DispatchReferences.workItemTypeName):
       (DispatchReferences().references(ofWorkItem: address), [])
+    case (.classInstance, PendingDispatchWork.queueTypeName):
+      (PendingDispatchWork().references(ofQueue: address), [])
     case (.classInstance, NotificationCenterRegistrations.centerTypeName):
       (NotificationCenterRegistrations(reflector: reflector).references(ofCenter: address), [])
     case (.classInstance, NotificationCenterRegistrations.tokenTypeName):

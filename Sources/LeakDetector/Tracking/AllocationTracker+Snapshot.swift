@@ -58,6 +58,7 @@ extension AllocationTracker {
         for entry in entries { capture.addStart(address: entry.object) }
         for address in included { capture.addStart(address: address) }
         capture.run()
+        capture.addPendingWorkRoots()
         capture.addRootsFound(in: rootRegions)
         // The caller's array holds each included object once more than the program does.
         capture.addExternallyHeldObjectsAsRoots(retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 })

@@ -1,0 +1,124 @@
+import CLeakRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The blocks libdispatch holds until they run: those waiting on the main queue, on the global
+/// queues (and on the serial queues waiting there), and those `asyncAfter` scheduled. Each is a
+/// root of kind `runtime` for the closure it runs, which holds what the closure captures.
+///
+/// ```text
+/// where closure #1 in LeakDetectorTests.DelayedWorker.schedule() is held by a block asyncAfter scheduled, not yet run
+/// ```
+///
+/// Where they are (libdispatch on Linux, read-only): a queue's items are a list of
+/// continuations (head at +104, tail at +48, linked at +16), each holding a heap block at +40
+/// when its flags (its first word, small) have 0x10; a list element whose first word is large
+/// is an object instead: a queue waiting on this one (whose own items are read, one level
+/// down), or a source (recognised by its unote's back link), for `asyncAfter` its internal timer
+/// source with the block in its event handler. Armed timers are in three timer heaps. The global
+/// queues, the manager queue and the timer heaps are local symbols of libdispatch, found in its
+/// full symbol table; without it only the main queue is read.
+struct PendingDispatchWork {
+  /// The main queue, the global queues with the manager queue, and the timer heaps, found once.
+  static let locations: (main: UInt, global: [UInt], timerHeaps: UInt) = {
+    let main = dlsym(nil, "_dispatch_main_q").map { UInt(bitPattern: $0) } ?? 0
+    guard let anchor = dlsym(nil, "dispatch_source_create").map({ UInt(bitPattern: $0) }) else { return (main, [], 0) }
+    let roots = cleak_local_symbol(anchor, "_dispatch_root_queues")
+    let manager = cleak_local_symbol(anchor, "_dispatch_mgr_q")
+    let global = (roots == 0 ? [] : (0..<UInt(12)).map { roots + $0 * 128 }) + (manager == 0 ? [] : [manager])
+    return (main, global, cleak_local_symbol(anchor, "_dispatch_timers_heap"))
+  }()
+
+  /// Every block waiting to run, labelled by where it waits, as references to the closures
+  /// they run.
+  func blocks() -> [RawReference] {
+    let locations = Self.locations
+    var found: [RawReference] = []
+    if locations.main != 0 { found += items(ofQueue: locations.main, label: "a block waiting on the main queue", depth: 0) }
+    for queue in locations.global { found += items(ofQueue: queue, label: "a block waiting on a global queue", depth: 0) }
+    if locations.timerHeaps != 0 { found += afterBlocks(inTimerHeaps: locations.timerHeaps) }
+    return found
+  }
+
+  static let queueTypeName = "Dispatch.DispatchQueue"
+
+  /// The blocks waiting on a `DispatchQueue` (the Swift class wraps the C queue one word after
+  /// the object header), labelled `pending block`: the queue holds them until they run.
+  func references(ofQueue object: UInt) -> [RawReference] {
+    guard let queue = MemoryReader.readWord(at: object + 16), queue != 0 else { return [] }
+    return items(ofQueue: queue, label: "pending block", depth: 0)
+  }
+
+  /// The blocks on the queue `queue` (and, `depth` levels down, on the queues waiting there).
+  private func items(ofQueue queue: UInt, label: String, depth: Int) -> [RawReference] {
+    guard var item = MemoryReader.readWord(at: queue + 104), let tail = MemoryReader.readWord(at: queue + 48) else { return [] }
+    var found: [RawReference] = []
+    var walked = 0
+    // An empty list's head is 0; ~0 marks a global queue a worker is popping from right now.
+    while item != 0 && item != ~0 && walked < Self.maxListLength {
+      walked += 1
+      guard let first = MemoryReader.readWord(at: item) else { break }
+      if first < 0x1000 {
+        found += DispatchReferences.closureReference(ofContinuation: item, label: label).map { [$0] } ?? []
+      } else if let handler = DispatchReferences.afterTimerHandler(ofSource: item) {
+        found += DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel).map { [$0] } ?? []
+      } else if depth == 0 {
+        found += items(ofQueue: item, label: label, depth: depth + 1)
+      }
+      if item == tail { break }
+      guard let next = MemoryReader.readWord(at: item + 16) else { break }
+      item = next
+    }
+    return found
+  }
+
+  /// The blocks of the `asyncAfter` timers armed in the three timer heaps at `heaps` (32 bytes
+  /// each: a count at +0, the number of segments at +4, the first two entries at +8 and +16, the
+  /// segments at +24). Entries are timer unotes; only even slots are read (the heap by target
+  /// time; odd slots order the same timers by deadline).
+  private func afterBlocks(inTimerHeaps heaps: UInt) -> [RawReference] {
+    var found: [RawReference] = []
+    for heap in (0..<UInt(3)).map({ heaps + $0 * 32 }) {
+      guard let word = MemoryReader.readWord(at: heap) else { continue }
+      let count = UInt32(truncatingIfNeeded: word), segments = UInt32(truncatingIfNeeded: word >> 32) & 0xff
+      guard count < 1 << 20 else { continue }  // not a heap this code understands
+      for index in stride(from: UInt32(0), to: count, by: 2) {
+        guard let slot = Self.slot(index, ofTimerHeap: heap, segments: segments), let unote = MemoryReader.readWord(at: slot),
+          unote != 0, let owner = MemoryReader.readWord(at: unote + 8),
+          let handler = DispatchReferences.afterTimerHandler(ofSource: ~owner),
+          let reference = DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel)
+        else { continue }
+        found.append(reference)
+      }
+    }
+    return found
+  }
+
+  /// The address of entry `index` of a timer heap: libdispatch's `_dispatch_timer_heap_get_slot`.
+  /// The first two entries are in the heap itself; the rest in segments of 8, 8, 16, 32… entries,
+  /// whose table is the last segment (the newest, largest one holds the table at its end).
+  private static func slot(_ index: UInt32, ofTimerHeap heap: UInt, segments: UInt32) -> UInt? {
+    if index < 2 { return heap + 8 + 8 * UInt(index) }
+    var index = index - 2
+    let initialCapacity: UInt32 = 8
+    let segment = UInt32((initialCapacity - 1).leadingZeroBitCount - (index | (initialCapacity - 1)).leadingZeroBitCount)
+    guard segments >= 1, let table = MemoryReader.readWord(at: heap + 24), table != 0 else { return nil }
+    let base: UInt
+    if segment + 1 == segments {
+      base = table
+    } else {
+      guard segments >= 2, segment + 1 < segments else { return nil }
+      let capacity = UInt(initialCapacity) << (segments - 2)
+      guard let address = MemoryReader.readWord(at: table + 8 * (capacity - UInt(segment) - 1)) else { return nil }
+      base = address
+    }
+    if segment > 0 { index -= initialCapacity << (segment - 1) }
+    return base + 8 * UInt(index)
+  }
+
+  private static let afterLabel = "a block asyncAfter scheduled, not yet run"
+  /// A bound on a list's walk, against a list that a torn read made circular.
+  private static let maxListLength = 100_000
+}
