@@ -28,12 +28,12 @@ struct DispatchReferences {
 
   /// The source's handlers that are set.
   func references(ofSource object: UInt) -> [RawReference] {
-    guard let source = MemoryReader.readWord(at: object + 16), source != 0, let unote = MemoryReader.readWord(at: source + 88), unote != 0,
-      MemoryReader.readWord(at: unote + 8) == ~source  // the unote's back link: this is the source's
+    guard let source = MemoryReader.readWord(at: object &+ 16), source != 0, let unote = MemoryReader.readWord(at: source &+ 88), unote != 0,
+      MemoryReader.readWord(at: unote &+ 8) == ~source  // the unote's back link: this is the source's
     else { return [] }
     let handlers = [(40, "event handler"), (48, "cancel handler"), (56, "registration handler")]
     return handlers.compactMap { offset, label in
-      MemoryReader.readWord(at: unote + UInt(offset)).flatMap { Self.closureReference(ofContinuation: $0, label: label) }
+      MemoryReader.readWord(at: unote &+ UInt(offset)).flatMap { Self.closureReference(ofContinuation: $0, label: label) }
     }
   }
 
@@ -41,9 +41,9 @@ struct DispatchReferences {
   /// made, or `nil` when `source` is not such a source: its unote must link back to it, and its
   /// timer flags (byte 30 of the unote) have `DISPATCH_TIMER_AFTER` (0x40).
   static func afterTimerHandler(ofSource source: UInt) -> UInt? {
-    guard let unote = MemoryReader.readWord(at: source + 88), unote != 0, MemoryReader.readWord(at: unote + 8) == ~source,
-      let timerWord = MemoryReader.readWord(at: unote + 24), (timerWord >> 48) & 0x40 != 0,
-      let handler = MemoryReader.readWord(at: unote + 40), handler != 0
+    guard let unote = MemoryReader.readWord(at: source &+ 88), unote != 0, MemoryReader.readWord(at: unote &+ 8) == ~source,
+      let timerWord = MemoryReader.readWord(at: unote &+ 24), (timerWord >> 48) & 0x40 != 0,
+      let handler = MemoryReader.readWord(at: unote &+ 40), handler != 0
     else { return nil }
     return handler
   }
@@ -53,7 +53,7 @@ struct DispatchReferences {
   /// is libdispatch's private block of a work item or of QoS flags).
   static func closureReference(ofContinuation continuation: UInt, label: String) -> RawReference? {
     guard continuation != 0, let flags = MemoryReader.readWord(at: continuation), flags & 0x10 != 0,
-      let block = MemoryReader.readWord(at: continuation + 40)
+      let block = MemoryReader.readWord(at: continuation &+ 40)
     else { return nil }
     let written = flags & 0x20 != 0 ? privateBlockContent(block) : block
     return written.flatMap { closureReference(ofBlock: $0, label: label) }
@@ -61,15 +61,15 @@ struct DispatchReferences {
 
   /// The work item's block.
   func references(ofWorkItem object: UInt) -> [RawReference] {
-    guard let block = MemoryReader.readWord(at: object + 16), let written = Self.privateBlockContent(block) else { return [] }
+    guard let block = MemoryReader.readWord(at: object &+ 16), let written = Self.privateBlockContent(block) else { return [] }
     return Self.closureReference(ofBlock: written, label: "block").map { [$0] } ?? []
   }
 
   /// The block a private block of `dispatch_block_create` wraps (its private data, with its
   /// magic number, starts after the block's header).
   private static func privateBlockContent(_ block: UInt) -> UInt? {
-    guard let magic = MemoryReader.readWord(at: block + 32), UInt32(truncatingIfNeeded: magic) == 0xD159_B10C,
-      let written = MemoryReader.readWord(at: block + 72), written != 0
+    guard let magic = MemoryReader.readWord(at: block &+ 32), UInt32(truncatingIfNeeded: magic) == 0xD159_B10C,
+      let written = MemoryReader.readWord(at: block &+ 72), written != 0
     else { return nil }
     return written
   }
@@ -78,8 +78,8 @@ struct DispatchReferences {
   /// is not a heap block of that shape (a C block: its captures have no types to read).
   private static func closureReference(ofBlock block: UInt, label: String) -> RawReference? {
     guard let mallocBlock = Self.mallocBlockClass, MemoryReader.readWord(at: block) == mallocBlock,
-      let descriptor = MemoryReader.readWord(at: block + 24), let size = MemoryReader.readWord(at: descriptor + 8), size >= 48,
-      let function = MemoryReader.readWord(at: block + 32), let context = MemoryReader.readWord(at: block + 40), context != 0
+      let descriptor = MemoryReader.readWord(at: block &+ 24), let size = MemoryReader.readWord(at: descriptor &+ 8), size >= 48,
+      let function = MemoryReader.readWord(at: block &+ 32), let context = MemoryReader.readWord(at: block &+ 40), context != 0
     else { return nil }
     return RawReference(label: label, ownership: .strong, target: context, function: function)
   }

@@ -26,7 +26,7 @@ struct NotificationCenterRegistrations {
   func references(ofCenter center: UInt) -> [RawReference] {
     guard let registrar = reflector.storedPropertyOffset(named: "registrar", ofObjectAt: center) else { return [] }
     // The mutex's value follows its 32-bit lock word, aligned to a word.
-    return reflector.referencesOfCollection(heldAt: center + UInt(registrar) + 8).map { reference in
+    return reflector.referencesOfCollection(heldAt: center &+ UInt(registrar) &+ 8).map { reference in
       var reference = reference
       reference.label = "registrar" + reference.label
       return reference
@@ -37,8 +37,8 @@ struct NotificationCenterRegistrations {
   func references(ofToken token: UInt) -> [RawReference] {
     // `_NotificationObserverToken`: the key (UInt64), the name (String?), the object's identifier.
     guard let field = reflector.storedPropertyOffset(named: "token", ofObjectAt: token),
-      let key = MemoryReader.readWord(at: token + UInt(field)),
-      let objectID = MemoryReader.readWord(at: token + UInt(field) + 24)
+      let key = MemoryReader.readWord(at: token &+ UInt(field)),
+      let objectID = MemoryReader.readWord(at: token &+ UInt(field) &+ 24)
     else { return [] }
     let name = RuntimeReflector.State.stringContents(at: token + UInt(field) + 8).map(doubleQuoted) ?? "nil"
     let entry = "registrar[\(name)][\(objectID == 0 ? "nil" : "0x" + String(objectID, radix: 16))].storage[\(key)]"

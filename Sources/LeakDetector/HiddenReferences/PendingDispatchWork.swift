@@ -27,7 +27,7 @@ struct PendingDispatchWork {
     guard let anchor = dlsym(nil, "dispatch_source_create").map({ UInt(bitPattern: $0) }) else { return (main, [], 0) }
     let roots = cleak_local_symbol(anchor, "_dispatch_root_queues")
     let manager = cleak_local_symbol(anchor, "_dispatch_mgr_q")
-    let global = (roots == 0 ? [] : (0..<UInt(12)).map { roots + $0 * 128 }) + (manager == 0 ? [] : [manager])
+    let global = (roots == 0 ? [] : (0..<UInt(12)).map { roots &+ $0 &* 128 }) + (manager == 0 ? [] : [manager])
     return (main, global, cleak_local_symbol(anchor, "_dispatch_timers_heap"))
   }()
 
@@ -47,13 +47,13 @@ struct PendingDispatchWork {
   /// The blocks waiting on a `DispatchQueue` (the Swift class wraps the C queue one word after
   /// the object header), labelled `pending block`: the queue holds them until they run.
   func references(ofQueue object: UInt) -> [RawReference] {
-    guard let queue = MemoryReader.readWord(at: object + 16), queue != 0 else { return [] }
+    guard let queue = MemoryReader.readWord(at: object &+ 16), queue != 0 else { return [] }
     return items(ofQueue: queue, label: "pending block", depth: 0)
   }
 
   /// The blocks on the queue `queue` (and, `depth` levels down, on the queues waiting there).
   private func items(ofQueue queue: UInt, label: String, depth: Int) -> [RawReference] {
-    guard var item = MemoryReader.readWord(at: queue + 104), let tail = MemoryReader.readWord(at: queue + 48) else { return [] }
+    guard var item = MemoryReader.readWord(at: queue &+ 104), let tail = MemoryReader.readWord(at: queue &+ 48) else { return [] }
     var found: [RawReference] = []
     var walked = 0
     // An empty list's head is 0; ~0 marks a global queue a worker is popping from right now.
@@ -68,7 +68,7 @@ struct PendingDispatchWork {
         found += items(ofQueue: item, label: label, depth: depth + 1)
       }
       if item == tail { break }
-      guard let next = MemoryReader.readWord(at: item + 16) else { break }
+      guard let next = MemoryReader.readWord(at: item &+ 16) else { break }
       item = next
     }
     return found
@@ -80,13 +80,13 @@ struct PendingDispatchWork {
   /// time; odd slots order the same timers by deadline).
   private func afterBlocks(inTimerHeaps heaps: UInt) -> [RawReference] {
     var found: [RawReference] = []
-    for heap in (0..<UInt(3)).map({ heaps + $0 * 32 }) {
+    for heap in (0..<UInt(3)).map({ heaps &+ $0 &* 32 }) {
       guard let word = MemoryReader.readWord(at: heap) else { continue }
       let count = UInt32(truncatingIfNeeded: word), segments = UInt32(truncatingIfNeeded: word >> 32) & 0xff
       guard count < 1 << 20 else { continue }  // not a heap this code understands
       for index in stride(from: UInt32(0), to: count, by: 2) {
         guard let slot = Self.slot(index, ofTimerHeap: heap, segments: segments), let unote = MemoryReader.readWord(at: slot),
-          unote != 0, let owner = MemoryReader.readWord(at: unote + 8),
+          unote != 0, let owner = MemoryReader.readWord(at: unote &+ 8),
           let handler = DispatchReferences.afterTimerHandler(ofSource: ~owner),
           let reference = DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel)
         else { continue }
@@ -100,22 +100,22 @@ struct PendingDispatchWork {
   /// The first two entries are in the heap itself; the rest in segments of 8, 8, 16, 32… entries,
   /// whose table is the last segment (the newest, largest one holds the table at its end).
   private static func slot(_ index: UInt32, ofTimerHeap heap: UInt, segments: UInt32) -> UInt? {
-    if index < 2 { return heap + 8 + 8 * UInt(index) }
+    if index < 2 { return heap &+ 8 &+ 8 &* UInt(index) }
     var index = index - 2
     let initialCapacity: UInt32 = 8
     let segment = UInt32((initialCapacity - 1).leadingZeroBitCount - (index | (initialCapacity - 1)).leadingZeroBitCount)
-    guard segments >= 1, let table = MemoryReader.readWord(at: heap + 24), table != 0 else { return nil }
+    guard segments >= 1, let table = MemoryReader.readWord(at: heap &+ 24), table != 0 else { return nil }
     let base: UInt
     if segment + 1 == segments {
       base = table
     } else {
       guard segments >= 2, segment + 1 < segments else { return nil }
       let capacity = UInt(initialCapacity) << (segments - 2)
-      guard let address = MemoryReader.readWord(at: table + 8 * (capacity - UInt(segment) - 1)) else { return nil }
+      guard let address = MemoryReader.readWord(at: table &+ 8 &* (capacity &- UInt(segment) &- 1)) else { return nil }
       base = address
     }
     if segment > 0 { index -= initialCapacity << (segment - 1) }
-    return base + 8 * UInt(index)
+    return base &+ 8 &* UInt(index)
   }
 
   private static let afterLabel = "a block asyncAfter scheduled, not yet run"

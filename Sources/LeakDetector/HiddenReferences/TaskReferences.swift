@@ -49,17 +49,17 @@ struct TaskReferences {
     guard let runtime = Runtime.current else {
       return ([], ["the concurrency runtime's task layout is not the known one (version 1, 208 bytes); what tasks hold is not read"])
     }
-    guard let jobWord = MemoryReader.readWord(at: task + 32), let statusWord = MemoryReader.readWord(at: task + 96) else { return ([], []) }
+    guard let jobWord = MemoryReader.readWord(at: task &+ 32), let statusWord = MemoryReader.readWord(at: task &+ 96) else { return ([], []) }
     let jobFlags = UInt32(truncatingIfNeeded: jobWord)
     let status = UInt32(truncatingIfNeeded: statusWord)
     guard jobFlags & 0xFF == 0, status & 0x2000 == 0 else { return ([], []) }  // not a task, or completed
     guard let initialContext = initialContext(ofTask: task, jobFlags: jobFlags),
       MemoryReader.readWord(at: initialContext) == 0,  // the initial context has no parent: the layout checks out
-      let context = MemoryReader.readWord(at: initialContext - 16), context != 0
+      let context = MemoryReader.readWord(at: initialContext &- 16), context != 0
     else { return ([], ["Task at 0x\(String(task, radix: 16)): its initial context could not be found; what it holds is not read"]) }
     // An `async let` child borrows its closure from the parent's frame.
     let isAsyncLetChild = jobFlags & (1 << 24) != 0 && jobFlags & (1 << 26) == 0
-    var references = [closureReference(context: context, entry: MemoryReader.readWord(at: initialContext - 24) ?? 0, owned: !isAsyncLetChild)]
+    var references = [closureReference(context: context, entry: MemoryReader.readWord(at: initialContext &- 24) ?? 0, owned: !isAsyncLetChild)]
     if status & 0x800 == 0 {  // not running: the frames hold still
       references += frameReferences(ofTask: task, slabMetadata: runtime.slabMetadata)
     }
@@ -73,16 +73,16 @@ struct TaskReferences {
     if jobFlags & (1 << 24) != 0 { offset += 16 }  // child
     if jobFlags & (1 << 26) != 0 { offset += 8 }  // group child
     if jobFlags & (1 << 25) != 0 {  // future: wait queue, result type, error, then the result
-      guard let resultType = MemoryReader.readWord(at: task + offset + 8), let witnesses = MemoryReader.readWord(at: resultType - 8),
-        let size = MemoryReader.readWord(at: witnesses + 64), let flags = MemoryReader.readWord(at: witnesses + 80), size < 1 << 20
+      guard let resultType = MemoryReader.readWord(at: task &+ offset &+ 8), let witnesses = MemoryReader.readWord(at: resultType &- 8),
+        let size = MemoryReader.readWord(at: witnesses &+ 64), let flags = MemoryReader.readWord(at: witnesses &+ 80), size < 1 << 20
       else { return nil }
       let alignMask = flags & 0xFF
-      let resultOffset = (offset + 24 + alignMask) & ~alignMask
-      offset = resultOffset + size + 32
+      let resultOffset = (offset &+ 24 &+ alignMask) & ~alignMask
+      offset = resultOffset &+ size &+ 32
     } else {
       offset += 24
     }
-    return task + ((offset + 15) & ~15)
+    return task &+ ((offset &+ 15) & ~15)
   }
 
   /// The closure's edge: to the closure written in the source when the context is a thunk's
@@ -110,19 +110,19 @@ struct TaskReferences {
   /// The words of the used part of each task-allocator slab, as conservative references.
   private func frameReferences(ofTask task: UInt, slabMetadata: UInt) -> [RawReference] {
     var references: [RawReference] = []
-    var slab = MemoryReader.readWord(at: task + 120) ?? 0
+    var slab = MemoryReader.readWord(at: task &+ 120) ?? 0
     var visited = 0
     while slab != 0, visited < 256, MemoryReader.readWord(at: slab) == slabMetadata {
       visited += 1
-      let used = UInt(UInt32(truncatingIfNeeded: (MemoryReader.readWord(at: slab + 16) ?? 0) >> 32))
-      guard used < 1 << 24, cleak_is_readable(slab + 32, Int(used)) else { break }
-      for slot in stride(from: slab + 32, to: slab + 32 + used, by: 8) {
+      let used = UInt(UInt32(truncatingIfNeeded: (MemoryReader.readWord(at: slab &+ 16) ?? 0) >> 32))
+      guard used < 1 << 24, cleak_is_readable(slab &+ 32, Int(used)) else { break }
+      for slot in stride(from: slab &+ 32, to: slab &+ 32 &+ used, by: 8) {
         guard let word = MemoryReader.readWord(at: slot) else { continue }
         let target = cleak_decode_reference_word(word)
         guard target != task, target & 7 == 0, target >= 0x10000 else { continue }
         references.append(RawReference(label: "async frame", ownership: .strong, target: target, isConservative: true))
       }
-      slab = MemoryReader.readWord(at: slab + 8) ?? 0
+      slab = MemoryReader.readWord(at: slab &+ 8) ?? 0
     }
     return references
   }

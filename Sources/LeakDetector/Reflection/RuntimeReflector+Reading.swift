@@ -16,7 +16,7 @@ extension RuntimeReflector.State {
     for item in items {
       switch item {
       case let .reference(offset, label, ownership, boxedType):
-        let slot = base + UInt(offset)
+        let slot = base &+ UInt(offset)
         var target: UInt
         switch ownership {
         case .weak: target = cleak_weak_load(slot)
@@ -27,7 +27,7 @@ extension RuntimeReflector.State {
         references.append(RawReference(label: joinLabel(prefix, label), ownership: ownership, target: target, boxedType: boxedType))
 
       case let .function(offset, label):
-        let slot = base + UInt(offset)
+        let slot = base &+ UInt(offset)
         var context = Self.word(at: slot + 8)
         if masked { context &= Self.pointerMask }
         guard context != 0 else { continue }
@@ -35,51 +35,51 @@ extension RuntimeReflector.State {
 
       case let .existential(offset, label, typeRef):
         collectExistential(
-          at: base + UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth,
+          at: base &+ UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics)
 
       case let .errorExistential(offset, label, typeRef):
         // The field holds a pointer to an error box; the value lives inside it.
-        let box = Self.word(at: base + UInt(offset)) & Self.pointerMask
+        let box = Self.word(at: base &+ UInt(offset)) & Self.pointerMask
         guard box != 0 else { continue }
         guard MemoryReader.readWord(at: box) != nil else {
           diagnostics.append("\(joinLabel(prefix, label)): the error box at 0x\(String(box, radix: 16)) is not readable")
           continue
         }
         collectExistential(
-          at: base + UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth, unwrapping: true,
+          at: base &+ UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth, unwrapping: true,
           into: &references, diagnostics: &diagnostics)
 
       case let .enumeration(offset, label, typeRef, cases):
         collectEnum(
-          at: base + UInt(offset), typeRef: typeRef, cases: cases, label: joinLabel(prefix, label), depth: depth,
+          at: base &+ UInt(offset), typeRef: typeRef, cases: cases, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics)
 
       case let .array(offset, label, element):
-        let storage = Self.word(at: base + UInt(offset)) & Self.pointerMask
+        let storage = Self.word(at: base &+ UInt(offset)) & Self.pointerMask
         let path = joinLabel(prefix, label)
         guard storage != 0 else { continue }
-        guard MemoryReader.readWord(at: storage) != nil, let count = MemoryReader.readWord(at: storage + 16).map({ Int(bitPattern: $0) }),
+        guard MemoryReader.readWord(at: storage) != nil, let count = MemoryReader.readWord(at: storage &+ 16).map({ Int(bitPattern: $0) }),
           count >= 0, count <= 1 << 36 / max(element.stride, 1),
-          count == 0 || cleak_is_readable(storage + 32, count * element.stride)  // bounds the loop by real memory
+          count == 0 || cleak_is_readable(storage &+ 32, count * element.stride)  // bounds the loop by real memory
         else {
           diagnostics.append("\(path): the array storage at 0x\(String(storage, radix: 16)) is not readable")
           continue
         }
         for index in 0..<count {
           collect(
-            element.items, at: storage + 32 + UInt(index * element.stride), prefix: "\(path)[\(index)]", masked: false,
+            element.items, at: storage &+ 32 &+ UInt(index * element.stride), prefix: "\(path)[\(index)]", masked: false,
             depth: depth + 1, into: &references, diagnostics: &diagnostics)
         }
 
       case let .dictionary(offset, label, key, value):
         collectHashed(
-          at: base + UInt(offset), key: key, value: value, label: joinLabel(prefix, label), depth: depth,
+          at: base &+ UInt(offset), key: key, value: value, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics)
 
       case let .set(offset, label, element):
         collectHashed(
-          at: base + UInt(offset), key: element, value: nil, label: joinLabel(prefix, label), depth: depth,
+          at: base &+ UInt(offset), key: element, value: nil, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics)
 
       case let .opaque(_, label, reason):
@@ -102,7 +102,7 @@ extension RuntimeReflector.State {
       : swift_reflection_projectExistential(context, UInt64(address), typeRef, &instanceTypeRef, &start)
     guard projected != 0, instanceTypeRef != 0 else {
       // An empty `Any` (never assigned) has no type; anything else is worth a note.
-      if Self.word(at: address + 24) != 0 || unwrapping {
+      if Self.word(at: address &+ 24) != 0 || unwrapping {
         diagnostics.append("\(label): could not read the content of the existential")
       }
       return
@@ -180,20 +180,20 @@ extension RuntimeReflector.State {
       diagnostics.append("\(label): unknown layout of \(className(metadata: metadata))")
       return
     }
-    guard let count = MemoryReader.readWord(at: storage + UInt(layout.countOffset)).map({ Int(bitPattern: $0) }), count > 0 else {
+    guard let count = MemoryReader.readWord(at: storage &+ UInt(layout.countOffset)).map({ Int(bitPattern: $0) }), count > 0 else {
       return  // empty, or the shared empty singleton
     }
-    guard let scaleWord = MemoryReader.readWord(at: storage + UInt(layout.scaleOffset)) else { return }
+    guard let scaleWord = MemoryReader.readWord(at: storage &+ UInt(layout.scaleOffset)) else { return }
     let scale = Int(Int8(truncatingIfNeeded: scaleWord))
     guard (0...40).contains(scale), count <= 1 << scale else {
       diagnostics.append("\(label): implausible hashed storage (scale \(scale), count \(count))")
       return
     }
-    let keys = Self.word(at: storage + UInt(layout.keysOffset))
-    let values = layout.valuesOffset.map { Self.word(at: storage + UInt($0)) } ?? 0
+    let keys = Self.word(at: storage &+ UInt(layout.keysOffset))
+    let values = layout.valuesOffset.map { Self.word(at: storage &+ UInt($0)) } ?? 0
     let bucketCount = 1 << scale
     // Bound the loops by real memory: the bitmap, the keys and the values must all be readable.
-    guard cleak_is_readable(storage + UInt(layout.bitmapOffset), (bucketCount + 63) / 64 * 8),
+    guard cleak_is_readable(storage &+ UInt(layout.bitmapOffset), (bucketCount + 63) / 64 * 8),
       cleak_is_readable(keys, bucketCount * max(key.stride, 1)),
       value == nil || cleak_is_readable(values, bucketCount * max(value?.stride ?? 1, 1))
     else {
@@ -201,16 +201,16 @@ extension RuntimeReflector.State {
       return
     }
     for wordIndex in 0..<((bucketCount + 63) / 64) {
-      var bits = Self.word(at: storage + UInt(layout.bitmapOffset + wordIndex * 8))
+      var bits = Self.word(at: storage &+ UInt(layout.bitmapOffset + wordIndex * 8))
       while bits != 0 {
         let bucket = wordIndex * 64 + bits.trailingZeroBitCount
         bits &= bits - 1
         guard bucket < bucketCount else { break }
-        let keyAddress = keys + UInt(bucket * key.stride)
+        let keyAddress = keys &+ UInt(bucket * key.stride)
         if let value {
           let keyText = Self.printableKey(at: keyAddress, typeName: key.typeName) ?? "value"
           collect(
-            value.items, at: values + UInt(bucket * value.stride), prefix: "\(label)[\(keyText)]", masked: false,
+            value.items, at: values &+ UInt(bucket * value.stride), prefix: "\(label)[\(keyText)]", masked: false,
             depth: depth + 1, into: &references, diagnostics: &diagnostics)
         }
         collect(
@@ -228,7 +228,7 @@ extension RuntimeReflector.State {
     guard let context else { return }
     if kind == .box {
       // A generic box: metadata +8 holds the value's offset, +16 the boxed type's metadata.
-      guard let offsetWord = MemoryReader.readWord(at: metadata + 8), let boxed = MemoryReader.readWord(at: metadata + 16) else { return }
+      guard let offsetWord = MemoryReader.readWord(at: metadata &+ 8), let boxed = MemoryReader.readWord(at: metadata &+ 16) else { return }
       let typeRef = swift_reflection_typeRefForMetadata(context, boxed)
       let info = swift_reflection_infoForTypeRef(context, typeRef)
       let items = items(kind: info.Kind, typeRef: typeRef, label: "value", offset: Int(UInt32(truncatingIfNeeded: offsetWord)), depth: 0)
@@ -260,10 +260,10 @@ extension RuntimeReflector.State {
   /// depends on. The context metadata keeps its capture descriptor at +16, whose second and
   /// third words count those metadata sources and bindings.
   static func closureLayoutIsPerType(metadata: UInt) -> Bool {
-    guard let descriptor = MemoryReader.readWord(at: metadata + 16), descriptor != 0,
-      let counts = MemoryReader.readWord(at: descriptor + 4)
+    guard let descriptor = MemoryReader.readWord(at: metadata &+ 16), descriptor != 0,
+      let counts = MemoryReader.readWord(at: descriptor &+ 4)
     else { return false }
-    let bindings = MemoryReader.readWord(at: descriptor + 8).map { $0 & 0xFFFF_FFFF } ?? 1
+    let bindings = MemoryReader.readWord(at: descriptor &+ 8).map { $0 & 0xFFFF_FFFF } ?? 1
     return counts & 0xFFFF_FFFF == 0 && bindings == 0
   }
 
@@ -280,7 +280,7 @@ extension RuntimeReflector.State {
   /// foreign strings and unreadable storage. Keys longer than 64 bytes end with `…`.
   static func stringContents(at address: UInt) -> String? {
     let countAndFlags = word(at: address)
-    let object = word(at: address + 8)
+    let object = word(at: address &+ 8)
     let isSmall = object & (1 << 61) != 0
     if isSmall {
       let count = Int((object >> 56) & 0xF)

@@ -97,7 +97,7 @@ final class RuntimeReflector: Sendable {
       {
         return offsets[index]
       }
-      metadata = MemoryReader.readWord(at: metadata + 8) ?? 0  // the superclass
+      metadata = MemoryReader.readWord(at: metadata &+ 8) ?? 0  // the superclass
     }
     return nil
   }
@@ -237,7 +237,7 @@ extension RuntimeReflector {
             "\(className(metadata: current)) has no reflection metadata, or a stored property whose layout it cannot describe;"
               + " its stored properties are not visible")
         }
-        current = MemoryReader.readWord(at: current + 8) ?? 0  // the superclass
+        current = MemoryReader.readWord(at: current &+ 8) ?? 0  // the superclass
         level += 1
       }
       classLayouts[metadata] = layout
@@ -249,18 +249,18 @@ extension RuntimeReflector {
     /// plainly: not a class descriptor, or a resilient superclass (the vector's place is then
     /// relative to bounds known only at run time).
     static func fieldOffsets(ofClassMetadata metadata: UInt) -> [Int]? {
-      guard let descriptor = MemoryReader.readWord(at: metadata + 40), descriptor != 0,
+      guard let descriptor = MemoryReader.readWord(at: metadata &+ 40), descriptor != 0,
         let flags = MemoryReader.readWord(at: descriptor).map({ UInt32(truncatingIfNeeded: $0) }),
         flags & 0x1F == 16,  // a class
         (flags >> 16) & 0x2000 == 0,  // no resilient superclass
-        let counts = MemoryReader.readWord(at: descriptor + 36)
+        let counts = MemoryReader.readWord(at: descriptor &+ 36)
       else { return nil }
       let fieldCount = Int(UInt32(truncatingIfNeeded: counts))
       let vectorOffset = UInt(UInt32(truncatingIfNeeded: counts >> 32))
       guard fieldCount < 4096, vectorOffset > 0 else { return nil }
       var offsets: [Int] = []
       for index in 0..<UInt(fieldCount) {
-        guard let offset = MemoryReader.readWord(at: metadata + (vectorOffset + index) * 8), offset < 1 << 32 else { return nil }
+        guard let offset = MemoryReader.readWord(at: metadata &+ (vectorOffset + index) * 8), offset < 1 << 32 else { return nil }
         offsets.append(Int(offset))
       }
       return offsets
@@ -272,16 +272,16 @@ extension RuntimeReflector {
       func relative(_ address: UInt) -> UInt? {
         MemoryReader.readWord(at: address).map { address &+ UInt(bitPattern: Int(Int32(truncatingIfNeeded: $0))) }
       }
-      guard let descriptor = MemoryReader.readWord(at: metadata + 40), descriptor != 0,
-        let fields = relative(descriptor + 16), fields != descriptor + 16,
-        let header = MemoryReader.readWord(at: fields + 8)
+      guard let descriptor = MemoryReader.readWord(at: metadata &+ 40), descriptor != 0,
+        let fields = relative(descriptor &+ 16), fields != descriptor &+ 16,
+        let header = MemoryReader.readWord(at: fields &+ 8)
       else { return nil }
       let recordSize = UInt((header >> 16) & 0xFFFF)
       let count = UInt(header >> 32)
       guard recordSize >= 12, count < 4096 else { return nil }
       var names: [String] = []
       for index in 0..<count {
-        guard let name = relative(fields + 16 + index * recordSize + 8), let text = readCString(at: name) else { return nil }
+        guard let name = relative(fields &+ 16 + index * recordSize + 8), let text = readCString(at: name) else { return nil }
         names.append(text)
       }
       return names
@@ -291,7 +291,7 @@ extension RuntimeReflector {
     private static func readCString(at address: UInt) -> String? {
       var bytes: [UInt8] = []
       for offset in 0..<UInt(256) {
-        guard let word = MemoryReader.readWord(at: address + offset / 8 * 8) else { return nil }
+        guard let word = MemoryReader.readWord(at: address &+ offset / 8 * 8) else { return nil }
         let byte = UInt8(truncatingIfNeeded: word >> ((offset % 8) * 8))
         if byte == 0 { return String(decoding: bytes, as: UTF8.self) }
         bytes.append(byte)
@@ -495,7 +495,7 @@ extension RuntimeReflector {
           let child = swift_reflection_childOfMetadata(context, current, index)
           if let name = child.Name { offsets[String(cString: name)] = Int(child.Offset) }
         }
-        current = MemoryReader.readWord(at: current + 8) ?? 0
+        current = MemoryReader.readWord(at: current &+ 8) ?? 0
         level += 1
       }
       let size = Int(swift_reflection_infoForMetadata(context, metadata).Size)
