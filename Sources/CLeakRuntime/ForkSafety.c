@@ -2,6 +2,9 @@
 #include "CLeakRuntime.h"
 #include "ForkSafety.h"
 
+#include <limits.h>
+#include <malloc.h>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -81,11 +84,17 @@ __attribute__((constructor)) static void installForkHandlers(void) {
 
 void cleak_capture_child_begin(int keepDescriptor) {
   cleak_tracker_stop_recording_in_child();
+  // The child reads the parent's heap, freed parts included (stale references point there), and
+  // checks each read against the mappings it read once. Its own frees must then never give
+  // memory back to the system: trimming an arena would unmap or protect pages that the check
+  // still calls readable.
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
   // A crash must end the child at once: no crash reporter, backtracer or test-framework handler
   // of the parent runs here.
   const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
   for (size_t index = 0; index < sizeof fatal / sizeof fatal[0]; index++) signal(fatal[index], SIG_DFL);
   signal(SIGPIPE, SIG_DFL);
+  cleak_guard_reads_in_child();
   sigset_t none;
   sigemptyset(&none);
   pthread_sigmask(SIG_SETMASK, &none, NULL);

@@ -17,3 +17,8 @@ void cleak_symbolize_unlock_after_fork(int inChild);
 /// Stops recording allocations in this process (a capture child: its own allocations are not
 /// the program's), keeping the table as it was.
 void cleak_tracker_stop_recording_in_child(void);
+
+/// Makes reads of memory in this capture child recover from a fault (SIGSEGV, SIGBUS) instead
+/// of ending it; call it after the child's signal dispositions are reset.
+void cleak_guard_reads_in_child(void);
+

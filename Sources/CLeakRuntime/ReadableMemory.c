@@ -3,7 +3,10 @@
 #include "ForkSafety.h"
 #include "ReadableMemory.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,8 @@ static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
 static region_t *regions = NULL;
 static size_t regionCount = 0;
 static struct timespec lastRefresh = {0, 0};
+/// Set in a forked child: the snapshot is the parent's, and must be read afresh before use.
+static int staleAfterFork = 0;
 
 static void refresh(void) {
   FILE *maps = fopen("/proc/self/maps", "r");
@@ -54,6 +59,7 @@ static void refresh(void) {
   free(regions);
   regions = fresh;
   regionCount = count;
+  staleAfterFork = 0;
   clock_gettime(CLOCK_MONOTONIC, &lastRefresh);
 }
 
@@ -76,6 +82,7 @@ void cleak_refresh_readable_regions(void) {
 
 bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
   if (address < 4096) return false;
+  if (staleAfterFork) cleak_refresh_readable_regions();
   pthread_rwlock_rdlock(&lock);
   int found = regions != NULL && contains(address, length);
   pthread_rwlock_unlock(&lock);
@@ -84,6 +91,7 @@ bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
 
 bool cleak_is_readable(uintptr_t address, size_t length) {
   if (address < 4096) return false;
+  if (staleAfterFork) cleak_refresh_readable_regions();
   pthread_rwlock_rdlock(&lock);
   int found = regions != NULL && contains(address, length);
   pthread_rwlock_unlock(&lock);
@@ -116,14 +124,85 @@ static void copyLiveMemory(void *destination, uintptr_t address, size_t length) 
   for (size_t index = 0; index < length; index++) to[index] = from[index];
 }
 
+// In a capture child, a read that faults anyway (the mappings changed after they were read)
+// returns to the reader instead of ending the child: the child is single-threaded, and its
+// SIGSEGV and SIGBUS handlers (`cleak_guard_reads_in_child`) jump back to the read that faulted.
+static sigjmp_buf faultRecovery;
+static volatile sig_atomic_t readInProgress = 0;
+static int readsGuarded = 0;
+
+static void recoverFromFault(int signal) {
+  if (readInProgress) {
+    readInProgress = 0;
+    siglongjmp(faultRecovery, 1);
+  }
+  // A fault outside a guarded read: end the child as the signal's default action would.
+  struct sigaction fallback = {.sa_handler = SIG_DFL};
+  sigemptyset(&fallback.sa_mask);
+  sigaction(signal, &fallback, NULL);
+  raise(signal);
+}
+
+void cleak_guard_reads_in_child(void) {
+  struct sigaction guard = {.sa_handler = recoverFromFault, .sa_flags = SA_NODEFER};
+  sigemptyset(&guard.sa_mask);
+  sigaction(SIGSEGV, &guard, NULL);
+  sigaction(SIGBUS, &guard, NULL);
+  readsGuarded = 1;
+}
+
+int cleak_run_guarded(void (*body)(void *context), void *context) {
+  if (!readsGuarded) {
+    body(context);
+    return 1;
+  }
+  if (sigsetjmp(faultRecovery, 0) != 0) return 0;
+  readInProgress = 1;
+  body(context);
+  readInProgress = 0;
+  return 1;
+}
+
+typedef struct {
+  void *destination;
+  uintptr_t address;
+  size_t length;
+} copy_t;
+
+static void runCopy(void *context) {
+  copy_t *copy = context;
+  copyLiveMemory(copy->destination, copy->address, copy->length);
+}
+
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length) {
   if (cleak_is_readable(address, length)) {
-    copyLiveMemory(destination, address, length);
-    return (ptrdiff_t)length;
+    copy_t copy = {destination, address, length};
+    if (cleak_run_guarded(runCopy, &copy)) return (ptrdiff_t)length;
+    errno = EFAULT;
+    return -1;
   }
   struct iovec local = {.iov_base = destination, .iov_len = length};
   struct iovec remote = {.iov_base = (void *)address, .iov_len = length};
   return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+}
+
+void cleak_read_words_checked(const uintptr_t *addresses, uintptr_t *words, size_t count) {
+  enum { batch = 1024 };
+  struct iovec local[batch], remote[batch];
+  size_t next = 0;
+  while (next < count) {
+    size_t n = count - next < batch ? count - next : batch;
+    for (size_t index = 0; index < n; index++) {
+      words[next + index] = 0;
+      local[index] = (struct iovec){.iov_base = &words[next + index], .iov_len = sizeof(uintptr_t)};
+      remote[index] = (struct iovec){.iov_base = (void *)addresses[next + index], .iov_len = sizeof(uintptr_t)};
+    }
+    ssize_t copied = process_vm_readv(getpid(), local, n, remote, n, 0);
+    // The kernel stops at the first remote range it cannot read: skip that one and go on.
+    size_t done = copied < 0 ? 0 : (size_t)copied / sizeof(uintptr_t);
+    if (done < n) words[next + done] = 0;
+    next += done < n ? done + 1 : n;
+  }
 }
 
 void cleak_readable_lock_for_fork(void) {
@@ -133,6 +212,10 @@ void cleak_readable_lock_for_fork(void) {
 void cleak_readable_unlock_after_fork(int inChild) {
   if (inChild) {
     pthread_rwlock_init(&lock, NULL);
+    // The parent's snapshot may still list memory unmapped since (a freed large allocation, a
+    // shrunk arena): the child reads the mappings afresh before its first check (not here: most
+    // forks exec at once).
+    staleAfterFork = 1;
   } else {
     pthread_rwlock_unlock(&lock);
   }

@@ -14,3 +14,9 @@
 /// `cleak_is_readable` does, at most once per millisecond) made the scan of 5 MB of global data
 /// cost tens of milliseconds.
 bool cleak_is_readable_without_refresh(uintptr_t address, size_t length);
+
+/// Runs `body` so that a SIGSEGV or SIGBUS it raises returns here (0) instead of ending the
+/// process, once `cleak_guard_reads_in_child` has run (a capture child); elsewhere simply runs it
+/// (1). Guarded bodies must not nest, take locks or allocate.
+int cleak_run_guarded(void (*body)(void *context), void *context);
+

@@ -108,6 +108,21 @@ static void append(hit_list_t *list, uintptr_t slot, uintptr_t object) {
 
 // Calls `visit` with each aligned word of the readable pages of [start, end), decoded, page by
 // page: a range may span unmapped or guard pages.
+typedef struct {
+  uintptr_t start, end;
+  void (*visit)(uintptr_t slot, uintptr_t candidate, void *context);
+  void *context;
+} chunk_scan_t;
+
+static void scanChunk(void *context) {
+  chunk_scan_t *scan = context;
+  for (uintptr_t slot = scan->start; slot + sizeof(uintptr_t) <= scan->end; slot += sizeof(uintptr_t)) {
+    scan->visit(slot, cleak_decode_reference_word(wordAt(slot)), scan->context);
+  }
+}
+
+// (In a capture child a page whose mapping changed after the mappings were read faults; the
+// guard skips the rest of that page.)
 static void forEachReadableWord(
     uintptr_t start, uintptr_t end, void (*visit)(uintptr_t slot, uintptr_t candidate, void *context), void *context) {
   const uintptr_t page = 4096;
@@ -116,9 +131,8 @@ static void forEachReadableWord(
     uintptr_t chunkEnd = (chunk & ~(page - 1)) + page;
     if (chunkEnd > end) chunkEnd = end;
     if (!cleak_is_readable_without_refresh(chunk, chunkEnd - chunk)) continue;
-    for (uintptr_t slot = chunk; slot + sizeof(uintptr_t) <= chunkEnd; slot += sizeof(uintptr_t)) {
-      visit(slot, cleak_decode_reference_word(wordAt(slot)), context);
-    }
+    chunk_scan_t scan = {chunk, chunkEnd, visit, context};
+    cleak_run_guarded(scanChunk, &scan);
   }
 }
 

@@ -113,4 +113,22 @@ final class CaptureProcessTests: XCTestCase {
     let labels = references(of: parent).map(\.label).filter { $0.hasPrefix("byName[") }.sorted()
     XCTAssertEqual(labels, ["byName[\"kid\"]", "byName[\"\(long.prefix(64))…\"]"])
   }
+
+  /// A read in a capture child that faults anyway (here the page is unmapped after the child read
+  /// the mappings, so the check still calls it readable) fails and the child goes on.
+  func testChild_readThatFaults_failsInsteadOfEndingTheChild() throws {
+    let page = try XCTUnwrap(mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+    defer { munmap(page, 4096) }
+    let address = UInt(bitPattern: page)
+    let outcome = CaptureProcess(limits: CaptureLimits(attempts: 1)).run(
+      in: { _ in
+        let readableFirst = cleak_is_readable(address, 8)  // the child reads the mappings, page included
+        munmap(page, 4096)
+        var word: UInt = 0
+        let copied = cleak_read_memory(&word, address, 8)
+        return [readableFirst ? 1 : 0, copied < 0 ? 1 : 0, cleak_is_readable(address, 8) ? 1 : 0]
+      }, decode: { $0 })
+    XCTAssertEqual(outcome.diagnostics, [], "the child was not killed")
+    XCTAssertEqual(outcome.result, [1, 1, 1], "readable by the check, yet the read failed without a crash")
+  }
 }

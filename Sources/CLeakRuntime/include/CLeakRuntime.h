@@ -27,6 +27,13 @@ bool cleak_is_readable(uintptr_t address, size_t length);
 /// Returns the number of bytes copied, or -1 with errno set.
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length);
 
+/// Reads the word at each of `count` addresses into `words` (0 where it cannot be read) with
+/// `process_vm_readv`, 1,024 addresses per call: the kernel checks each read, so memory that
+/// another thread has just freed and unmapped reads as 0 instead of faulting, whatever the
+/// readable-mappings snapshot says. For memory that may be freed concurrently (the tracker's
+/// objects, read by queries in the program's own process).
+void cleak_read_words_checked(const uintptr_t *addresses, uintptr_t *words, size_t count);
+
 // MARK: - Swift runtime entry points (wrapped so that Swift code never declares runtime names)
 
 /// Whether `object`'s deinitialization has started (its fields may be destroyed already); the

@@ -23,19 +23,21 @@ import CLeakRuntime
 ///   in: { progress in capture(progress).binaryBytes() },
 ///   decode: { try HeapSnapshot(binaryBytes: $0) })
 /// ```
-struct CaptureProcess {
+package struct CaptureProcess {
   var limits: CaptureLimits
+
+  package init(limits: CaptureLimits) { self.limits = limits }
 
   /// What came back: the decoded result of the first attempt that succeeded (`nil` when none
   /// did), and one diagnostic per failed attempt.
-  struct Outcome<Result> {
-    var result: Result?
-    var diagnostics: [String]
+  package struct Outcome<Result> {
+    package var result: Result?
+    package var diagnostics: [String]
   }
 
   /// Forks a child that runs `body` and sends the bytes it returns; decodes them here. `body`
   /// reports its progress (one step per object read) through the recorder it gets.
-  func run<Result>(
+  package func run<Result>(
     in body: (ProgressRecorder) -> [UInt8], decode: ([UInt8]) throws -> Result
   ) -> Outcome<Result> {
     var diagnostics: [String] = []
@@ -58,7 +60,7 @@ struct CaptureProcess {
   }
 
   /// Where the child is, in memory shared with the parent.
-  struct ProgressRecorder {
+  package struct ProgressRecorder {
     fileprivate let shared: UnsafeMutablePointer<cleak_capture_progress>
 
     /// One more object is being read, at `address` (a heap object the child already checked).

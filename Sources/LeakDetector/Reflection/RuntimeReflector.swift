@@ -197,10 +197,21 @@ extension RuntimeReflector {
 
     static let unknownClassName = "<unknown class>"
 
+    /// Whether `metadata` looks like a Swift class's metadata: its nominal type descriptor (40
+    /// bytes in, without Objective-C interoperability) is readable and says it describes a class
+    /// (context kind 16 in its flags' low 5 bits). A word that only points to a pointer, such as
+    /// the first word of freed memory, fails this, and is never handed to RemoteMirror.
+    static func hasClassDescriptor(metadata: UInt) -> Bool {
+      guard let descriptor = MemoryReader.readWord(at: metadata &+ 40), descriptor & 3 == 0,
+        let flags = MemoryReader.readWord(at: descriptor)
+      else { return false }
+      return flags & 0x1F == 16
+    }
+
     mutating func className(metadata: UInt) -> String {
       if let name = classNames[metadata] { return name }
       var name = Self.unknownClassName
-      if let context {
+      if let context, Self.hasClassDescriptor(metadata: metadata) {
         let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
         if typeRef != 0 { name = self.name(ofTypeRef: typeRef) }
       }

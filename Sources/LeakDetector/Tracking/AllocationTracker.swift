@@ -144,16 +144,22 @@ public enum AllocationTracker {
       objects = objects.filter { $0.value.object != nil }
       return alive
     }
+    // Another thread may free (and unmap) any of these objects at any moment: the kernel reads
+    // their first words, so a freed one reads as 0, or as something else, and is dropped.
+    let objects = buffer[..<count].map(\.object)
+    var firstWords = [UInt](repeating: 0, count: count)
+    cleak_read_words_checked(objects, &firstWords, count)
     var isOwnClass: [UInt: Bool] = [:]
-    return buffer[..<count].filter { entry in
-      if explicit[entry.object] == false || MemoryReader.readWord(at: entry.object) != entry.metadata {
+    return buffer[..<count].indices.filter { index in
+      let entry = buffer[index]
+      if explicit[entry.object] == false || firstWords[index] != entry.metadata {
         cleak_tracker_deallocated(entry.object)
         return false
       }
       let own = isOwnClass[entry.metadata] ?? isDetectorClass(metadata: entry.metadata)
       isOwnClass[entry.metadata] = own
       return !own
-    }
+    }.map { buffer[$0] }
   }
 
   /// Whether `metadata` is one of this library's own classes (its caches, created lazily while
