@@ -19,8 +19,6 @@ final class HiddenOwnerCases: XCTestCase {
 }
 
 final class HiddenOwnerLeakCheckTests: XCTestCase {
-  override func setUpWithError() throws { try skipUnderAddressSanitizer() }
-
   override func tearDown() {
     HiddenOwnerCases.stops.forEach { $0() }
     HiddenOwnerCases.stops.removeAll()

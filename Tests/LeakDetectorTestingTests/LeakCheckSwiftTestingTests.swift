@@ -40,7 +40,7 @@ import Testing
     let tracked = try #require(collector.findings.first { $0.finding.trackedAt != nil })
     #expect(tracked.line == line)
     #expect(tracked.file.hasSuffix("LeakCheckSwiftTestingTests.swift"))
-    #expect(tracked.finding.cycles.count == 1)
+    #expect(tracked.finding.cycles.count == 1, "\(tracked.finding.description)")
   }
 
   @Test func untrackedLeak_inGenerationMode_reportsTheTopObjectOnly() async {
