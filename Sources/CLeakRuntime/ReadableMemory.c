@@ -91,17 +91,13 @@ bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
 
 bool cleak_is_readable(uintptr_t address, size_t length) {
   if (address < 4096) return false;
-  if (staleAfterFork) cleak_refresh_readable_regions();
-  pthread_rwlock_rdlock(&lock);
-  int found = regions != NULL && contains(address, length);
-  pthread_rwlock_unlock(&lock);
-  if (found) return true;
+  if (cleak_is_readable_without_refresh(address, length)) return true;
   pthread_rwlock_wrlock(&lock);
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   long elapsed = (now.tv_sec - lastRefresh.tv_sec) * 1000000000L + (now.tv_nsec - lastRefresh.tv_nsec);
   if (regions == NULL || elapsed > 1000000L) refresh();
-  found = regions != NULL && contains(address, length);
+  int found = regions != NULL && contains(address, length);
   pthread_rwlock_unlock(&lock);
   return found;
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LeakDetectorTesting
+import LeakTestSupport
 import XCTest
 
 /// Test cases run programmatically by the tests below: each tracks one of the hidden-owner
@@ -70,7 +71,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
 
   func testTask_strongCaptureFailsThroughTheTask_weakPasses() {
     assertCycleThrough(
-      through: ["StreamCounter.task._task -> Task", "Task.closure -> closure #2 in", ".capture #2: StreamCounter -> LeakDetectorTestingTests.StreamCounter"],
+      through: ["StreamCounter.task._task -> Task", "Task.closure -> closure #2 in", ".capture #2: StreamCounter -> LeakTestSupport.StreamCounter"],
       closureLine: { StreamCounter.closureLine },
       strong: check(StreamCounter.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
       weak: check(StreamCounter.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
@@ -80,7 +81,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     assertCycleThrough(
       through: [
         "Ticker.source -> Dispatch.DispatchSource", "DispatchSource.event handler -> closure #2 in",
-        ".capture #0: Ticker -> LeakDetectorTestingTests.Ticker",
+        ".capture #0: Ticker -> LeakTestSupport.Ticker",
       ],
       closureLine: { Ticker.closureLine },
       strong: check(Ticker.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
@@ -92,7 +93,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
       through: [
         "HitCounter.token -> (extension in Foundation):FoundationEssentials.NotificationCenter._NSNotificationObserverToken",
         "_NSNotificationObserverToken.registration -> closure #1 in closure #2 in FoundationEssentials.NotificationCenter._addObserver",
-        "-> closure #2 in LeakDetectorTestingTests.HitCounter.start(weakly: Bool).capture #0: HitCounter -> LeakDetectorTestingTests.HitCounter",
+        "-> closure #2 in LeakTestSupport.HitCounter.start(weakly: Bool).capture #0: HitCounter -> LeakTestSupport.HitCounter",
       ],
       closureLine: { HitCounter.closureLine },
       strong: check(HitCounter.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
@@ -103,7 +104,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     assertCycleThrough(
       through: [
         "Incrementer.item -> Dispatch.DispatchWorkItem", "DispatchWorkItem.block -> closure #2 in",
-        ".capture #0: Incrementer -> LeakDetectorTestingTests.Incrementer",
+        ".capture #0: Incrementer -> LeakTestSupport.Incrementer",
       ],
       closureLine: { Incrementer.closureLine },
       strong: check(Incrementer.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
@@ -119,12 +120,12 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     XCTAssertTrue(finding.cycles.isEmpty, text)
     XCTAssertTrue(
       text.contains(
-        "it is retained through:\n  closure #1 in LeakDetectorTestingTests.Reminder.remindInAnHour().capture #0: Reminder"
-          + " -> LeakDetectorTestingTests.Reminder\n"), text)
+        "it is retained through:\n  closure #1 in LeakTestSupport.Reminder.remindInAnHour().capture #0: Reminder"
+          + " -> LeakTestSupport.Reminder\n"), text)
     XCTAssertTrue(text.contains(" is held by a block asyncAfter scheduled, not yet run\n"), text)
     #if DEBUG
       XCTAssertTrue(
-        text.contains("where closure #1 in LeakDetectorTestingTests.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:\(Reminder.closureLine))"),
+        text.contains("where closure #1 in LeakTestSupport.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:\(Reminder.closureLine))"),
         text)
     #endif
   }

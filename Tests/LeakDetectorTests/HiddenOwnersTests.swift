@@ -1,6 +1,7 @@
 import Foundation
 import HeapGraph
 import LeakDetector
+import LeakTestSupport
 import XCTest
 
 /// Owners the runtime hides from type metadata: a task's closure and frames, the blocks
@@ -16,7 +17,7 @@ final class HiddenOwnersTests: XCTestCase {
   private func settle() { Thread.sleep(forTimeInterval: 0.1) }
 
   func testTask_strongSelf_isACycleThroughTheTaskAndItsClosure() throws {
-    let owner = StreamTaskOwner()
+    let owner = StreamCounter()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: false)
     defer { owner.stop() }
@@ -27,13 +28,13 @@ final class HiddenOwnersTests: XCTestCase {
     let found = cycles(through: owner)
     XCTAssertTrue(
       found.contains {
-        $0.hasPrefix("LeakDetectorTests.StreamTaskOwner.task._task -> Task.closure -> closure #")
-          && $0.contains(" in LeakDetectorTests.StreamTaskOwner.start(weakly: Bool).capture #2: StreamTaskOwner -> ")
+        $0.hasPrefix("LeakTestSupport.StreamCounter.task._task -> Task.closure -> closure #")
+          && $0.contains(" in LeakTestSupport.StreamCounter.start(weakly: Bool).capture #2: StreamCounter -> ")
       }, "\(found)")
   }
 
   func testTask_weakSelf_hasNoCycleThroughTheOwner() {
-    let owner = StreamTaskOwner()
+    let owner = StreamCounter()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: true)
     defer { owner.stop() }
@@ -57,19 +58,19 @@ final class HiddenOwnersTests: XCTestCase {
   }
 
   func testNotificationObserver_strongSelf_isACycleThroughTheRegistration_untilRemoved() {
-    let owner = ObserverOwner()
+    let owner = HitCounter()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: false)
     let found = cycles(through: owner)
     XCTAssertTrue(
-      found.contains { $0.contains("LeakDetectorTests.ObserverOwner.token -> ") && $0.contains("_NSNotificationObserverToken.registration -> ") },
+      found.contains { $0.contains("LeakTestSupport.HitCounter.token -> ") && $0.contains("_NSNotificationObserverToken.registration -> ") },
       "\(found)")
     owner.stop()
     XCTAssertEqual(cycles(through: owner), [])
   }
 
   func testNotificationObserver_weakSelf_hasNoCycle() {
-    let owner = ObserverOwner()
+    let owner = HitCounter()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: true)
     defer { owner.stop() }
@@ -77,14 +78,14 @@ final class HiddenOwnersTests: XCTestCase {
   }
 
   func testDispatchSource_strongSelf_isACycleThroughTheEventHandler_untilCancelled() throws {
-    let owner = SourceOwner()
+    let owner = Ticker()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: false)
     let found = cycles(through: owner)
     XCTAssertTrue(
       found.contains {
-        $0 == "Dispatch.DispatchSource.event handler -> closure #2 in LeakDetectorTests.SourceOwner.start(weakly: Bool).capture #0: SourceOwner"
-          + " -> LeakDetectorTests.SourceOwner.source -> Dispatch.DispatchSource"
+        $0 == "Dispatch.DispatchSource.event handler -> closure #2 in LeakTestSupport.Ticker.start(weakly: Bool).capture #0: Ticker"
+          + " -> LeakTestSupport.Ticker.source -> Dispatch.DispatchSource"
       },
       "\(found)")
     let handler = try XCTUnwrap(reflect(try XCTUnwrap(owner.source) as AnyObject).references.first { $0.label == "event handler" })
@@ -97,7 +98,7 @@ final class HiddenOwnersTests: XCTestCase {
   }
 
   func testDispatchSource_weakSelf_hasNoCycle() {
-    let owner = SourceOwner()
+    let owner = Ticker()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: true)
     defer { owner.stop() }
@@ -105,20 +106,20 @@ final class HiddenOwnersTests: XCTestCase {
   }
 
   func testWorkItem_strongSelf_isACycleThroughItsBlock_evenAfterItRan() {
-    let owner = WorkItemOwner()
+    let owner = Incrementer()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: false)
     defer { owner.stop() }
     let expected =
-      "Dispatch.DispatchWorkItem.block -> closure #2 in LeakDetectorTests.WorkItemOwner.start(weakly: Bool).capture #0: WorkItemOwner"
-      + " -> LeakDetectorTests.WorkItemOwner.item -> Dispatch.DispatchWorkItem"
+      "Dispatch.DispatchWorkItem.block -> closure #2 in LeakTestSupport.Incrementer.start(weakly: Bool).capture #0: Incrementer"
+      + " -> LeakTestSupport.Incrementer.item -> Dispatch.DispatchWorkItem"
     XCTAssertEqual(cycles(through: owner), [expected])
     owner.item?.perform()  // libdispatch keeps the block until the item is deallocated
     XCTAssertEqual(cycles(through: owner), [expected])
   }
 
   func testWorkItem_weakSelf_hasNoCycle() {
-    let owner = WorkItemOwner()
+    let owner = Incrementer()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: true)
     defer { owner.stop() }
@@ -132,7 +133,7 @@ final class HiddenOwnersTests: XCTestCase {
     AllocationTracker.start()
     defer { AllocationTracker.stop() }
     let generation = AllocationTracker.markGeneration()
-    var strong: StreamTaskOwner? = StreamTaskOwner()
+    var strong: StreamCounter? = StreamCounter()
     strong?.start(weakly: false)
     weak let weakStrong = strong
     strong = nil
@@ -142,7 +143,7 @@ final class HiddenOwnersTests: XCTestCase {
     let graph = ObjectGraph(snapshot)
     let analysis = LeakAnalysis(graph: graph)
     let summaries = analysis.leakGroups.map(\.summary)
-    XCTAssertTrue(summaries.contains { $0.contains("LeakDetectorTests.StreamTaskOwner") }, "\(summaries) roots: \(snapshot.roots)")
+    XCTAssertTrue(summaries.contains { $0.contains("LeakTestSupport.StreamCounter") }, "\(summaries) roots: \(snapshot.roots)")
   }
 
   /// The root a capture with roots gives `object`'s holder, as `kind label: closure -> object`.

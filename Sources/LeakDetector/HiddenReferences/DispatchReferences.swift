@@ -12,11 +12,11 @@ import HeapGraph
 /// anything else is read), each holding a heap block; a work item's block is libdispatch's
 /// private block, whose private data holds the block written in the source. A block made from a
 /// Swift closure captures that closure: its function, then its context, which the block
-/// retains. The edge goes to the context, named by the function.
+/// retains. The edge goes to the closure, named by its function:
 ///
 /// ```text
-/// Dispatch.DispatchSource.event handler -> closure #1 in LeakDetectorTests.SourceOwner.start(weakly: Bool) (strong)
-/// Dispatch.DispatchWorkItem.block -> closure #1 in LeakDetectorTests.WorkItemOwner.start(weakly: Bool) (strong)
+/// Dispatch.DispatchSource.event handler -> closure #2 in LeakTestSupport.Ticker.start(weakly: Bool).capture #0: Ticker -> LeakTestSupport.Ticker.source -> Dispatch.DispatchSource
+/// Dispatch.DispatchWorkItem.block -> closure #2 in LeakTestSupport.Incrementer.start(weakly: Bool).capture #0: Incrementer -> LeakTestSupport.Incrementer.item -> Dispatch.DispatchWorkItem
 /// ```
 ///
 /// A cancelled source keeps its handlers until libdispatch releases them on the source's queue,

@@ -13,7 +13,7 @@ import HeapGraph
 /// block captures is the classic observer retain cycle.
 ///
 /// ```text
-/// LeakDetectorTests.ObserverOwner.token -> (extension in Foundation):FoundationEssentials.NotificationCenter._NSNotificationObserverToken (strong)
+/// LeakTestSupport.HitCounter.token -> (extension in Foundation):FoundationEssentials.NotificationCenter._NSNotificationObserverToken (strong)
 /// (extension in Foundation):FoundationEssentials.NotificationCenter._NSNotificationObserverToken.registration -> closure #1 in closure #2 in … (strong)
 /// ```
 struct NotificationCenterRegistrations {
