@@ -61,3 +61,10 @@ final class DelayedWorker: @unchecked Sendable {
     queue = nil
   }
 }
+
+extension DelayedWorker {
+  /// Held by the main run loop until the main thread runs it.
+  @inline(never) func performOnMainRunLoop() {
+    RunLoop.main.perform { self.n += 1 }
+  }
+}

@@ -232,4 +232,21 @@ final class HiddenOwnersTests: XCTestCase {
     XCTAssertEqual(worker.n, 1)
     XCTAssertEqual(cycles(through: worker), [])
   }
+
+  func testRunLoopPerform_blockHoldsWhatItCaptures_untilTheMainRunLoopRunsIt() throws {
+    let worker = DelayedWorker()
+    worker.performOnMainRunLoop()
+    XCTAssertEqual(
+      try runtimeHolders(of: worker),
+      [
+        "a block waiting on the main run loop: closure #1 in LeakDetectorTests.DelayedWorker.performOnMainRunLoop()"
+          + ".capture #0: DelayedWorker -> LeakDetectorTests.DelayedWorker"
+      ])
+    XCTAssertTrue(
+      references(of: RunLoop.main).contains { $0.label == "pending block" && $0.targetAddress == address(of: worker) },
+      "\(references(of: RunLoop.main))")
+    RunLoop.main.run(until: Date() + 0.1)
+    XCTAssertEqual(worker.n, 1)
+    XCTAssertEqual(try runtimeHolders(of: worker), [])
+  }
 }

@@ -137,12 +137,12 @@ struct LiveHeapCapture {
     conservative = []
   }
 
-  /// Adds the closures of the blocks libdispatch holds until they run (``PendingDispatchWork``)
-  /// as roots of kind `runtime`, labelled by where they wait, and walks what they hold. Call it
+  /// Adds the closures of the blocks libdispatch and the main run loop hold until they run
+  /// (``PendingDispatchWork``, ``RunLoopBlocks``) as roots of kind `runtime`, labelled by where they wait, and walks what they hold. Call it
   /// after ``run()`` and before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which
   /// then counts each block's retain of its closure's context.
   mutating func addPendingWorkRoots() {
-    for block in PendingDispatchWork().blocks() {
+    for block in PendingDispatchWork().blocks() + RunLoopBlocks.mainRunLoopBlocks() {
       guard let reference = reader.reference(from: block),
         let targetID = visit(
           address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind,
@@ -310,7 +310,7 @@ struct LiveHeapCapture {
           function: reference.closureFunction)
       else { continue }
       builder.addReference(from: sourceID, to: arrivalNode(of: reference, targetID: targetID), label: label, ownership: .strong)
-      strongReferencesInto[reference.targetAddress, default: 0] += 1
+      if reference.retainsTarget { strongReferencesInto[reference.targetAddress, default: 0] += 1 }
     }
   }
 

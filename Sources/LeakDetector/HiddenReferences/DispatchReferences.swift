@@ -75,8 +75,9 @@ struct DispatchReferences {
   }
 
   /// The edge to the Swift closure a heap block made from it captures, or `nil` when the block
-  /// is not a heap block of that shape (a C block: its captures have no types to read).
-  private static func closureReference(ofBlock block: UInt, label: String) -> RawReference? {
+  /// is not a heap block of that shape (a C block: its captures have no types to read). Blocks
+  /// of Foundation's run loops are read with it too (``RunLoopBlocks``).
+  static func closureReference(ofBlock block: UInt, label: String) -> RawReference? {
     guard let mallocBlock = Self.mallocBlockClass, MemoryReader.readWord(at: block) == mallocBlock,
       let descriptor = MemoryReader.readWord(at: block &+ 24), let size = MemoryReader.readWord(at: descriptor &+ 8), size >= 48,
       let function = MemoryReader.readWord(at: block &+ 32), let context = MemoryReader.readWord(at: block &+ 40), context != 0

@@ -1,8 +1,7 @@
 /// References that keep objects alive where type metadata does not show them: what libraries
 /// and the runtime store in memory reflection cannot describe (a task's closure, the handlers
-/// libdispatch keeps for a source, the block of a work item and the blocks waiting on a queue,
-/// the blocks NotificationCenter
-/// keeps for its observers).
+/// libdispatch keeps for a source, the block of a work item, the blocks waiting on a queue or a
+/// run loop, the blocks NotificationCenter keeps for its observers).
 ///
 /// Each reader knows one such owner, by its type name or object kind, and reads only memory it
 /// has checked; what it cannot read is left out, never guessed. The references it returns are
@@ -19,7 +18,7 @@ struct HiddenReferences {
   /// reflected fields (a work item's `_block`) are what the readers read, not problems to report.
   static let readTypeNames: Set<String> = [
     DispatchReferences.sourceTypeName, DispatchReferences.workItemTypeName, PendingDispatchWork.queueTypeName,
-    NotificationCenterRegistrations.centerTypeName, NotificationCenterRegistrations.tokenTypeName,
+    RunLoopBlocks.runLoopTypeName, NotificationCenterRegistrations.centerTypeName, NotificationCenterRegistrations.tokenTypeName,
   ]
 
   /// The hidden references of the object at `address`, of `typeName` and `kind`, and what could
@@ -34,6 +33,8 @@ struct HiddenReferences {
       (DispatchReferences().references(ofWorkItem: address), [])
     case (.classInstance, PendingDispatchWork.queueTypeName):
       (PendingDispatchWork().references(ofQueue: address), [])
+    case (.classInstance, RunLoopBlocks.runLoopTypeName):
+      (RunLoopBlocks(reflector: reflector).references(ofRunLoop: address), [])
     case (.classInstance, NotificationCenterRegistrations.centerTypeName):
       (NotificationCenterRegistrations(reflector: reflector).references(ofCenter: address), [])
     case (.classInstance, NotificationCenterRegistrations.tokenTypeName):

@@ -46,6 +46,7 @@ struct NotificationCenterRegistrations {
     return references(ofCenter: center).filter { $0.label == entry }.map { reference in
       var reference = reference
       reference.label = "registration"
+      reference.retainsTarget = false  // the centre's retain, counted for the centre
       return reference
     }
   }

@@ -27,6 +27,9 @@ public struct ObjectReference: Sendable, Hashable, CustomStringConvertible {
   /// to an object may be a stale slot: a capture keeps it only where the target's reference
   /// count has a retain that no precise reference explains.
   public internal(set) var isConservative = false
+  /// Whether the target's retain is this reference's own (see `RawReference.retainsTarget`): a
+  /// capture counts only those when it compares reference counts with references.
+  var retainsTarget = true
 
   public init(label: String, ownership: Ownership, targetAddress: UInt, targetKind: HeapObjectKind, targetTypeName: String) {
     self.label = label

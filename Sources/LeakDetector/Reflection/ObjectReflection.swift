@@ -76,6 +76,7 @@ struct LiveObjectReader {
       label: raw.label, ownership: raw.ownership, targetAddress: raw.target, targetKind: kind, targetTypeName: typeName)
     reference.closureFunction = raw.function
     reference.isConservative = raw.isConservative
+    reference.retainsTarget = raw.retainsTarget
     return reference
   }
 

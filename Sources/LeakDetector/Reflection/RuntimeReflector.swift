@@ -131,6 +131,9 @@ struct RawReference: Sendable {
   /// Read from untyped memory (a task's async frames): a reference only if the target's
   /// reference count has a retain that no precise reference explains.
   var isConservative = false
+  /// Whether the retain of the target is this reference's own: false for an edge that stands for
+  /// an owner elsewhere (a notification token's `registration`: the centre retains the block).
+  var retainsTarget = true
 }
 
 /// The cached layout of a class and its superclasses.

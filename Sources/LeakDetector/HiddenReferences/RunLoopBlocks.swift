@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The blocks `RunLoop.perform(_:)` leaves for a run loop to run: until the loop runs them, its
+/// CoreFoundation run loop keeps each (a heap block made from the Swift closure) in a list of
+/// `{next, mode, block}` items whose head is at +128 of the `CFRunLoop`. A `RunLoop` holds its
+/// `CFRunLoop` in `_cfRunLoopStorage`. The blocks of a `RunLoop` the walk reaches are its edges,
+/// labelled `pending block`; those of the main run loop are roots of kind `runtime`.
+///
+/// ```text
+/// where closure #1 in LeakDetectorTests.DelayedWorker.performOnMainRunLoop() (HiddenOwnerFixtures.swift:56) is held by a block waiting on the main run loop
+/// ```
+struct RunLoopBlocks {
+  static let runLoopTypeName = "Foundation.RunLoop"
+
+  var reflector: RuntimeReflector
+
+  /// The main run loop's `CFRunLoop` (from `CFRunLoopGetMain`, when Foundation is loaded), found
+  /// once, in the program's process, never in a capture child: the call may create it.
+  static let mainRunLoop: UInt = {
+    guard let symbol = dlsym(nil, "CFRunLoopGetMain") else { return 0 }
+    let getMain = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
+    return getMain().map { UInt(bitPattern: $0) } ?? 0
+  }()
+
+  /// The blocks of the `RunLoop` at `object`.
+  func references(ofRunLoop object: UInt) -> [RawReference] {
+    guard let field = reflector.storedPropertyOffset(named: "_cfRunLoopStorage", ofObjectAt: object),
+      let runLoop = MemoryReader.readWord(at: object &+ UInt(field)), runLoop != 0
+    else { return [] }
+    return Self.blocks(ofCFRunLoop: runLoop, label: "pending block")
+  }
+
+  /// The blocks waiting on the main run loop, as roots.
+  static func mainRunLoopBlocks() -> [RawReference] {
+    mainRunLoop == 0 ? [] : blocks(ofCFRunLoop: mainRunLoop, label: "a block waiting on the main run loop")
+  }
+
+  private static func blocks(ofCFRunLoop runLoop: UInt, label: String) -> [RawReference] {
+    var item = MemoryReader.readWord(at: runLoop &+ 128) ?? 0
+    var found: [RawReference] = []
+    var walked = 0
+    while item != 0 && walked < 100_000 {
+      walked += 1
+      if let block = MemoryReader.readWord(at: item &+ 16), let reference = DispatchReferences.closureReference(ofBlock: block, label: label) {
+        found.append(reference)
+      }
+      item = MemoryReader.readWord(at: item) ?? 0
+    }
+    return found
+  }
+}
