@@ -32,6 +32,14 @@ static Dwfl *currentSession(void) {
   return session;
 }
 
+/// Whether `file` is the compiler's pseudo-file, which DWARF may spell with a directory
+/// (`/<compiler-generated>`).
+static int isCompilerGenerated(const char *file) {
+  static const char name[] = "<compiler-generated>";
+  size_t length = strlen(file), nameLength = sizeof name - 1;
+  return length >= nameLength && strcmp(file + length - nameLength, name) == 0;
+}
+
 /// File and line of `pc` by scanning compile units: swiftc and clang emit no .debug_aranges, so
 /// libdw's own address lookup finds no unit for Swift code.
 static int lineFromUnits(Dwfl_Module *module, Dwarf_Addr pc, const char **file, int *line, int *column) {
@@ -88,7 +96,7 @@ static int nearestEarlierLine(Dwfl_Module *module, Dwarf_Addr pc, const char **f
         if (row == NULL || dwarf_lineaddr(row, &rowAddress) != 0 || rowAddress < functionStart || rowAddress >= functionEnd) continue;
         if (dwarf_lineno(row, &rowLine) != 0 || rowLine == 0) continue;
         const char *rowFile = dwarf_linesrc(row, NULL, NULL);
-        if (rowFile == NULL || strcmp(rowFile, "<compiler-generated>") == 0) continue;
+        if (rowFile == NULL || isCompilerGenerated(rowFile)) continue;
         if (rowAddress <= address && (beforeRow == NULL || rowAddress >= before)) {
           before = rowAddress;
           beforeRow = row;
@@ -154,8 +162,8 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
   if (found != NULL) {
     source = dwfl_lineinfo(found, NULL, line, column, NULL, NULL);
   }
-  if (source == NULL || strcmp(source, "<compiler-generated>") == 0) lineFromUnits(module, lookup, &source, line, column);
-  if (source == NULL || *line == 0 || strcmp(source, "<compiler-generated>") == 0) {
+  if (source == NULL || isCompilerGenerated(source)) lineFromUnits(module, lookup, &source, line, column);
+  if (source == NULL || *line == 0 || isCompilerGenerated(source)) {
     nearestEarlierLine(module, lookup, &source, line, column);
   }
   *file = copy(source);
