@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LeakDetector
+import LeakTestSupport
 import XCTest
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -488,7 +489,8 @@ final class ScenarioTests: XCTestCase {
 
   /// P5: the handler lives in libdispatch's C memory (an `{rt:}` edge): reflection sees the
   /// source, not its handler. The `ScenarioDispatchHandlers` hook declares it.
-  func testScenarioDD2_foundationDispatchSource_handlerIsACycleUntilCancelled() {
+  func testScenarioDD2_foundationDispatchSource_handlerIsACycleUntilCancelled() throws {
+    try skipWhereThreadSanitizerWrapsDispatchBlocks()
     var survivors: [ScenarioWeak] = []
     do {
       let logger = DD2FoundationFileLogger.make()
