@@ -147,6 +147,10 @@ void cleak_guard_reads_in_child(void) {
   readsGuarded = 1;
 }
 
+int cleak_reads_are_guarded(void) {
+  return readsGuarded;
+}
+
 int cleak_run_guarded(void (*body)(void *context), void *context) {
   if (!readsGuarded) {
     body(context);

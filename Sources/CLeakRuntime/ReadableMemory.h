@@ -20,3 +20,6 @@ bool cleak_is_readable_without_refresh(uintptr_t address, size_t length);
 /// (1). Guarded bodies must not nest, take locks or allocate.
 int cleak_run_guarded(void (*body)(void *context), void *context);
 
+/// Whether reads recover from faults here: in a capture child, after `cleak_guard_reads_in_child`.
+int cleak_reads_are_guarded(void);
+

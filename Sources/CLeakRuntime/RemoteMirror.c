@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLeakRuntime.h"
+#include "ReadableMemory.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -43,10 +44,15 @@ static void freeBytes(void *readerContext, const void *bytes, void *context) {
 static const void *readBytes(void *readerContext, swift_addr_t address, uint64_t size, void **outFreeContext) {
   (void)readerContext;
   *outFreeContext = NULL;
-  // Always a copy, made by `cleak_read_memory`, never the memory itself: RemoteMirror copies what
-  // it is handed with memcpy, which in a capture child would fault unguarded where the mappings
-  // changed, and which the sanitizers check (RemoteMirror reads past heap allocations, into
-  // AddressSanitizer's redzones, on purpose: it reads what metadata says is there).
+  // In the program's own process, readable memory is handed out in place (no copy: reflection
+  // of live objects the caller holds). In a capture child it is always a copy made by
+  // `cleak_read_memory`: RemoteMirror copies what it is handed with memcpy, which there could
+  // fault unguarded where the mappings changed since they were read, and which AddressSanitizer
+  // checks (RemoteMirror reads past heap allocations, into redzones, on purpose: it reads what
+  // metadata says is there).
+  if (!cleak_reads_are_guarded() && cleak_is_readable((uintptr_t)address, (size_t)size)) {
+    return (const void *)(uintptr_t)address;
+  }
   // A size read from garbage metadata can be anything: no real metadata read is this large.
   if (size > ((uint64_t)64 << 20)) return NULL;
   void *buffer = malloc(size ? size : 1);
