@@ -176,6 +176,10 @@ static void runCopy(void *context) {
 
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length) {
   if (cleak_is_readable(address, length)) {
+    if (!readsGuarded) {  // the program's own process: a direct copy, inlined (reads are hot)
+      copyLiveMemory(destination, address, length);
+      return (ptrdiff_t)length;
+    }
     copy_t copy = {destination, address, length};
     if (cleak_run_guarded(runCopy, &copy)) return (ptrdiff_t)length;
     errno = EFAULT;

@@ -14,6 +14,16 @@
 struct HiddenReferences {
   var reflector: RuntimeReflector
 
+  /// Whether a reader here knows objects of `typeName` and `kind`: tasks and the classes of
+  /// ``readTypeNames``. Most objects have none, and pay for this one lookup only.
+  static func hasReader(typeName: String, kind: HeapObjectKind) -> Bool {
+    // The length first: hashing the name for the set costs more than the rest of a reflection.
+    kind == .task
+      || (kind == .classInstance && readTypeNameLengths.contains(typeName.utf8.count) && readTypeNames.contains(typeName))
+  }
+
+  private static let readTypeNameLengths = Set(readTypeNames.map(\.utf8.count)).sorted()
+
   /// The classes whose hidden references are read here: the unreadable targets of their
   /// reflected fields (a work item's `_block`) are what the readers read, not problems to report.
   static let readTypeNames: Set<String> = [

@@ -55,12 +55,18 @@ struct LiveObjectReader {
     let (kind, typeName) = describe(address: address, hint: hint) ?? (.classInstance, "<unreadable object>")
     var diagnostics = result.diagnostics
     var references: [ObjectReference] = []
-    let hidden = HiddenReferences(reflector: reflector).references(of: address, typeName: typeName, kind: result.kind ?? kind)
-    diagnostics += hidden.diagnostics
-    for raw in result.references + hidden.references {
+    let hasReader = HiddenReferences.hasReader(typeName: typeName, kind: result.kind ?? kind)
+    var raws = result.references
+    if hasReader {
+      let hidden = HiddenReferences(reflector: reflector).references(of: address, typeName: typeName, kind: result.kind ?? kind)
+      raws += hidden.references
+      diagnostics += hidden.diagnostics
+    }
+    references.reserveCapacity(raws.count)
+    for raw in raws {
       if let reference = reference(from: raw) {
         references.append(reference)
-      } else if !raw.isConservative && !HiddenReferences.readTypeNames.contains(typeName)
+      } else if !raw.isConservative && !hasReader
         && RuntimeKnowledge.opaqueRetainers[typeName] == nil  // those get a note of their own
       {
         diagnostics.append("\(raw.label): 0x\(String(raw.target, radix: 16)) is not a readable heap object; the reference was dropped")
