@@ -50,13 +50,16 @@ struct DispatchReferences {
 
   /// The closure a continuation's block runs, or `nil` when the continuation holds no block of
   /// that shape (its flags, the first word, have 0x10 when it holds a block at +40; with 0x20 it
-  /// is libdispatch's private block of a work item or of QoS flags).
-  static func closureReference(ofContinuation continuation: UInt, label: String) -> RawReference? {
+  /// is libdispatch's private block of a work item or of QoS flags). `keeping` filters on the
+  /// closure's context before the block is checked further.
+  static func closureReference(
+    ofContinuation continuation: UInt, label: String, keeping: (UInt) -> Bool = { _ in true }
+  ) -> RawReference? {
     guard continuation != 0, let flags = MemoryReader.readWord(at: continuation), flags & 0x10 != 0,
       let block = MemoryReader.readWord(at: continuation &+ 40)
     else { return nil }
     let written = flags & 0x20 != 0 ? privateBlockContent(block) : block
-    return written.flatMap { closureReference(ofBlock: $0, label: label) }
+    return written.flatMap { closureReference(ofBlock: $0, label: label, keeping: keeping) }
   }
 
   /// The work item's block.
@@ -77,10 +80,11 @@ struct DispatchReferences {
   /// The edge to the Swift closure a heap block made from it captures, or `nil` when the block
   /// is not a heap block of that shape (a C block: its captures have no types to read). Blocks
   /// of Foundation's run loops are read with it too (``RunLoopBlocks``).
-  static func closureReference(ofBlock block: UInt, label: String) -> RawReference? {
-    guard let mallocBlock = Self.mallocBlockClass, MemoryReader.readWord(at: block) == mallocBlock,
+  static func closureReference(ofBlock block: UInt, label: String, keeping: (UInt) -> Bool = { _ in true }) -> RawReference? {
+    guard let context = MemoryReader.readWord(at: block &+ 40), context != 0, keeping(context),
+      let mallocBlock = Self.mallocBlockClass, MemoryReader.readWord(at: block) == mallocBlock,
       let descriptor = MemoryReader.readWord(at: block &+ 24), let size = MemoryReader.readWord(at: descriptor &+ 8), size >= 48,
-      let function = MemoryReader.readWord(at: block &+ 32), let context = MemoryReader.readWord(at: block &+ 40), context != 0
+      let function = MemoryReader.readWord(at: block &+ 32)
     else { return nil }
     return RawReference(label: label, ownership: .strong, target: context, function: function)
   }

@@ -21,6 +21,9 @@ import CLeakRuntime
 /// queues, the manager queue and the timer heaps are local symbols of libdispatch, found in its
 /// full symbol table; without it only the main queue is read.
 struct PendingDispatchWork {
+  /// Which closure contexts to report: a capture asks only for those it captured.
+  var keeping: (UInt) -> Bool = { _ in true }
+
   /// The main queue, the global queues with the manager queue, and the timer heaps, found once.
   static let locations: (main: UInt, global: [UInt], timerHeaps: UInt) = {
     let main = dlsym(nil, "_dispatch_main_q").map { UInt(bitPattern: $0) } ?? 0
@@ -61,9 +64,9 @@ struct PendingDispatchWork {
       walked += 1
       guard let first = MemoryReader.readWord(at: item) else { break }
       if first < 0x1000 {
-        found += DispatchReferences.closureReference(ofContinuation: item, label: label).map { [$0] } ?? []
+        found += DispatchReferences.closureReference(ofContinuation: item, label: label, keeping: keeping).map { [$0] } ?? []
       } else if let handler = DispatchReferences.afterTimerHandler(ofSource: item) {
-        found += DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel).map { [$0] } ?? []
+        found += DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel, keeping: keeping).map { [$0] } ?? []
       } else if depth == 0 {
         found += items(ofQueue: item, label: label, depth: depth + 1)
       }
@@ -88,7 +91,7 @@ struct PendingDispatchWork {
         guard let slot = Self.slot(index, ofTimerHeap: heap, segments: segments), let unote = MemoryReader.readWord(at: slot),
           unote != 0, let owner = MemoryReader.readWord(at: unote &+ 8),
           let handler = DispatchReferences.afterTimerHandler(ofSource: ~owner),
-          let reference = DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel)
+          let reference = DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel, keeping: keeping)
         else { continue }
         found.append(reference)
       }

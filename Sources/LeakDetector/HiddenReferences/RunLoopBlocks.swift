@@ -33,17 +33,17 @@ struct RunLoopBlocks {
   }
 
   /// The blocks waiting on the main run loop, as roots.
-  static func mainRunLoopBlocks() -> [RawReference] {
-    mainRunLoop == 0 ? [] : blocks(ofCFRunLoop: mainRunLoop, label: "a block waiting on the main run loop")
+  static func mainRunLoopBlocks(keeping: (UInt) -> Bool) -> [RawReference] {
+    mainRunLoop == 0 ? [] : blocks(ofCFRunLoop: mainRunLoop, label: "a block waiting on the main run loop", keeping: keeping)
   }
 
-  private static func blocks(ofCFRunLoop runLoop: UInt, label: String) -> [RawReference] {
+  private static func blocks(ofCFRunLoop runLoop: UInt, label: String, keeping: (UInt) -> Bool = { _ in true }) -> [RawReference] {
     var item = MemoryReader.readWord(at: runLoop &+ 128) ?? 0
     var found: [RawReference] = []
     var walked = 0
     while item != 0 && walked < 100_000 {
       walked += 1
-      if let block = MemoryReader.readWord(at: item &+ 16), let reference = DispatchReferences.closureReference(ofBlock: block, label: label) {
+      if let block = MemoryReader.readWord(at: item &+ 16), let reference = DispatchReferences.closureReference(ofBlock: block, label: label, keeping: keeping) {
         found.append(reference)
       }
       item = MemoryReader.readWord(at: item) ?? 0
