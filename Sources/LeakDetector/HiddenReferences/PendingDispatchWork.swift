@@ -9,7 +9,7 @@ import CLeakRuntime
 /// root of kind `runtime` for the closure it runs, which holds what the closure captures.
 ///
 /// ```text
-/// where closure #1 in LeakDetectorTests.DelayedWorker.schedule() is held by a block asyncAfter scheduled, not yet run
+/// where closure #1 in LeakTestSupport.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:113) is held by a block asyncAfter scheduled, not yet run
 /// ```
 ///
 /// Where they are (libdispatch on Linux, read-only): a queue's items are a list of

@@ -9,7 +9,7 @@
 /// labelled `pending block`; those of the main run loop are roots of kind `runtime`.
 ///
 /// ```text
-/// where closure #1 in LeakDetectorTests.DelayedWorker.performOnMainRunLoop() (HiddenOwnerFixtures.swift:56) is held by a block waiting on the main run loop
+/// where closure #1 in LeakDetectorTests.DelayedWorker.performOnMainRunLoop() (HiddenOwnerFixtures.swift:68) is held by a block waiting on the main run loop
 /// ```
 struct RunLoopBlocks {
   static let runLoopTypeName = "Foundation.RunLoop"
