@@ -15,42 +15,36 @@ struct HiddenReferences {
   var reflector: RuntimeReflector
 
   /// Whether a reader here knows objects of `typeName` and `kind`: tasks and the classes of
-  /// ``readTypeNames``. Most objects have none, and pay for this one lookup only.
+  /// ``classReaders``. Most objects have none, and pay for this one lookup only.
   static func hasReader(typeName: String, kind: HeapObjectKind) -> Bool {
-    // The length first: hashing the name for the set costs more than the rest of a reflection.
+    // The length first: hashing the name for the table costs more than the rest of a reflection.
     kind == .task
-      || (kind == .classInstance && readTypeNameLengths.contains(typeName.utf8.count) && readTypeNames.contains(typeName))
+      || (kind == .classInstance && readTypeNameLengths.contains(typeName.utf8.count) && classReaders[typeName] != nil)
   }
 
-  private static let readTypeNameLengths = Set(readTypeNames.map(\.utf8.count)).sorted()
+  private static let readTypeNameLengths = Set(classReaders.keys.map(\.utf8.count)).sorted()
 
-  /// The classes whose hidden references are read here: the unreadable targets of their
-  /// reflected fields (a work item's `_block`) are what the readers read, not problems to report.
-  static let readTypeNames: Set<String> = [
-    DispatchReferences.sourceTypeName, DispatchReferences.workItemTypeName, PendingDispatchWork.queueTypeName,
-    RunLoopBlocks.runLoopTypeName, NotificationCenterRegistrations.centerTypeName, NotificationCenterRegistrations.tokenTypeName,
+  /// The readers of classes, by type name: the one place that says which classes have hidden
+  /// references. The unreadable targets of these classes' reflected fields (a work item's
+  /// `_block`) are what the readers read, not problems to report.
+  private static let classReaders: [String: @Sendable (HiddenReferences, UInt) -> [RawReference]] = [
+    DispatchReferences.sourceTypeName: { _, address in DispatchReferences().references(ofSource: address) },
+    DispatchReferences.workItemTypeName: { _, address in DispatchReferences().references(ofWorkItem: address) },
+    PendingDispatchWork.queueTypeName: { _, address in PendingDispatchWork().references(ofQueue: address) },
+    RunLoopBlocks.runLoopTypeName: { hidden, address in RunLoopBlocks(reflector: hidden.reflector).references(ofRunLoop: address) },
+    NotificationCenterRegistrations.centerTypeName: { hidden, address in
+      NotificationCenterRegistrations(reflector: hidden.reflector).references(ofCenter: address)
+    },
+    NotificationCenterRegistrations.tokenTypeName: { hidden, address in
+      NotificationCenterRegistrations(reflector: hidden.reflector).references(ofToken: address)
+    },
   ]
 
   /// The hidden references of the object at `address`, of `typeName` and `kind`, and what could
   /// not be read.
   func references(of address: UInt, typeName: String, kind: HeapObjectKind) -> (references: [RawReference], diagnostics: [String]) {
-    switch (kind, typeName) {
-    case (.task, _):
-      TaskReferences(reflector: reflector).references(ofTask: address)
-    case (.classInstance, DispatchReferences.sourceTypeName):
-      (DispatchReferences().references(ofSource: address), [])
-    case (.classInstance, DispatchReferences.workItemTypeName):
-      (DispatchReferences().references(ofWorkItem: address), [])
-    case (.classInstance, PendingDispatchWork.queueTypeName):
-      (PendingDispatchWork().references(ofQueue: address), [])
-    case (.classInstance, RunLoopBlocks.runLoopTypeName):
-      (RunLoopBlocks(reflector: reflector).references(ofRunLoop: address), [])
-    case (.classInstance, NotificationCenterRegistrations.centerTypeName):
-      (NotificationCenterRegistrations(reflector: reflector).references(ofCenter: address), [])
-    case (.classInstance, NotificationCenterRegistrations.tokenTypeName):
-      (NotificationCenterRegistrations(reflector: reflector).references(ofToken: address), [])
-    default:
-      ([], [])
-    }
+    if kind == .task { return TaskReferences(reflector: reflector).references(ofTask: address) }
+    guard kind == .classInstance, let read = Self.classReaders[typeName] else { return ([], []) }
+    return (read(self, address), [])
   }
 }
