@@ -70,7 +70,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         let objects = cycle.elements.count { !($0.kind == .closureContext && $0.address == nil) }
         text += "It is held by a retain cycle (\(objects) object\(objects == 1 ? "" : "s")):\n"
         text += "  \(cycle)\n"
-        for element in cycle.elements {
+        // A task's site is its closure's, which the cycle lists.
+        for element in cycle.elements where element.kind != .task {
           guard let site = element.allocationSite.allocationSite else { continue }
           if element.kind == .closureContext {
             if let location = site.sourceLocation { text += "    - \(element.typeName) written at \(location)\n" }
@@ -87,6 +88,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
       let location = retainingPath.originSite?.sourceLocation.map { " (\($0))" } ?? ""
       text += "  where \(retainingPath.steps[0].typeName)\(location) \(Self.holder(of: retainingPath.origin))\n"
+      for step in retainingPath.steps.dropFirst() {
+        if let location = step.closureSite?.sourceLocation { text += "    - \(step.typeName) written at \(location)\n" }
+      }
       text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
     } else if let retainingPath, case .root(let kind, _) = retainingPath.origin, kind != .external {
       text += "No retain cycle holds it: it \(Self.holder(of: retainingPath.origin)).\n"

@@ -131,4 +131,49 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
         text)
     #endif
   }
+
+  /// Asserts that the object a holder keeps is the one finding, with no cycle, retained through
+  /// `path` from the holder `heldBy`, and (debug) the closure's line given; and that the weak
+  /// variant passes.
+  private func assertHeldBy(
+    _ heldBy: String, path: String, closureLine: () -> Int, strong: [LeakFinding], weak: [LeakFinding],
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    XCTAssertEqual(strong.count, 1, file: file, line: line)
+    XCTAssertEqual(weak.map(\.description), [], file: file, line: line)
+    guard let finding = strong.first else { return }
+    let text = finding.description
+    if ProcessInfo.processInfo.environment["LEAK_DETECTOR_SHOW_FAILURE"] == "1" { print(text) }
+    XCTAssertTrue(finding.cycles.isEmpty, text, file: file, line: line)
+    XCTAssertTrue(text.contains("it is retained through:\n  \(path)\n"), text, file: file, line: line)
+    XCTAssertTrue(text.contains(" is held by \(heldBy)\n"), text, file: file, line: line)
+    #if DEBUG
+      XCTAssertTrue(text.contains("HiddenOwnerSnippets.swift:\(closureLine())"), "the closure's line is given: \(text)", file: file, line: line)
+    #endif
+  }
+
+  func testSleepingTask_objectItsClosureCaptures_isNamedAsHeldByTheTask() {
+    nonisolated(unsafe) var tasks: [Task<Void, Never>] = []
+    defer { tasks.forEach { $0.cancel() } }
+    let start = { (napper: Napper, weakly: Bool) in
+      tasks.append(napper.napForAnHour(weakly: weakly))
+      Thread.sleep(forTimeInterval: 0.05)  // until the task sleeps
+    }
+    assertHeldBy(
+      "the timer of Task.sleep, until the task wakes",
+      path: "Task.closure -> closure #2 in LeakTestSupport.Napper.napForAnHour(weakly: Bool).capture #1: Napper -> LeakTestSupport.Napper",
+      closureLine: { Napper.closureLine },
+      strong: check(Napper.init, start: { start($0, false) }, stop: { _ in }),
+      weak: check(Napper.init, start: { start($0, true) }, stop: { _ in }))
+  }
+
+  func testScheduledTimer_objectItsBlockCaptures_isNamedAsHeldByTheRunLoop() {
+    assertHeldBy(
+      "the main run loop, until the timer is invalidated",
+      path:
+        "Foundation.Timer._fire -> closure #2 in LeakTestSupport.Metronome.start(weakly: Bool).capture #0: Metronome -> LeakTestSupport.Metronome",
+      closureLine: { Metronome.closureLine },
+      strong: check(Metronome.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
+      weak: check(Metronome.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
+  }
 }

@@ -68,3 +68,10 @@ extension DelayedWorker {
     RunLoop.main.perform { self.n += 1 }
   }
 }
+
+extension DelayedWorker {
+  /// A main-actor task, held by the main queue until the main thread runs it.
+  @inline(never) func startMainActorTask() {
+    Task { @MainActor in self.n += 1 }
+  }
+}

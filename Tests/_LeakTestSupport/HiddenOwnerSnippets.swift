@@ -113,3 +113,69 @@ public final class Reminder: @unchecked Sendable {
     DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { self.n += 1 }
   }
 }
+
+/// `Task { try await Task.sleep(for: .seconds(3600)); self.n += 1 }`: no cycle, but the task
+/// holds the object until it wakes, an hour later. The object does not keep the task (that would
+/// be a cycle); the caller does, to cancel it.
+public final class Napper: @unchecked Sendable {
+  public init() {}
+  nonisolated(unsafe) public static var closureLine = 0
+  public var n = 0
+
+  @discardableResult @inline(never) public func napForAnHour(weakly: Bool) -> Task<Void, Never> {
+    let task: Task<Void, Never>
+    if weakly {
+      task = Task { [weak self] in
+        try? await Task.sleep(for: .seconds(3600))
+        self?.n += 1
+      }
+    } else {
+      Self.closureLine = #line + 1
+      task = Task {
+        try? await Task.sleep(for: .seconds(3600))
+        self.n += 1
+      }
+    }
+    return task
+  }
+}
+
+/// A task group whose child sleeps holding the object: the parent task keeps the group's child.
+public final class GroupNapper: @unchecked Sendable {
+  public init() {}
+  nonisolated(unsafe) public static var closureLine = 0
+  public var n = 0
+
+  @discardableResult @inline(never) public func start() -> Task<Void, Never> {
+    let task = Task {
+      await withTaskGroup(of: Void.self) { group in
+        Self.closureLine = #line + 1
+        group.addTask { [self] in
+          try? await Task.sleep(for: .seconds(3600))
+          self.n += 1
+        }
+      }
+    }
+    return task
+  }
+}
+
+/// `Timer.scheduledTimer(withTimeInterval: 3600, repeats: true) { _ in self.beats += 1 }` on
+/// the main run loop: no cycle, but the run loop holds the timer until it is invalidated.
+public final class Metronome: @unchecked Sendable {
+  public init() {}
+  nonisolated(unsafe) public static var closureLine = 0
+  public var beats = 0
+  private weak var timer: Timer?
+
+  @inline(never) public func start(weakly: Bool) {
+    if weakly {
+      timer = Timer.scheduledTimer(withTimeInterval: 3600, repeats: true) { [weak self] _ in self?.beats += 1 }
+    } else {
+      Self.closureLine = #line + 1
+      timer = Timer.scheduledTimer(withTimeInterval: 3600, repeats: true) { _ in self.beats += 1 }
+    }
+  }
+
+  public func stop() { timer?.invalidate() }
+}

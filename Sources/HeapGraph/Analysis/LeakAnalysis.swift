@@ -48,11 +48,14 @@ public struct LeakAnalysis: Sendable {
       public var objectID: Int64
       public var typeName: String
       public var reference: String?
+      /// For a closure: where it is written (its code's `file:line`), when the snapshot says.
+      public var closureSite: StackFrame?
 
-      public init(objectID: Int64, typeName: String, reference: String?) {
+      public init(objectID: Int64, typeName: String, reference: String?, closureSite: StackFrame? = nil) {
         self.objectID = objectID
         self.typeName = typeName
         self.reference = reference
+        self.closureSite = closureSite
       }
 
       /// `Type.label`, or the type alone for the last step.
@@ -63,7 +66,8 @@ public struct LeakAnalysis: Sendable {
         chain.indices.map { index in
           Step(
             objectID: graph.objectID(of: chain[index]), typeName: graph.typeName(of: chain[index]),
-            reference: index + 1 < chain.count ? graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])) : nil)
+            reference: index + 1 < chain.count ? graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])) : nil,
+            closureSite: graph.kind(of: chain[index]) == .closureContext ? graph.allocationStack(of: chain[index])?.frames.allocationSite : nil)
         }
       }
     }

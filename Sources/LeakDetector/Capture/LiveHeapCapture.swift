@@ -137,22 +137,52 @@ struct LiveHeapCapture {
     conservative = []
   }
 
-  /// Adds the closures of the blocks libdispatch and the main run loop hold until they run
-  /// (``PendingDispatchWork``, ``RunLoopBlocks``) as roots of kind `runtime`, labelled by where
-  /// they wait, for the closures whose context the walk captured (a tracker snapshot captures
-  /// every closure context; a check's walk, the object a closure captures alone). It walks
-  /// nothing new: a test process can hold thousands of pending blocks (XCTest's watchdogs), and
-  /// walking what they reach made each check's capture 25 times slower. Call it after ``run()``
-  /// and before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each
-  /// block's retain of its closure's context.
+  /// Adds what libdispatch and the main run loop hold until it runs (``PendingDispatchWork``,
+  /// ``RunLoopBlocks``, ``RunLoopTimers``) as roots of kind `runtime`, labelled by what holds
+  /// it: the closures of pending blocks whose context the walk captured (a tracker snapshot
+  /// captures every closure context; a check's walk, the object a closure captures alone), and
+  /// the tasks and timers that lead to a captured object in a few references, walked from there. It walks from no
+  /// block: a test process can hold thousands of pending blocks (XCTest's watchdogs), and walking
+  /// what they reach made each check's capture 25 times slower. Call it after ``run()`` and
+  /// before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each
+  /// holder's retain of what it holds.
   mutating func addPendingWorkRoots() {
     let captured = idByAddress
     let keeping = { (context: UInt) in captured[context] != nil }
-    for block in PendingDispatchWork(keeping: keeping).blocks() + RunLoopBlocks.mainRunLoopBlocks(keeping: keeping) {
-      guard let targetID = idByAddress[block.target], let reference = reader.reference(from: block) else { continue }
-      strongReferencesInto[reference.targetAddress, default: 0] += 1
-      builder.addRoot(object: arrivalNode(of: reference, targetID: targetID), kind: .runtime, label: block.label)
+    for work in PendingDispatchWork(keeping: keeping).work() + RunLoopBlocks.mainRunLoopWork(keeping: keeping) {
+      guard let reference = reader.reference(from: work) else { continue }
+      let targetID: Int64
+      if let id = idByAddress[work.target] {
+        targetID = id
+      } else {
+        // A task or a timer the walk did not reach: a root only if it holds what the walk captured.
+        guard work.function == 0, holdsCapturedObject(reference), let id = visit(reference) else { continue }
+        targetID = id
+        run()
+      }
+      strongReferencesInto[work.target, default: 0] += 1
+      builder.addRoot(object: arrivalNode(of: reference, targetID: targetID), kind: .runtime, label: work.label)
     }
+  }
+
+  /// Whether the object `reference` targets leads, by at most four strong references and
+  /// through at most 64 objects, to an object the walk captured: a task's closure holds its
+  /// captures through a context, a timer's through its block.
+  private func holdsCapturedObject(_ reference: ObjectReference) -> Bool {
+    var level = [(reference.targetAddress, reference.targetKind)]
+    var seen: Set<UInt> = [reference.targetAddress]
+    for _ in 0..<4 {
+      var next: [(UInt, HeapObjectKind)] = []
+      for (address, kind) in level {
+        for target in allReferences(of: address, kind: kind).references where target.ownership.isRetaining {
+          if idByAddress[target.targetAddress] != nil { return true }
+          guard seen.count < 64, seen.insert(target.targetAddress).inserted else { continue }
+          next.append((target.targetAddress, target.targetKind))
+        }
+      }
+      level = next
+    }
+    return false
   }
 
   /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
@@ -241,6 +271,8 @@ struct LiveHeapCapture {
     var size: Int?
     if kind == .closureContext, function != 0 {
       stack = stackID(forFunction: function)
+    } else if kind == .task, let closure = TaskReferences(reflector: reader.reflector).closureFunction(ofTask: address), closure != 0 {
+      stack = stackID(forFunction: closure)  // a task's "allocation site": the closure it runs, where `Task {` is written
     }
     if let annotation = annotations[address] {
       generation = annotation.generation
@@ -250,6 +282,11 @@ struct LiveHeapCapture {
     builder.addObject(id: id, type: typeName, address: UInt64(address), size: size, generation: generation, stack: stack, kind: kind)
     queue.append((address, typeName, kind))
     return id
+  }
+
+  /// ``visit(address:typeName:kind:function:)`` for the target of `reference`.
+  private mutating func visit(_ reference: ObjectReference) -> Int64? {
+    visit(address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind, function: reference.closureFunction)
   }
 
   /// The snapshot stack of an allocation stack recorded by the tracker, as return addresses.
@@ -305,11 +342,7 @@ struct LiveHeapCapture {
         nonRetaining.append((sourceID, reference.targetAddress, label, ownership))
         continue
       }
-      guard
-        let targetID = visit(
-          address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind,
-          function: reference.closureFunction)
-      else { continue }
+      guard let targetID = visit(reference) else { continue }
       builder.addReference(from: sourceID, to: arrivalNode(of: reference, targetID: targetID), label: label, ownership: .strong)
       if reference.retainsTarget { strongReferencesInto[reference.targetAddress, default: 0] += 1 }
     }

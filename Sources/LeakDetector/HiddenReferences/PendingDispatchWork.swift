@@ -4,9 +4,11 @@ import CLeakRuntime
   import Glibc
 #endif
 
-/// The blocks libdispatch holds until they run: those waiting on the main queue, on the global
-/// queues (and on the serial queues waiting there), and those `asyncAfter` scheduled. Each is a
-/// root of kind `runtime` for the closure it runs, which holds what the closure captures.
+/// The work libdispatch holds until it runs: blocks and tasks waiting on the main queue, on the
+/// global queues (and on the serial queues waiting there), blocks `asyncAfter` scheduled and
+/// tasks sleeping in `Task.sleep`. Each block is a root of kind `runtime` for the closure it
+/// runs, which holds what the closure captures; each task is a root for the task, which holds
+/// its closure and what its frames hold.
 ///
 /// ```text
 /// where closure #1 in LeakTestSupport.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:113) is held by a block asyncAfter scheduled, not yet run
@@ -17,12 +19,15 @@ import CLeakRuntime
 /// when its flags (its first word, small) have 0x10; a list element whose first word is large
 /// is an object instead: a queue waiting on this one (whose own items are read, one level
 /// down), or a source (recognised by its unote's back link), for `asyncAfter` its internal timer
-/// source with the block in its event handler. Armed timers are in three timer heaps. The global
+/// source with the block in its event handler. The concurrency runtime enqueues a task's job as a
+/// continuation without a block whose context (+40) is the task (`dispatch_async_f`, and
+/// `dispatch_after_f` for `Task.sleep`). Armed timers are in three timer heaps. The global
 /// queues, the manager queue and the timer heaps are local symbols of libdispatch, found in its
 /// full symbol table; without it only the main queue is read.
 struct PendingDispatchWork {
   /// Which closure contexts to report: a capture asks only for those it captured.
   var keeping: (UInt) -> Bool = { _ in true }
+  var reflector = RuntimeReflector.shared
 
   /// The main queue, the global queues with the manager queue, and the timer heaps, found once.
   static let locations: (main: UInt, global: [UInt], timerHeaps: UInt) = {
@@ -34,28 +39,45 @@ struct PendingDispatchWork {
     return (main, global, cleak_local_symbol(anchor, "_dispatch_timers_heap"))
   }()
 
-  /// Every block waiting to run, labelled by where it waits, as references to the closures
-  /// they run.
-  func blocks() -> [RawReference] {
+  /// Every block and task waiting to run, labelled by where it waits, as references to the
+  /// closures the blocks run (only those whose context `keeping` accepts) and to the tasks.
+  func work() -> [RawReference] {
     let locations = Self.locations
     var found: [RawReference] = []
-    if locations.main != 0 { found += items(ofQueue: locations.main, label: "a block waiting on the main queue", depth: 0) }
-    for queue in locations.global { found += items(ofQueue: queue, label: "a block waiting on a global queue", depth: 0) }
-    if locations.timerHeaps != 0 { found += afterBlocks(inTimerHeaps: locations.timerHeaps) }
+    if locations.main != 0 { found += items(ofQueue: locations.main, labels: .waiting(on: "the main queue"), depth: 0) }
+    for queue in locations.global { found += items(ofQueue: queue, labels: .waiting(on: "a global queue"), depth: 0) }
+    if locations.timerHeaps != 0 { found += afterWork(inTimerHeaps: locations.timerHeaps) }
     return found
+  }
+
+  /// The labels of a block's and of a task's references from one place. A block's names the
+  /// block that holds a closure; a task's names what holds the task, as a report says it:
+  /// `where Task (Worker.swift:9) is held by the main queue, until the task runs`.
+  private struct Labels {
+    var block: String
+    var task: String
+
+    static func waiting(on place: String) -> Labels {
+      Labels(block: "a block waiting on \(place)", task: "\(place), until the task runs")
+    }
+    static let pending = Labels(block: "pending block", task: "pending task")
+    static let after = Labels(block: "a block asyncAfter scheduled, not yet run", task: "a dispatch timer, until the task runs")
+    static let sleeping = "the timer of Task.sleep, until the task wakes"
   }
 
   static let queueTypeName = "Dispatch.DispatchQueue"
 
-  /// The blocks waiting on a `DispatchQueue` (the Swift class wraps the C queue one word after
-  /// the object header), labelled `pending block`: the queue holds them until they run.
+  /// The blocks and tasks waiting on a `DispatchQueue` (the Swift class wraps the C queue one
+  /// word after the object header), labelled `pending block` and `pending task`: the queue holds
+  /// them until they run.
   func references(ofQueue object: UInt) -> [RawReference] {
     guard let queue = MemoryReader.readWord(at: object &+ 16), queue != 0 else { return [] }
-    return items(ofQueue: queue, label: "pending block", depth: 0)
+    return items(ofQueue: queue, labels: .pending, depth: 0)
   }
 
-  /// The blocks on the queue `queue` (and, `depth` levels down, on the queues waiting there).
-  private func items(ofQueue queue: UInt, label: String, depth: Int) -> [RawReference] {
+  /// The blocks and tasks on the queue `queue` (and, `depth` levels down, on the queues waiting
+  /// there).
+  private func items(ofQueue queue: UInt, labels: Labels, depth: Int) -> [RawReference] {
     guard var item = MemoryReader.readWord(at: queue &+ 104), let tail = MemoryReader.readWord(at: queue &+ 48) else { return [] }
     var found: [RawReference] = []
     var walked = 0
@@ -64,11 +86,11 @@ struct PendingDispatchWork {
       walked += 1
       guard let first = MemoryReader.readWord(at: item) else { break }
       if first < 0x1000 {
-        found += DispatchReferences.closureReference(ofContinuation: item, label: label, keeping: keeping).map { [$0] } ?? []
+        found += reference(ofContinuation: item, labels: labels).map { [$0] } ?? []
       } else if let handler = DispatchReferences.afterTimerHandler(ofSource: item) {
-        found += DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel, keeping: keeping).map { [$0] } ?? []
+        found += reference(ofContinuation: handler, labels: .after).map { [$0] } ?? []
       } else if depth == 0 {
-        found += items(ofQueue: item, label: label, depth: depth + 1)
+        found += items(ofQueue: item, labels: labels, depth: depth + 1)
       }
       if item == tail { break }
       guard let next = MemoryReader.readWord(at: item &+ 16) else { break }
@@ -77,11 +99,24 @@ struct PendingDispatchWork {
     return found
   }
 
-  /// The blocks of the `asyncAfter` timers armed in the three timer heaps at `heaps` (32 bytes
+  /// The closure of a continuation's block, or the task a continuation without a block runs (its
+  /// context, when that is a task); for the task that wakes a task in `Task.sleep`, the sleeper.
+  private func reference(ofContinuation continuation: UInt, labels: Labels) -> RawReference? {
+    if let block = DispatchReferences.closureReference(ofContinuation: continuation, label: labels.block, keeping: keeping) { return block }
+    guard let flags = MemoryReader.readWord(at: continuation), flags & 0x10 == 0,
+      let task = MemoryReader.readWord(at: continuation &+ 40), TaskReferences.isTask(task)
+    else { return nil }
+    if let sleeper = TaskReferences(reflector: reflector).sleeper(wokenBy: task) {
+      return RawReference(label: Labels.sleeping, ownership: .strong, target: sleeper)
+    }
+    return RawReference(label: labels.task, ownership: .strong, target: task)
+  }
+
+  /// The work of the `asyncAfter` and `Task.sleep` timers armed in the three timer heaps at `heaps` (32 bytes
   /// each: a count at +0, the number of segments at +4, the first two entries at +8 and +16, the
   /// segments at +24). Entries are timer unotes; only even slots are read (the heap by target
   /// time; odd slots order the same timers by deadline).
-  private func afterBlocks(inTimerHeaps heaps: UInt) -> [RawReference] {
+  private func afterWork(inTimerHeaps heaps: UInt) -> [RawReference] {
     var found: [RawReference] = []
     for heap in (0..<UInt(3)).map({ heaps &+ $0 &* 32 }) {
       guard let word = MemoryReader.readWord(at: heap) else { continue }
@@ -91,7 +126,7 @@ struct PendingDispatchWork {
         guard let slot = Self.slot(index, ofTimerHeap: heap, segments: segments), let unote = MemoryReader.readWord(at: slot),
           unote != 0, let owner = MemoryReader.readWord(at: unote &+ 8),
           let handler = DispatchReferences.afterTimerHandler(ofSource: ~owner),
-          let reference = DispatchReferences.closureReference(ofContinuation: handler, label: Self.afterLabel, keeping: keeping)
+          let reference = reference(ofContinuation: handler, labels: .after)
         else { continue }
         found.append(reference)
       }
@@ -121,7 +156,6 @@ struct PendingDispatchWork {
     return base &+ 8 &* UInt(index)
   }
 
-  private static let afterLabel = "a block asyncAfter scheduled, not yet run"
   /// A bound on a list's walk, against a list that a torn read made circular.
   private static let maxListLength = 100_000
 }

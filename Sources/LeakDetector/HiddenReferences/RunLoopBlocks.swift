@@ -6,7 +6,8 @@
 /// CoreFoundation run loop keeps each (a heap block made from the Swift closure) in a list of
 /// `{next, mode, block}` items whose head is at +128 of the `CFRunLoop`. A `RunLoop` holds its
 /// `CFRunLoop` in `_cfRunLoopStorage`. The blocks of a `RunLoop` the walk reaches are its edges,
-/// labelled `pending block`; those of the main run loop are roots of kind `runtime`.
+/// labelled `pending block`, with its timers (``RunLoopTimers``); those of the main run loop are
+/// roots of kind `runtime`.
 ///
 /// ```text
 /// where closure #1 in LeakDetectorTests.DelayedWorker.performOnMainRunLoop() (HiddenOwnerFixtures.swift:68) is held by a block waiting on the main run loop
@@ -24,17 +25,20 @@ struct RunLoopBlocks {
     return getMain().map { UInt(bitPattern: $0) } ?? 0
   }()
 
-  /// The blocks of the `RunLoop` at `object`.
+  /// The blocks and scheduled timers (``RunLoopTimers``) of the `RunLoop` at `object`.
   func references(ofRunLoop object: UInt) -> [RawReference] {
     guard let field = reflector.storedPropertyOffset(named: "_cfRunLoopStorage", ofObjectAt: object),
       let runLoop = MemoryReader.readWord(at: object &+ UInt(field)), runLoop != 0
     else { return [] }
-    return Self.blocks(ofCFRunLoop: runLoop, label: "pending block")
+    return Self.blocks(ofCFRunLoop: runLoop, label: "pending block") + RunLoopTimers.timers(ofCFRunLoop: runLoop, label: "scheduled timer")
   }
 
-  /// The blocks waiting on the main run loop, as roots.
-  static func mainRunLoopBlocks(keeping: (UInt) -> Bool) -> [RawReference] {
-    mainRunLoop == 0 ? [] : blocks(ofCFRunLoop: mainRunLoop, label: "a block waiting on the main run loop", keeping: keeping)
+  /// The blocks waiting on the main run loop (those whose closure context `keeping` accepts)
+  /// and the timers scheduled on it, as roots.
+  static func mainRunLoopWork(keeping: (UInt) -> Bool) -> [RawReference] {
+    guard mainRunLoop != 0 else { return [] }
+    return blocks(ofCFRunLoop: mainRunLoop, label: "a block waiting on the main run loop", keeping: keeping)
+      + RunLoopTimers.timers(ofCFRunLoop: mainRunLoop, label: "the main run loop, until the timer is invalidated")
   }
 
   private static func blocks(ofCFRunLoop runLoop: UInt, label: String, keeping: (UInt) -> Bool = { _ in true }) -> [RawReference] {

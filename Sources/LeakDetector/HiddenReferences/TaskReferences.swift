@@ -5,8 +5,8 @@ import HeapGraph
   import Glibc
 #endif
 
-/// What a task of Swift concurrency that has not completed holds: the closure it runs, and what
-/// its suspended async frames hold.
+/// What a task of Swift concurrency that has not completed holds: the closure it runs, what its
+/// suspended async frames hold, and the children its task groups keep.
 ///
 /// The runtime keeps the closure's context (+1, until the task completes) in the prefix of the
 /// task's initial async context, which follows the task object and its fragments. For
@@ -15,12 +15,13 @@ import HeapGraph
 /// allocator's slabs, chained from the task; only the used part of each slab is read. Frame
 /// words have no types, so they are conservative references: the capture keeps one only where
 /// the target's reference count has a retain no precise reference explains (a stale slot of a
-/// released `self` is dropped). A completed task holds nothing; a running task's frames change
-/// under the reader, so only its closure is read.
+/// released `self` is dropped). A completed task holds nothing; a running task's frames and
+/// status records change under the reader, so only its closure is read.
 ///
 /// ```text
 /// Task.closure -> closure #1 in LeakDetectorTests.TaskOwner.start() (strong)
 /// Task.async frame -> LeakDetectorTests.TaskOwner (strong, conservative)
+/// Task.child task -> Task (strong)
 /// ```
 ///
 /// The layout is that of the concurrency runtime's layout version 1 (a 208-byte task); with any
@@ -49,21 +50,96 @@ struct TaskReferences {
     guard let runtime = Runtime.current else {
       return ([], ["the concurrency runtime's task layout is not the known one (version 1, 208 bytes); what tasks hold is not read"])
     }
-    guard let jobWord = MemoryReader.readWord(at: task &+ 32), let statusWord = MemoryReader.readWord(at: task &+ 96) else { return ([], []) }
-    let jobFlags = UInt32(truncatingIfNeeded: jobWord)
-    let status = UInt32(truncatingIfNeeded: statusWord)
-    guard jobFlags & 0xFF == 0, status & 0x2000 == 0 else { return ([], []) }  // not a task, or completed
-    guard let initialContext = initialContext(ofTask: task, jobFlags: jobFlags),
-      MemoryReader.readWord(at: initialContext) == 0,  // the initial context has no parent: the layout checks out
-      let context = MemoryReader.readWord(at: initialContext &- 16), context != 0
-    else { return ([], ["Task at 0x\(String(task, radix: 16)): its initial context could not be found; what it holds is not read"]) }
-    // An `async let` child borrows its closure from the parent's frame.
-    let isAsyncLetChild = jobFlags & (1 << 24) != 0 && jobFlags & (1 << 26) == 0
-    var references = [closureReference(context: context, entry: MemoryReader.readWord(at: initialContext &- 24) ?? 0, owned: !isAsyncLetChild)]
-    if status & 0x800 == 0 {  // not running: the frames hold still
-      references += frameReferences(ofTask: task, slabMetadata: runtime.slabMetadata)
+    guard let state = State(ofTask: task) else { return ([], []) }
+    guard let closure = closure(ofTask: task, state: state) else {
+      return ([], ["Task at 0x\(String(task, radix: 16)): its initial context could not be found; what it holds is not read"])
+    }
+    var references = [closure]
+    if !state.isRunning {  // the frames and status records hold still
+      references += frameReferences(ofTask: task, slabMetadata: runtime.slabMetadata) + childTaskReferences(ofTask: task)
     }
     return (references, [])
+  }
+
+  /// The code of the closure the task runs (the one written in the source, where a thunk wraps
+  /// it), or `nil` for a completed task or an unknown layout: a task's "allocation site".
+  func closureFunction(ofTask task: UInt) -> UInt? {
+    guard Runtime.current != nil, let state = State(ofTask: task) else { return nil }
+    return closure(ofTask: task, state: state).map(\.function)
+  }
+
+  /// The job flags and status of a task that has not completed.
+  private struct State {
+    var jobFlags: UInt32
+    var isRunning: Bool
+
+    init?(ofTask task: UInt) {
+      guard let jobWord = MemoryReader.readWord(at: task &+ 32), let statusWord = MemoryReader.readWord(at: task &+ 96) else { return nil }
+      let jobFlags = UInt32(truncatingIfNeeded: jobWord)
+      let status = UInt32(truncatingIfNeeded: statusWord)
+      guard jobFlags & 0xFF == 0, status & 0x2000 == 0 else { return nil }  // not a task, or completed
+      self.jobFlags = jobFlags
+      isRunning = status & 0x800 != 0
+    }
+  }
+
+  /// The edge to the task's closure, from its initial context's prefix.
+  private func closure(ofTask task: UInt, state: State) -> RawReference? {
+    guard let initialContext = initialContext(ofTask: task, jobFlags: state.jobFlags),
+      MemoryReader.readWord(at: initialContext) == 0,  // the initial context has no parent: the layout checks out
+      let context = MemoryReader.readWord(at: initialContext &- 16), context != 0
+    else { return nil }
+    // An `async let` child borrows its closure from the parent's frame.
+    let isAsyncLetChild = state.jobFlags & (1 << 24) != 0 && state.jobFlags & (1 << 26) == 0
+    return closureReference(context: context, entry: MemoryReader.readWord(at: initialContext &- 24) ?? 0, owned: !isAsyncLetChild)
+  }
+
+  /// The children a task group of the task keeps (heap tasks the group retains until their
+  /// results are taken), found through the task's status records (+104, linked by their parent
+  /// at +8): a task group's record (kind 2) has its first child at +16; each child links the
+  /// next in its child fragment (+216). `async let` children live in the task's own frames, and
+  /// are read there.
+  private func childTaskReferences(ofTask task: UInt) -> [RawReference] {
+    var references: [RawReference] = []
+    var record = MemoryReader.readWord(at: task &+ 104) ?? 0
+    var walked = 0
+    while record != 0, walked < 64, let flags = MemoryReader.readWord(at: record) {
+      walked += 1
+      if flags & 0xFF == 2 {
+        var child = MemoryReader.readWord(at: record &+ 16) ?? 0
+        var children = 0
+        while child != 0, children < 100_000, Self.isTask(child), let childFlags = MemoryReader.readWord(at: child &+ 32),
+          childFlags & (1 << 26) != 0  // a group child
+        {
+          children += 1
+          references.append(RawReference(label: "child task", ownership: .strong, target: child))
+          child = MemoryReader.readWord(at: child &+ 216) ?? 0
+        }
+      }
+      record = MemoryReader.readWord(at: record &+ 8) ?? 0
+    }
+    return references
+  }
+
+  /// Whether `address` is a task object: metadata of kind 0x502, job kind 0 in the job flags.
+  static func isTask(_ address: UInt) -> Bool {
+    guard address != 0, address & 15 == 0, let metadata = MemoryReader.readWord(at: address), metadata & 7 == 0,
+      MemoryReader.readWord(at: metadata) == 0x502, let jobFlags = MemoryReader.readWord(at: address &+ 32)
+    else { return false }
+    return jobFlags & 0xFF == 0
+  }
+
+  /// The task sleeping in `Task.sleep` that `wakeTask` will resume, or `nil` when `wakeTask` is
+  /// not such a task. `Task.sleep` suspends the sleeper on a continuation it stores in a word of
+  /// its own (the sleep token), and schedules a small task whose closure captures only that
+  /// token's address: the token's word is the sleeper's address while it sleeps (its two low
+  /// bits clear; they mark the other states).
+  func sleeper(wokenBy wakeTask: UInt) -> UInt? {
+    guard let closure = references(ofTask: wakeTask).references.first(where: { $0.label == "closure" }),
+      let token = MemoryReader.readWord(at: closure.target &+ 16), let word = MemoryReader.readWord(at: token), word & 3 == 0,
+      Self.isTask(word)
+    else { return nil }
+    return word
   }
 
   /// Where the task's initial async context starts: after the task object (208 bytes), its child
