@@ -354,4 +354,35 @@ final class HiddenOwnersTests: XCTestCase {
     defer { metronome.stop() }
     XCTAssertEqual(runtimePath(to: metronome), "")
   }
+
+  /// In a tracker snapshot (what `leak-detector analyze` reads), an object only a sleeping task
+  /// or a scheduled timer holds is held, not leaked: its retaining path starts at the holder.
+  func testTrackerSnapshot_objectsHeldBySleepingTasksAndTimers_areHeldNotLeaked() throws {
+    AllocationTracker.start()
+    defer { AllocationTracker.stop() }
+    let generation = AllocationTracker.markGeneration()
+    var napper: Napper? = Napper()
+    let task = napper!.napForAnHour(weakly: false)
+    defer { task.cancel() }
+    var metronome: Metronome? = Metronome()
+    metronome!.start(weakly: false)
+    weak let weakMetronome = metronome
+    defer { weakMetronome?.stop() }
+    napper = nil
+    metronome = nil
+    Thread.sleep(forTimeInterval: 0.1)  // until the task sleeps
+    let analysis = HeapAnalysis(graph: ObjectGraph(AllocationTracker.snapshot(inGeneration: generation)))
+    let summaries = analysis.leaks.leakGroups.map(\.summary)
+    XCTAssertFalse(summaries.contains { $0.contains("Napper") || $0.contains("Metronome") }, "\(summaries)")
+    let graph = analysis.graph
+    func path(to type: String) -> String {
+      graph.nodes.first { graph.typeName(of: $0) == type }.map { analysis.retainingPath(to: $0).description } ?? "no \(type)"
+    }
+    let napperPath = path(to: "LeakTestSupport.Napper")
+    XCTAssertTrue(napperPath.hasPrefix("runtime the timer of Task.sleep, until the task wakes: Task."), napperPath)
+    XCTAssertEqual(
+      path(to: "LeakTestSupport.Metronome"),
+      "runtime the main run loop, until the timer is invalidated: Foundation.Timer._fire -> closure #2 in"
+        + " LeakTestSupport.Metronome.start(weakly: Bool).capture #0: Metronome -> LeakTestSupport.Metronome")
+  }
 }
