@@ -44,6 +44,28 @@ func allocateAndFree(_ count: Int) -> Int {
 
 func best(_ rounds: Int = 5, _ body: () -> Double) -> Double { (0..<rounds).map { _ in body() }.min() ?? 0 }
 
+// First, while no test has run: every XCTest run leaves a watchdog timer pending for a while,
+// and each capture reads the pending timers, which would swamp the difference measured here.
+/// Held by a global, as a survivor a check names by its variable.
+nonisolated(unsafe) var heldByAGlobal: [Item] = [Item()]
+func capture(scanningGlobals: Bool) -> Double {
+  milliseconds {
+    let heap = AllocationTracker.captureLiveHeap(
+      including: heldByAGlobal, rootRegions: scanningGlobals ? RootRegion.globalData() : [])
+    precondition(heap.failure == nil)
+    precondition(!scanningGlobals || heap.snapshot.roots.contains { $0.label?.hasPrefix("leak_check_bench.heldByAGlobal") == true })
+  }
+}
+_ = (capture(scanningGlobals: false), capture(scanningGlobals: true))
+var withoutGlobals: [Double] = []
+var withGlobals: [Double] = []
+for _ in 0..<21 {
+  withoutGlobals.append(capture(scanningGlobals: false))
+  withGlobals.append(capture(scanningGlobals: true))
+}
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+let globalBytes = RootRegion.globalData().reduce(0) { $0 + Int($1.end - $1.start) }
+
 let runs = 2_000
 func runPlain() -> Double {
   milliseconds { for _ in 0..<runs { BenchCases(name: "plain") { ($0 as! BenchCases).plain() }.run() } } / Double(runs)
@@ -65,25 +87,6 @@ var sink = 0
 let plainBody = best { milliseconds { sink &+= allocateAndFree(10_000) } }
 let checkedBody = best { milliseconds { withLeakChecking { sink &+= allocateAndFree(10_000) } } }
 
-/// Held by a global, as a survivor a check names by its variable.
-nonisolated(unsafe) var heldByAGlobal: [Item] = [Item()]
-func capture(scanningGlobals: Bool) -> Double {
-  milliseconds {
-    let heap = AllocationTracker.captureLiveHeap(
-      including: heldByAGlobal, rootRegions: scanningGlobals ? RootRegion.globalData() : [])
-    precondition(heap.failure == nil)
-    precondition(!scanningGlobals || heap.snapshot.roots.contains { $0.label?.hasPrefix("leak_check_bench.heldByAGlobal") == true })
-  }
-}
-_ = (capture(scanningGlobals: false), capture(scanningGlobals: true))
-var withoutGlobals: [Double] = []
-var withGlobals: [Double] = []
-for _ in 0..<21 {
-  withoutGlobals.append(capture(scanningGlobals: false))
-  withGlobals.append(capture(scanningGlobals: true))
-}
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-let globalBytes = RootRegion.globalData().reduce(0) { $0 + Int($1.end - $1.start) }
 
 func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 print(

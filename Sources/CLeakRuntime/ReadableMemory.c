@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,30 @@ static size_t regionCount = 0;
 static struct timespec lastRefresh = {0, 0};
 /// Set in a forked child: the snapshot is the parent's, and must be read afresh before use.
 static int staleAfterFork = 0;
+/// Which snapshot is current: each refresh (and a fork) makes the regions each thread
+/// remembered from an earlier one stale.
+static _Atomic unsigned long snapshotGeneration = 1;
+
+// The regions this thread found its last reads in, with the snapshot they came from: reads
+// alternate between a few regions (the heap, the images' metadata), and a hit here takes no lock.
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+  unsigned long generation;
+} remembered_region_t;
+enum { rememberedCount = 4 };
+static __thread remembered_region_t remembered[rememberedCount];
+static __thread unsigned rememberedNext;
+
+static int isRemembered(uintptr_t address, size_t length) {
+  unsigned long generation = atomic_load_explicit(&snapshotGeneration, memory_order_acquire);
+  for (int index = 0; index < rememberedCount; index++) {
+    remembered_region_t *region = &remembered[index];
+    if (region->generation == generation && region->start <= address && address + length <= region->end && address + length >= address)
+      return 1;
+  }
+  return 0;
+}
 
 static void refresh(void) {
   FILE *maps = fopen("/proc/self/maps", "r");
@@ -60,9 +85,12 @@ static void refresh(void) {
   regions = fresh;
   regionCount = count;
   staleAfterFork = 0;
+  atomic_fetch_add_explicit(&snapshotGeneration, 1, memory_order_release);
   clock_gettime(CLOCK_MONOTONIC, &lastRefresh);
 }
 
+/// Whether the snapshot has `[address, address + length)` in one region; called under the lock.
+/// A hit is remembered for this thread.
 static int contains(uintptr_t address, size_t length) {
   size_t low = 0, high = regionCount;
   while (low < high) {
@@ -70,8 +98,14 @@ static int contains(uintptr_t address, size_t length) {
     if (regions[middle].end <= address) low = middle + 1;
     else high = middle;
   }
-  return low < regionCount && regions[low].start <= address && address + length <= regions[low].end &&
-         address + length >= address;
+  int found = low < regionCount && regions[low].start <= address && address + length <= regions[low].end &&
+              address + length >= address;
+  if (found) {
+    remembered[rememberedNext] = (remembered_region_t){regions[low].start, regions[low].end,
+                                                      atomic_load_explicit(&snapshotGeneration, memory_order_relaxed)};
+    rememberedNext = (rememberedNext + 1) % rememberedCount;
+  }
+  return found;
 }
 
 void cleak_refresh_readable_regions(void) {
@@ -83,10 +117,24 @@ void cleak_refresh_readable_regions(void) {
 bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
   if (address < 4096) return false;
   if (staleAfterFork) cleak_refresh_readable_regions();
+  if (isRemembered(address, length)) return true;
   pthread_rwlock_rdlock(&lock);
   int found = regions != NULL && contains(address, length);
   pthread_rwlock_unlock(&lock);
   return found;
+}
+
+void cleak_hold_readable_regions(void) {
+  if (staleAfterFork) cleak_refresh_readable_regions();
+  pthread_rwlock_rdlock(&lock);
+}
+
+void cleak_release_readable_regions(void) {
+  pthread_rwlock_unlock(&lock);
+}
+
+bool cleak_is_readable_while_held(uintptr_t address, size_t length) {
+  return address >= 4096 && (isRemembered(address, length) || (regions != NULL && contains(address, length)));
 }
 
 bool cleak_is_readable(uintptr_t address, size_t length) {
