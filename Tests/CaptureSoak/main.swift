@@ -2,7 +2,8 @@
 // object graphs with every field shape the reflection reads (closures with captured vars, arrays,
 // dictionaries, sets, tuples, existentials, enums with class and Error payloads, indirect enums,
 // weak back references) and the owners the runtime hides (a sleeping task, a dispatch source's
-// handler, a work item, a notification observer's block, each capturing a node), while the main
+// handler, a work item, a timer on the main run loop, a notification observer's block, each
+// capturing a node), while the main
 // thread captures all the time: tracker snapshots, cycle
 // searches from the threads' holders, and the leak checks' capture. Afterwards every object
 // created must have been destroyed, exactly (exit 3 otherwise): a capture that freed an object
@@ -38,9 +39,11 @@ final class Node: Payload {
   var work: DispatchWorkItem?
   var source: DispatchSourceTimer?
   var token: NSObjectProtocol?
+  var timer: Timer?
   init() { created.add(1, ordering: .relaxed) }
   deinit {
     source?.cancel()
+    timer?.invalidate()
     if let token { NotificationCenter.default.removeObserver(token) }
     destroyed.add(1, ordering: .relaxed)
   }
@@ -48,9 +51,10 @@ final class Node: Payload {
 let soakNotification = Notification.Name("CaptureSoak")
 
 /// Gives `a` one of the owners the runtime hides, holding `c`: none of them holds `a`, and each
-/// lets go of `c` when `a` goes (the task ends, the source is cancelled, the observer removed).
+/// lets go of `c` when `a` goes (the task ends, the source is cancelled, the observer removed,
+/// the timer invalidated).
 func addHiddenOwner(to a: Node, holding c: Node, variant: Int) {
-  switch variant % 4 {
+  switch variant % 5 {
   case 0:
     a.task = Task { [c] in
       try? await Task.sleep(for: .milliseconds(2))
@@ -66,6 +70,13 @@ func addHiddenOwner(to a: Node, holding c: Node, variant: Int) {
     source.schedule(deadline: .now() + .milliseconds(1))
     source.resume()
     a.source = source
+  case 3 where variant % 20 == 3:
+    // Scheduled on the main run loop from this thread; weak, because corelibs never releases a
+    // block timer (nor its block), so a strong capture would keep `c` for good. Rarer than the
+    // others: every timer stays allocated, and tracker snapshots grow with them.
+    let timer = Timer(timeInterval: 3600, repeats: false) { [weak c] _ in _ = c?.items.count }
+    RunLoop.main.add(timer, forMode: .default)
+    a.timer = timer
   default:
     a.token = NotificationCenter.default.addObserver(forName: soakNotification, object: nil, queue: nil) { [c] _ in _ = c.items.count }
   }
