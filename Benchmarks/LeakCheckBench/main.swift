@@ -7,6 +7,7 @@
 //   - naming a global holder: the capture a failing check makes for an object a global holds,
 //     with the program's global data scanned and the holding variable named, against the same
 //     capture without global data (median of 21, interleaved).
+//   - pending tasks: the same capture with 1,000 tasks sleeping in `Task.sleep` (median of 11).
 // Prints one JSON object; milliseconds are per test, best of 5 rounds.
 import LeakDetector
 import LeakDetectorTesting
@@ -66,6 +67,22 @@ for _ in 0..<21 {
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let globalBytes = RootRegion.globalData().reduce(0) { $0 + Int($1.end - $1.start) }
 
+// Then the cost of pending tasks for a check's capture: 1,000 tasks sleeping in `Task.sleep`,
+// each holding an object of its own (not the captured one). Each is read to see whether it
+// leads to a captured object (it does not), against the same capture with none pending.
+func captureTime() -> Double {
+  milliseconds { precondition(AllocationTracker.captureLiveHeap(including: heldByAGlobal, rootRegions: []).failure == nil) }
+}
+let withoutTasks = (0..<11).map { _ in captureTime() }
+let sleepers = (0..<1_000).map { _ in
+  let item = Item()
+  return Task { try? await Task.sleep(for: .seconds(3600)); item.value += 1 }
+}
+Thread.sleep(forTimeInterval: 0.5)  // until they all sleep
+let withTasks = (0..<11).map { _ in captureTime() }
+sleepers.forEach { $0.cancel() }
+Thread.sleep(forTimeInterval: 0.5)
+
 let runs = 2_000
 func runPlain() -> Double {
   milliseconds { for _ in 0..<runs { BenchCases(name: "plain") { ($0 as! BenchCases).plain() }.run() } } / Double(runs)
@@ -97,4 +114,7 @@ print(
     + "\"globalHolderNaming\": {\"captureMilliseconds\": \(rounded(median(withoutGlobals))), "
     + "\"captureNamingGlobalsMilliseconds\": \(rounded(median(withGlobals))), "
     + "\"extraMilliseconds\": \(rounded(median(withGlobals) - median(withoutGlobals))), \"globalDataBytes\": \(globalBytes)}, "
+    + "\"pendingTasks1000\": {\"captureMilliseconds\": \(rounded(median(withoutTasks))), "
+    + "\"captureWithTasksMilliseconds\": \(rounded(median(withTasks))), "
+    + "\"extraMicrosecondsPerTask\": \(rounded((median(withTasks) - median(withoutTasks)) * 1000 / 1_000))}, "
     + "\"sink\": \(sink % 2)}")
