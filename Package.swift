@@ -82,7 +82,8 @@ let package = Package(
       name: "StrippedFixtures", path: "Tests/_StrippedFixtures",
       swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
     ),
-    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakTestSupport", "StrippedFixtures"]),
+    .target(name: "ThreadLocalFixture", path: "Tests/_ThreadLocalFixture"),
+    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakTestSupport", "StrippedFixtures", "ThreadLocalFixture"]),
     .testTarget(
       name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),

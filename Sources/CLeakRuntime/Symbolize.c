@@ -250,3 +250,51 @@ int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset) {
   pthread_mutex_unlock(&lock);
   return *symbol != NULL;
 }
+
+typedef struct {
+  uintptr_t address;
+  uintptr_t imageStart;   // the lowest loaded address of the image whose block holds `address`
+  uintptr_t blockOffset;  // the offset of `address` in that image's thread-local block
+} thread_local_search_t;
+
+static int findThreadLocalBlock(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  thread_local_search_t *search = data;
+  if (info->dlpi_tls_data == NULL) return 0;  // no thread-local block, or not allocated yet
+  uintptr_t block = (uintptr_t)info->dlpi_tls_data, lowest = UINTPTR_MAX, blockSize = 0;
+  for (int index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+    if (header->p_type == PT_TLS) blockSize = header->p_memsz;
+    if (header->p_type == PT_LOAD && info->dlpi_addr + header->p_vaddr < lowest) lowest = info->dlpi_addr + header->p_vaddr;
+  }
+  if (search->address < block || search->address >= block + blockSize) return 0;
+  search->imageStart = lowest;
+  search->blockOffset = search->address - block;
+  return 1;
+}
+
+int cleak_thread_local_symbol(uintptr_t address, char **symbol, uintptr_t *offset) {
+  *symbol = NULL;
+  *offset = 0;
+  thread_local_search_t search = {address, 0, 0};
+  dl_iterate_phdr(findThreadLocalBlock, &search);
+  if (search.imageStart == 0) return 0;
+  pthread_mutex_lock(&lock);
+  Dwfl *dwfl = currentSession();
+  Dwfl_Module *module = dwfl == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)search.imageStart);
+  int count = module == NULL ? 0 : dwfl_module_getsymtab(module);
+  // A thread-local symbol's value is its offset in the image's block.
+  for (int index = 1; index < count && *symbol == NULL; index++) {
+    GElf_Sym entry;
+    GElf_Addr unused = 0;
+    const char *name = dwfl_module_getsym_info(module, index, &entry, &unused, NULL, NULL, NULL);  // st_value as in the file
+    if (name == NULL || GELF_ST_TYPE(entry.st_info) != STT_TLS) continue;
+    GElf_Xword extent = entry.st_size > 0 ? entry.st_size : 1;
+    if (search.blockOffset >= entry.st_value && search.blockOffset < entry.st_value + extent) {
+      *symbol = copy(name);
+      *offset = (uintptr_t)(search.blockOffset - entry.st_value);
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return *symbol != NULL;
+}

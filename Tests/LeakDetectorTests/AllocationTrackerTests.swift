@@ -1,6 +1,7 @@
 import Foundation
 import HeapGraph
 import LeakDetector
+import ThreadLocalFixture
 import XCTest
 
 final class TrackedThing {
@@ -249,5 +250,21 @@ final class AllocationTrackerTests: XCTestCase {
     XCTAssertEqual(analysis.leakGroups.map(\.objectCount), [2])
     XCTAssertEqual(analysis.leakGroups.first?.summary.contains("TrackedThing"), true, "\(analysis.leakGroups)")
     withExtendedLifetime((local, global)) {}
+  }
+
+  /// A whole-process capture names what the calling thread's thread-local storage holds by the
+  /// variable (here C's `_Thread_local threadLocalFixtureObject`) and the thread.
+  func testWholeProcessCapture_namesAThreadLocalHolderByItsVariable() throws {
+    AllocationTracker.start()
+    defer { AllocationTracker.stop() }
+    threadLocalFixtureSet(Unmanaged.passRetained(OtherTrackedThing()).toOpaque())
+    defer { threadLocalFixtureGet().map { Unmanaged<OtherTrackedThing>.fromOpaque($0).release() } }
+    let object = try XCTUnwrap(threadLocalFixtureGet())
+    let (snapshot, failure) = AllocationTracker.captureWholeProcess(process: nil)
+    XCTAssertNil(failure)
+    let id = try XCTUnwrap(snapshot.objects.first { $0.address == UInt64(UInt(bitPattern: object)) }?.id)
+    let labels = snapshot.roots.filter { $0.object == id }.map { "\($0.kind.rawValue) \($0.label ?? "")" }
+    XCTAssertTrue(labels.contains("thread-local threadLocalFixtureObject (main thread)"), "\(labels)")
+    XCTAssertFalse(labels.contains { $0.hasPrefix("external") }, "the variable explains the object's retain: \(labels)")
   }
 }

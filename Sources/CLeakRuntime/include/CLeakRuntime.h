@@ -197,6 +197,12 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
 /// offset of the address in it. Returns whether one was found. Thread-safe.
 int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset);
 
+/// The thread-local variable (mangled; malloc'd) that covers `address` in the calling thread's
+/// thread-local blocks, and the offset of the address in it: found through the image whose
+/// block holds the address (`dl_iterate_phdr`'s `dlpi_tls_data` is the calling thread's) and
+/// its `STT_TLS` symbols, whose values are offsets in that block. Returns whether one was found.
+int cleak_thread_local_symbol(uintptr_t address, char **symbol, uintptr_t *offset);
+
 /// The address of the data symbol `name` (local ones included: the full symbol table, when the
 /// file has one) in the image that holds `addressInImage`, or 0. Thread-safe.
 uintptr_t cleak_local_symbol(uintptr_t addressInImage, const char *name);

@@ -7,38 +7,38 @@ struct CapturedHeap {
   var snapshot: HeapSnapshot
   var startIDs: [Int64]
   var closureStackIDs: [Int64]
-  /// Roots found in global data (indices into the snapshot's roots), named here by the variable
-  /// at the parallel `globalRootSlots` address.
-  var globalRoots: [Int64]
-  var globalRootSlots: [UInt64]
+  /// Roots found in global data and in thread-local storage (indices into the snapshot's roots),
+  /// named here by the variable at the parallel `variableRootSlots` address.
+  var variableRoots: [Int64]
+  var variableRootSlots: [UInt64]
 
   func binaryBytes() -> [UInt8] {
     var writer = BinaryWriter()
     writer.array(startIDs)
     writer.array(closureStackIDs)
-    writer.array(globalRoots)
-    writer.array(globalRootSlots)
+    writer.array(variableRoots)
+    writer.array(variableRootSlots)
     snapshot.write(into: &writer)
     return writer.bytes
   }
 
-  init(snapshot: HeapSnapshot, startIDs: [Int64], closureStackIDs: [Int64], globalRoots: [Int64] = [], globalRootSlots: [UInt64] = []) {
+  init(snapshot: HeapSnapshot, startIDs: [Int64], closureStackIDs: [Int64], variableRoots: [Int64] = [], variableRootSlots: [UInt64] = []) {
     self.snapshot = snapshot
     self.startIDs = startIDs
     self.closureStackIDs = closureStackIDs
-    self.globalRoots = globalRoots
-    self.globalRootSlots = globalRootSlots
+    self.variableRoots = variableRoots
+    self.variableRootSlots = variableRootSlots
   }
 
   init(binaryBytes bytes: [UInt8]) throws(BinaryDecodingError) {
     var reader = BinaryReader(bytes)
     startIDs = try reader.array()
     closureStackIDs = try reader.array()
-    globalRoots = try reader.array()
-    globalRootSlots = try reader.array()
+    variableRoots = try reader.array()
+    variableRootSlots = try reader.array()
     snapshot = try HeapSnapshot(reading: &reader)
-    guard globalRoots.count == globalRootSlots.count, globalRoots.allSatisfy({ (0..<Int64(snapshot.roots.count)).contains($0) })
-    else { throw BinaryDecodingError(message: "the capture's global roots do not match its snapshot's roots") }
+    guard variableRoots.count == variableRootSlots.count, variableRoots.allSatisfy({ (0..<Int64(snapshot.roots.count)).contains($0) })
+    else { throw BinaryDecodingError(message: "the capture's variable roots do not match its snapshot's roots") }
     try reader.expectEnd(after: "the capture")
   }
 
@@ -57,11 +57,16 @@ struct CapturedHeap {
       }
       return Symbolicator.shared.frames(ofReturnAddresses: stack.frames.map { UInt($0.pc ?? 0) })
     }
-    for (root, slot) in zip(globalRoots, globalRootSlots) {
+    for (root, slot) in zip(variableRoots, variableRootSlots) {
       guard let name = Symbolicator.shared.variableName(at: UInt(slot)) else { continue }
-      // The child labels a root `0x<slot>`, then the element's path when a collection holds it.
-      let path = snapshot.roots[Int(root)].label?.drop { $0 != "[" } ?? ""
-      symbolicated.relabelRoot(at: Int(root), label: name + path)
+      let label = snapshot.roots[Int(root)].label ?? ""
+      if snapshot.roots[Int(root)].kind == .threadLocal {
+        // The child labels a thread-local root by its thread: `main thread` becomes `App.current (main thread)`.
+        symbolicated.relabelRoot(at: Int(root), label: "\(name) (\(label))")
+      } else {
+        // The child labels a global root `0x<slot>`, then the element's path when a collection holds it.
+        symbolicated.relabelRoot(at: Int(root), label: name + label.drop { $0 != "[" })
+      }
     }
     return symbolicated
   }

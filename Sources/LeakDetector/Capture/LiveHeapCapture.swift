@@ -33,11 +33,12 @@ struct LiveHeapCapture {
   private var reachedMaxObjects = false
   /// How many strong references the walk recorded into each object, parallel ones included.
   private var strongReferencesInto: [UInt: Int] = [:]
-  /// How many words of global data refer to each object (``addRootsFound(in:)``).
-  private var globalReferencesInto: [UInt: Int] = [:]
-  /// The roots found in global data, by index in the snapshot's roots, with the address of the
-  /// word: the parent names them by the variable there.
-  private var globalRootSlots: [(root: Int64, slot: UInt64)] = []
+  /// How many words of global data and thread-local storage refer to each object
+  /// (``addRootsFound(in:)``): variables, which hold what they refer to.
+  private var variableReferencesInto: [UInt: Int] = [:]
+  /// The roots found in global data and thread-local storage, by index in the snapshot's roots,
+  /// with the address of the word: the parent names them by the variable there.
+  private var variableRootSlots: [(root: Int64, slot: UInt64)] = []
 
   init(
     configuration: RetainCycleDetector.Configuration, progress: CaptureProcess.ProgressRecorder?,
@@ -59,7 +60,7 @@ struct LiveHeapCapture {
     snapshot.metadata.diagnostics += diagnostics
     return CapturedHeap(
       snapshot: snapshot, startIDs: startIDs, closureStackIDs: Array(closureStackIDs.values),
-      globalRoots: globalRootSlots.map(\.root), globalRootSlots: globalRootSlots.map(\.slot))
+      variableRoots: variableRootSlots.map(\.root), variableRootSlots: variableRootSlots.map(\.slot))
   }
 
   /// What a tracker knows about an object that reflection does not.
@@ -110,7 +111,7 @@ struct LiveHeapCapture {
       guard let id = idByAddress[address] else { continue }
       let external =
         cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
-        - globalReferencesInto[address, default: 0]
+        - variableReferencesInto[address, default: 0]
       guard external > 0 else { continue }
       builder.addRoot(
         object: id, kind: .external,
@@ -129,7 +130,7 @@ struct LiveHeapCapture {
       guard let target = idByAddress[edge.to] else { continue }
       let room =
         cleak_strong_retain_count(edge.to) - retainedByCaller[edge.to, default: 0] - strongReferencesInto[edge.to, default: 0]
-        - globalReferencesInto[edge.to, default: 0]
+        - variableReferencesInto[edge.to, default: 0]
       guard room > 0 else { continue }
       builder.addReference(from: edge.from, to: target, label: edge.label, ownership: .strong)
       strongReferencesInto[edge.to, default: 0] += 1
@@ -187,12 +188,14 @@ struct LiveHeapCapture {
 
   /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
   /// any word that is an object's address once Swift's spare pointer bits are cleared), one root
-  /// per object and region for stacks and thread-local storage, one per word for global data
-  /// (named in the parent by the variable that holds it). The elements of a collection a global
-  /// word refers to are global roots too, labelled with the element's path (`[0]`, `["key"]`)
-  /// after the word's address until the parent names the variable. Call it after ``run()``, and before
-  /// ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each global word
-  /// as one of the object's strong references.
+  /// per object and region for stacks and thread-local storage (the thread-local one named in
+  /// the parent by the variable at its first word, `App.current (main thread)`), one per word for
+  /// global data (named in the parent by the variable that holds it). The elements of a
+  /// collection a global word refers to are global roots too, labelled with the element's path
+  /// (`[0]`, `["key"]`) after the word's address until the parent names the variable. Call it
+  /// after ``run()``, and before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which
+  /// then counts each global and thread-local word as one of the object's strong references
+  /// (stack words are not: a stale slot is common there).
   mutating func addRootsFound(in regions: [RootRegion]) {
     cleak_refresh_readable_regions()  // the scans test words against the mappings as of now
     let sorted = addresses.sorted()
@@ -204,6 +207,11 @@ struct LiveHeapCapture {
         if region.kind == .global {
           addGlobalRoot(id: id, object: hit.object, slot: hit.slot, path: "")
         } else if rootedHere.insert(hit.object).inserted {
+          // A thread-local word is named in the parent by its variable, if one covers it.
+          if region.kind == .threadLocal {
+            variableRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(hit.slot)))
+            variableReferencesInto[hit.object, default: 0] += 1
+          }
           builder.addRoot(object: id, kind: region.kind, label: region.label)
         }
       }
@@ -227,8 +235,8 @@ struct LiveHeapCapture {
   /// path when a collection holds it), counted as one of the object's strong references. Its
   /// label is the word's address then the path, until the parent names the variable.
   private mutating func addGlobalRoot(id: Int64, object: UInt, slot: UInt, path: String) {
-    globalReferencesInto[object, default: 0] += 1
-    globalRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(slot)))
+    variableReferencesInto[object, default: 0] += 1
+    variableRootSlots.append((Int64(builder.snapshot.roots.count), UInt64(slot)))
     builder.addRoot(object: id, kind: .global, label: "0x" + String(slot, radix: 16) + path)
   }
 

@@ -84,12 +84,15 @@ public final class Symbolicator: Sendable {
   }
 
   /// The variable whose storage holds the data address `address`, as people write it: a global
-  /// `App.registry`, a static `App.Cache.shared`, with `+offset` when the address is inside it
-  /// (a field of a global struct, an element of a tuple). `nil` when no symbol covers it.
+  /// `App.registry`, a static `App.Cache.shared`, or a thread-local variable of the calling
+  /// thread (C's `_Thread_local`), with `+offset` when the address is inside it (a field of a
+  /// global struct, an element of a tuple). `nil` when no symbol covers it.
   public func variableName(at address: UInt) -> String? {
     var symbol: UnsafeMutablePointer<CChar>?
     var offset: UInt = 0
-    guard cleak_data_symbol(address, &symbol, &offset) != 0, let symbol else { return nil }
+    guard cleak_data_symbol(address, &symbol, &offset) != 0 || cleak_thread_local_symbol(address, &symbol, &offset) != 0,
+      let symbol
+    else { return nil }
     defer { free(symbol) }
     var name = Substring(Self.demangle(String(cString: symbol)))
     if name.hasPrefix("static ") { name = name.dropFirst("static ".count) }
