@@ -281,7 +281,8 @@ final class HiddenOwnersTests: XCTestCase {
     return condition()
   }
 
-  func testSleepingTask_holdsWhatItsClosureCaptures_untilCancelled() {
+  func testSleepingTask_holdsWhatItsClosureCaptures_untilCancelled() throws {
+    try skipWhereThreadSanitizerWrapsDispatchBlocks()
     let napper = Napper()
     hiddenOwnerSink.append(napper)
     let task = napper.napForAnHour(weakly: false)
@@ -307,6 +308,7 @@ final class HiddenOwnersTests: XCTestCase {
   }
 
   func testTaskGroup_theSleepingChildHoldsTheObject_andItsParentKeepsIt() throws {
+    try skipWhereThreadSanitizerWrapsDispatchBlocks()
     let napper = GroupNapper()
     hiddenOwnerSink.append(napper)
     let task = napper.start()
@@ -324,7 +326,8 @@ final class HiddenOwnersTests: XCTestCase {
       [try XCTUnwrap(heap.snapshot.objects.first { $0.id == graph.objectID(of: child) }?.address)])
   }
 
-  func testMainActorTask_waitingOnTheMainQueue_holdsWhatItCaptures_untilItRuns() {
+  func testMainActorTask_waitingOnTheMainQueue_holdsWhatItCaptures_untilItRuns() throws {
+    try skipWhereThreadSanitizerWrapsDispatchBlocks()
     let worker = DelayedWorker()
     hiddenOwnerSink.append(worker)
     worker.startMainActorTask()
@@ -358,6 +361,7 @@ final class HiddenOwnersTests: XCTestCase {
   /// In a tracker snapshot (what `leak-detector analyze` reads), an object only a sleeping task
   /// or a scheduled timer holds is held, not leaked: its retaining path starts at the holder.
   func testTrackerSnapshot_objectsHeldBySleepingTasksAndTimers_areHeldNotLeaked() throws {
+    try skipWhereThreadSanitizerWrapsDispatchBlocks()
     AllocationTracker.start()
     defer { AllocationTracker.stop() }
     let generation = AllocationTracker.markGeneration()
