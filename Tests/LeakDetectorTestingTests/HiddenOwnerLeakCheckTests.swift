@@ -148,7 +148,8 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     XCTAssertTrue(text.contains("it is retained through:\n  \(path)\n"), text, file: file, line: line)
     XCTAssertTrue(text.contains(" is held by \(heldBy)\n"), text, file: file, line: line)
     #if DEBUG
-      XCTAssertTrue(text.contains("HiddenOwnerSnippets.swift:\(closureLine())"), "the closure's line is given: \(text)", file: file, line: line)
+      XCTAssertTrue(
+        text.contains("HiddenOwnerSnippets.swift:\(closureLine())"), "the closure's line is given: \(text)", file: file, line: line)
     #endif
   }
 
@@ -171,8 +172,8 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
   func testScheduledTimer_objectItsBlockCaptures_isNamedAsHeldByTheRunLoop() {
     assertHeldBy(
       "the main run loop, until the timer is invalidated",
-      path:
-        "Foundation.Timer._fire -> closure #2 in LeakTestSupport.Metronome.start(weakly: Bool).capture #0: Metronome -> LeakTestSupport.Metronome",
+      path: "Foundation.Timer._fire -> closure #2 in LeakTestSupport.Metronome.start(weakly: Bool).capture #0: Metronome"
+        + " -> LeakTestSupport.Metronome",
       closureLine: { Metronome.closureLine },
       strong: check(Metronome.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
       weak: check(Metronome.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))

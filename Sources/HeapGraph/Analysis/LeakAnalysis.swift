@@ -67,7 +67,8 @@ public struct LeakAnalysis: Sendable {
           Step(
             objectID: graph.objectID(of: chain[index]), typeName: graph.typeName(of: chain[index]),
             reference: index + 1 < chain.count ? graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])) : nil,
-            closureSite: graph.kind(of: chain[index]) == .closureContext ? graph.allocationStack(of: chain[index])?.frames.allocationSite : nil)
+            closureSite: graph.kind(of: chain[index]) == .closureContext
+              ? graph.allocationStack(of: chain[index])?.frames.allocationSite : nil)
         }
       }
     }

@@ -142,11 +142,11 @@ struct LiveHeapCapture {
   /// ``RunLoopBlocks``, ``RunLoopTimers``) as roots of kind `runtime`, labelled by what holds
   /// it: the closures of pending blocks whose context the walk captured (a tracker snapshot
   /// captures every closure context; a check's walk, the object a closure captures alone), and
-  /// the tasks and timers that lead to a captured object in a few references, walked from there. It walks from no
-  /// block: a test process can hold thousands of pending blocks (XCTest's watchdogs), and walking
-  /// what they reach made each check's capture 25 times slower. Call it after ``run()`` and
-  /// before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each
-  /// holder's retain of what it holds.
+  /// the tasks and timers that lead to a captured object in a few references, walked from
+  /// there. It walks from no block: a test process can hold thousands of pending blocks
+  /// (XCTest's watchdogs), and walking what they reach made each check's capture 25 times
+  /// slower. Call it after ``run()`` and before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``,
+  /// which then counts each holder's retain of what it holds.
   mutating func addPendingWorkRoots() {
     let captured = idByAddress
     let keeping = { (context: UInt) in captured[context] != nil }
@@ -294,7 +294,9 @@ struct LiveHeapCapture {
 
   /// ``visit(address:typeName:kind:function:)`` for the target of `reference`.
   private mutating func visit(_ reference: ObjectReference) -> Int64? {
-    visit(address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind, function: reference.closureFunction)
+    visit(
+      address: reference.targetAddress, typeName: reference.targetTypeName, kind: reference.targetKind,
+      function: reference.closureFunction)
   }
 
   /// The snapshot stack of an allocation stack recorded by the tracker, as return addresses.
