@@ -7,13 +7,14 @@
 //   - naming a global holder: the capture a failing check makes for an object a global holds,
 //     with the program's global data scanned and the holding variable named, against the same
 //     capture without global data (median of 21, interleaved).
-//   - pending tasks: the same capture with 1,000 tasks sleeping in `Task.sleep` (median of 11).
+//   - pending work: the same capture with 1,000 tasks sleeping in `Task.sleep`, then with 1,000
+//     `asyncAfter` blocks pending (median of 11 each).
 // Prints one JSON object; milliseconds are per test, best of 5 rounds.
 import LeakDetector
 import LeakDetectorTesting
 import XCTest
 
-final class Item {
+final class Item: @unchecked Sendable {
   var next: Item?
   var value = 0
 }
@@ -67,12 +68,18 @@ for _ in 0..<21 {
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let globalBytes = RootRegion.globalData().reduce(0) { $0 + Int($1.end - $1.start) }
 
-// Then the cost of pending tasks for a check's capture: 1,000 tasks sleeping in `Task.sleep`,
-// each holding an object of its own (not the captured one). Each is read to see whether it
-// leads to a captured object (it does not), against the same capture with none pending.
+// Then the cost of pending work for a check's capture, against the same capture with none
+// pending: 1,000 `asyncAfter` blocks, each capturing an object of its own and a value (so that
+// its context is an object, looked into to see whether it holds a captured one); then 1,000
+// tasks sleeping in `Task.sleep`, each holding an object of its own (each is read to see whether
+// it leads to a captured object; it does not).
 func captureTime() -> Double {
   milliseconds { precondition(AllocationTracker.captureLiveHeap(including: heldByAGlobal, rootRegions: []).failure == nil) }
 }
+let beforeBlocks = (0..<11).map { _ in captureTime() }
+let blockItems = (0..<1_000).map { _ in Item() }
+for (index, item) in blockItems.enumerated() { DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { item.value += index } }
+let withBlocks = (0..<11).map { _ in captureTime() }
 let withoutTasks = (0..<11).map { _ in captureTime() }
 let sleepers = (0..<1_000).map { _ in
   let item = Item()
@@ -81,7 +88,6 @@ let sleepers = (0..<1_000).map { _ in
 Thread.sleep(forTimeInterval: 0.5)  // until they all sleep
 let withTasks = (0..<11).map { _ in captureTime() }
 sleepers.forEach { $0.cancel() }
-Thread.sleep(forTimeInterval: 0.5)
 
 let runs = 2_000
 func runPlain() -> Double {
@@ -117,4 +123,7 @@ print(
     + "\"pendingTasks1000\": {\"captureMilliseconds\": \(rounded(median(withoutTasks))), "
     + "\"captureWithTasksMilliseconds\": \(rounded(median(withTasks))), "
     + "\"extraMicrosecondsPerTask\": \(rounded((median(withTasks) - median(withoutTasks)) * 1000 / 1_000))}, "
+    + "\"pendingBlocks1000\": {\"captureMilliseconds\": \(rounded(median(beforeBlocks))), "
+    + "\"captureWithBlocksMilliseconds\": \(rounded(median(withBlocks))), "
+    + "\"extraMicrosecondsPerBlock\": \(rounded((median(withBlocks) - median(beforeBlocks)) * 1000 / 1_000))}, "
     + "\"sink\": \(sink % 2)}")

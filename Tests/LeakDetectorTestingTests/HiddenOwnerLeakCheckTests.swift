@@ -153,6 +153,20 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     #endif
   }
 
+  /// The same when the closure captures a value too (its context is an object the check's walk
+  /// does not reach from the reminder).
+  func testAsyncAfter_closureCapturingAValueToo_isNamedAsHeldByItsBlock() throws {
+    try skipWhereThreadSanitizerWrapsDispatchBlocks()
+    let findings = check(Reminder.init, start: { $0.remindInAnHour(adding: 2) }, stop: { _ in })
+    let text = findings.first?.description ?? ""
+    XCTAssertEqual(findings.count, 1)
+    XCTAssertTrue(text.contains(" is held by a block asyncAfter scheduled, not yet run\n"), text)
+    XCTAssertTrue(text.contains("closure #1 in LeakTestSupport.Reminder.remindInAnHour(adding: Int).capture #0: Reminder"), text)
+    #if DEBUG
+      XCTAssertTrue(text.contains("HiddenOwnerSnippets.swift:\(Reminder.closureLine))"), text)
+    #endif
+  }
+
   func testSleepingTask_objectItsClosureCaptures_isNamedAsHeldByTheTask() throws {
     try skipWhereThreadSanitizerWrapsDispatchBlocks()
     nonisolated(unsafe) var tasks: [Task<Void, Never>] = []

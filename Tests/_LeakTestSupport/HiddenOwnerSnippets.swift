@@ -112,6 +112,13 @@ public final class Reminder: @unchecked Sendable {
     Self.closureLine = #line + 1
     DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { self.n += 1 }
   }
+
+  /// The same with a closure that captures a value too: its context is an object of its own,
+  /// which holds the reminder.
+  @inline(never) public func remindInAnHour(adding delta: Int) {
+    Self.closureLine = #line + 1
+    DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { self.n += delta }
+  }
 }
 
 /// `Task { try await Task.sleep(for: .seconds(3600)); self.n += 1 }`: no cycle, but the task

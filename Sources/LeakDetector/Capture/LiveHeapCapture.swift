@@ -140,24 +140,29 @@ struct LiveHeapCapture {
 
   /// Adds what libdispatch and the main run loop hold until it runs (``PendingDispatchWork``,
   /// ``RunLoopBlocks``, ``RunLoopTimers``) as roots of kind `runtime`, labelled by what holds
-  /// it: the closures of pending blocks whose context the walk captured (a tracker snapshot
-  /// captures every closure context; a check's walk, the object a closure captures alone), and
-  /// the tasks and timers that lead to a captured object in a few references, walked from
-  /// there. It walks from no block: a test process can hold thousands of pending blocks
-  /// (XCTest's watchdogs), and walking what they reach made each check's capture 25 times
-  /// slower. Call it after ``run()`` and before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``,
-  /// which then counts each holder's retain of what it holds.
+  /// it, when it holds what the walk captured: the closures of pending blocks whose context the
+  /// walk captured or refers to a captured object itself (a closure that captures `self` and a
+  /// value), and the tasks and timers that lead to a captured object within a few references.
+  /// What is not captured yet is walked from there. A block's context is only looked into one
+  /// level deep: a test process can hold thousands of pending blocks (XCTest's watchdogs), and
+  /// walking what they reach made each check's capture 25 times slower. Call it after ``run()``
+  /// and before ``addExternallyHeldObjectsAsRoots(retainedByCaller:)``, which then counts each
+  /// holder's retain of what it holds.
   mutating func addPendingWorkRoots() {
     let captured = idByAddress
-    let keeping = { (context: UInt) in captured[context] != nil }
+    let reflector = reader.reflector
+    let keeping = { (context: UInt) in
+      captured[context] != nil
+        || reflector.reflect(address: context).references.contains { $0.ownership.isRetaining && captured[$0.target] != nil }
+    }
     for work in PendingDispatchWork(keeping: keeping).work() + RunLoopBlocks.mainRunLoopWork(keeping: keeping) {
       guard let reference = reader.reference(from: work) else { continue }
       let targetID: Int64
       if let id = idByAddress[work.target] {
         targetID = id
       } else {
-        // A task or a timer the walk did not reach: a root only if it holds what the walk captured.
-        guard work.function == 0, holdsCapturedObject(reference), let id = visit(reference) else { continue }
+        // A block's context `keeping` accepted, or a task or timer that leads to what the walk captured.
+        guard work.function != 0 || holdsCapturedObject(reference), let id = visit(reference) else { continue }
         targetID = id
         run()
       }

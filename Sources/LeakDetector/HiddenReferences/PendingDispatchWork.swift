@@ -100,16 +100,18 @@ struct PendingDispatchWork {
   }
 
   /// The closure of a continuation's block, or the task a continuation without a block runs (its
-  /// context, when that is a task); for the task that wakes a task in `Task.sleep`, the sleeper.
+  /// context, when that is a task); for the task that wakes a task in `Task.sleep`, the sleeper,
+  /// or nothing once the sleep is over.
   private func reference(ofContinuation continuation: UInt, labels: Labels) -> RawReference? {
     if let block = DispatchReferences.closureReference(ofContinuation: continuation, label: labels.block, keeping: keeping) { return block }
     guard let flags = MemoryReader.readWord(at: continuation), flags & 0x10 == 0,
       let task = MemoryReader.readWord(at: continuation &+ 40), TaskReferences.isTask(task)
     else { return nil }
-    if let sleeper = TaskReferences(reflector: reflector).sleeper(wokenBy: task) {
-      return RawReference(label: Labels.sleeping, ownership: .strong, target: sleeper)
+    switch TaskReferences(reflector: reflector).sleep(wokenBy: task) {
+    case .sleeper(let sleeper): return RawReference(label: Labels.sleeping, ownership: .strong, target: sleeper)
+    case .over: return nil
+    case nil: return RawReference(label: labels.task, ownership: .strong, target: task)
     }
-    return RawReference(label: labels.task, ownership: .strong, target: task)
   }
 
   /// The work of the `asyncAfter` and `Task.sleep` timers armed in the three timer heaps at `heaps` (32 bytes

@@ -85,13 +85,20 @@ struct TaskReferences {
 
   /// The edge to the task's closure, from its initial context's prefix.
   private func closure(ofTask task: UInt, state: State) -> RawReference? {
+    guard let (context, entry) = closureContextAndEntry(ofTask: task, state: state) else { return nil }
+    // An `async let` child borrows its closure from the parent's frame.
+    let isAsyncLetChild = state.jobFlags & (1 << 24) != 0 && state.jobFlags & (1 << 26) == 0
+    return closureReference(context: context, entry: entry, owned: !isAsyncLetChild)
+  }
+
+  /// The context and the entry of the closure the task was created with, as its initial
+  /// context's prefix keeps them (for `Task { }`, a thunk's).
+  private func closureContextAndEntry(ofTask task: UInt, state: State) -> (context: UInt, entry: UInt)? {
     guard let initialContext = initialContext(ofTask: task, jobFlags: state.jobFlags),
       MemoryReader.readWord(at: initialContext) == 0,  // the initial context has no parent: the layout checks out
       let context = MemoryReader.readWord(at: initialContext &- 16), context != 0
     else { return nil }
-    // An `async let` child borrows its closure from the parent's frame.
-    let isAsyncLetChild = state.jobFlags & (1 << 24) != 0 && state.jobFlags & (1 << 26) == 0
-    return closureReference(context: context, entry: MemoryReader.readWord(at: initialContext &- 24) ?? 0, owned: !isAsyncLetChild)
+    return (context, MemoryReader.readWord(at: initialContext &- 24) ?? 0)
   }
 
   /// The children a task group of the task keeps (heap tasks the group retains until their
@@ -129,17 +136,26 @@ struct TaskReferences {
     return jobFlags & 0xFF == 0
   }
 
-  /// The task sleeping in `Task.sleep` that `wakeTask` will resume, or `nil` when `wakeTask` is
-  /// not such a task. `Task.sleep` suspends the sleeper on a continuation it stores in a word of
-  /// its own (the sleep token), and schedules a small task whose closure captures only that
-  /// token's address: the token's word is the sleeper's address while it sleeps (its two low
-  /// bits clear; they mark the other states).
-  func sleeper(wokenBy wakeTask: UInt) -> UInt? {
-    guard let closure = references(ofTask: wakeTask).references.first(where: { $0.label == "closure" }),
-      let token = MemoryReader.readWord(at: closure.target &+ 16), let word = MemoryReader.readWord(at: token), word & 3 == 0,
-      Self.isTask(word)
+  /// What a task that wakes a task in `Task.sleep` stands for, from its sleep token.
+  enum Sleep: Equatable {
+    /// The task asleep, which the wake-up task will resume.
+    case sleeper(UInt)
+    /// The sleep is over (it finished, or was cancelled): the wake-up task holds nothing.
+    case over
+  }
+
+  /// The sleep `wakeTask` ends, or `nil` when `wakeTask` is not a wake-up task. `Task.sleep`
+  /// suspends the sleeper on a continuation it stores in a word of its own (the sleep token),
+  /// and schedules a small task whose closure captures only that token's address: the token's
+  /// word is the sleeper's address while it sleeps (its two low bits clear), 1 to 3 once the
+  /// sleep is over. A cancelled sleep leaves its wake-up task scheduled until the deadline.
+  func sleep(wokenBy wakeTask: UInt) -> Sleep? {
+    guard Runtime.current != nil, let state = State(ofTask: wakeTask),
+      let (context, _) = closureContextAndEntry(ofTask: wakeTask, state: state),
+      let token = MemoryReader.readWord(at: context &+ 16), token & 7 == 0, let word = MemoryReader.readWord(at: token)
     else { return nil }
-    return word
+    if (1...3).contains(word) { return .over }
+    return word & 3 == 0 && Self.isTask(word) ? .sleeper(word) : nil
   }
 
   /// Where the task's initial async context starts: after the task object (208 bytes), its child
