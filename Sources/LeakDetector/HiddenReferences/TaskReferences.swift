@@ -128,10 +128,11 @@ struct TaskReferences {
     return references
   }
 
-  /// Whether `address` is a task object: metadata of kind 0x502, job kind 0 in the job flags.
+  /// Whether `address` is a task object: metadata of the task kind, job kind 0 in the job flags.
   static func isTask(_ address: UInt) -> Bool {
     guard address != 0, address & 15 == 0, let metadata = MemoryReader.readWord(at: address), metadata & 7 == 0,
-      MemoryReader.readWord(at: metadata) == 0x502, let jobFlags = MemoryReader.readWord(at: address &+ 32)
+      let kindWord = MemoryReader.readWord(at: metadata), HeapObjectKind.of(kindWord: kindWord) == .task,
+      let jobFlags = MemoryReader.readWord(at: address &+ 32)
     else { return false }
     return jobFlags & 0xFF == 0
   }
