@@ -1,0 +1,125 @@
+/// Swift names as people write them, made from the demangler's full text: what crash reports and
+/// debuggers show, with the generic arguments of types kept.
+///
+/// - No module qualifiers (unless asked to keep the outermost one) and no `Swift.` anywhere.
+/// - Functions by their argument labels, without types, results or generic parameters:
+///   `SubscriptionBox.init(originalSubscription:transformedSubscription:subscriber:)`.
+/// - No private-declaration discriminators: `(_select in _E350C4…)` becomes `_select`.
+/// - Closures without their signature: `closure #1 in Feed.load()`.
+/// - Async partial functions as their function: `ProfileSwiftTests.actorLeak() (async)`.
+/// - Sugar for optionals, arrays and dictionaries: `Feed?`, `[Item]`, `[String: Int]`.
+///
+/// ```text
+/// closure #1 (A1?, A1) -> () in ReSwift.SubscriptionBox.init<A>(originalSubscription: ReSwift.Subscription<A1>, transformedSubscription: ReSwift.Subscription<A>?, subscriber: ReSwift.AnyStoreSubscriber) -> ReSwift.SubscriptionBox<A>
+///   → closure #1 in SubscriptionBox.init(originalSubscription:transformedSubscription:subscriber:)
+/// (1) suspend resume partial function for ReSwift.ProfileSwiftTests.actorLeak() async -> ()
+///   → ProfileSwiftTests.actorLeak() (async)
+/// ReSwift.Subscription<RWTests.RWAppState>
+///   → Subscription<RWAppState>
+/// ```
+///
+/// Text it does not recognise is returned with only its qualifiers dropped, so a name never
+/// disappears from a report.
+public enum ReadableName {
+  /// A demangled symbol or closure name (a stack frame, a closure context's type name) as people
+  /// write it.
+  ///
+  /// - Parameter keepingModule: whether to keep the module of the outermost declaration
+  ///   (`FeedApp.FeedViewModel.bind(to:)`), for lists that mix modules.
+  public static func symbol(_ demangled: String, keepingModule: Bool = false) -> String {
+    var text = Text(preparing: demangled)
+    text.removeUnmangledSuffix()
+    var isAsync = false
+    var prefix = ""
+    stripping: while true {
+      for dropped in ["partial apply forwarder for ", "partial apply for ", "merged ", "specialized ", "dispatch thunk of "]
+      where text.hasPrefix(dropped) {
+        text.removeFirst(dropped.count)
+        continue stripping
+      }
+      for kept in ["async function pointer to ", "protocol witness for ", "variable initialization expression of "]
+      where text.hasPrefix(kept) {
+        prefix += kept
+        text.removeFirst(kept.count)
+        continue stripping
+      }
+      for specialization in ["generic specialization ", "function signature specialization "]
+      where text.hasPrefix(specialization + "<") {
+        guard let close = text.closingBracket(from: specialization.count), text.hasPrefix(" of ", at: close + 1) else { break }
+        text.removeFirst(close + 5)
+        continue stripping
+      }
+      if let partial = text.asyncPartialFunctionPrefixLength {
+        isAsync = true
+        text.removeFirst(partial)
+        continue stripping
+      }
+      break
+    }
+    if text.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
+    // "X in conformance T : P in M": the witness, in its type.
+    if let conformance = text.topLevelRanges(separatedBy: " in conformance ").dropFirst().first {
+      let witness = text.slice(0..<(conformance.lowerBound - " in conformance ".count))
+      var conforming = text.slice(conformance)
+      if let colon = conforming.topLevelRanges(separatedBy: " : ").first { conforming = conforming.slice(colon) }
+      return prefix + readable(chain: witness, keepingModule: false, isAsync: &isAsync) + " in " + conforming.typeText(keepingModule: false)
+    }
+    let name = readable(chain: text, keepingModule: keepingModule, isAsync: &isAsync)
+    return prefix + name + (isAsync ? " (async)" : "")
+  }
+
+  /// A type name (`ReSwift.Subscription<RWTests.RWAppState>`) as people write it
+  /// (`Subscription<RWAppState>`). Closure contexts, whose type name is their function's, go
+  /// through ``symbol(_:keepingModule:)``.
+  public static func type(_ name: String, keepingModule: Bool = false) -> String {
+    if name.contains(" in ") || name.hasPrefix("closure #") { return symbol(name, keepingModule: keepingModule) }
+    return Text(preparing: name).typeText(keepingModule: keepingModule)
+  }
+
+  /// The module that declares the outermost declaration of a type or symbol name:
+  /// `ReSwift` for `closure #1 in ReSwift.Subscription.select<A>(…)`; `nil` for names without
+  /// one (`box<Int>`, `Task`) and for the standard library's types.
+  public static func module(of name: String) -> String? {
+    var text = Text(preparing: name)
+    if let partial = text.asyncPartialFunctionPrefixLength { text.removeFirst(partial) }
+    for dropped in ["partial apply forwarder for ", "partial apply for "] where text.hasPrefix(dropped) { text.removeFirst(dropped.count) }
+    guard let last = text.topLevelRanges(separatedBy: " in ").last else { return nil }
+    let components = text.slice(last).pathComponents
+    guard components.count >= 2, let first = components.first, first != "Swift", !Text.isGenericParameter(first) else { return nil }
+    return first
+  }
+
+  /// The segments of `closure #1 in Local #1 in App.make()`, each made readable; only the last
+  /// one is qualified (the others are relative to it).
+  private static func readable(chain text: Text, keepingModule: Bool, isAsync: inout Bool) -> String {
+    var segments = text.topLevelRanges(separatedBy: " in ").map(text.slice)
+    // A local type's initializer names its result in full, with the same context:
+    // `init() -> Local #1 in App.make() -> AnyObject in Local #1 in App.make() -> AnyObject`.
+    for index in segments.indices.reversed() {
+      let segment = segments[index].string
+      guard let arrow = segment.ranges(of: ") -> ").last else { continue }
+      let rest = segments.count - index - 1
+      guard rest % 2 == 1 else { continue }
+      let result = String(segment[arrow.upperBound...])
+      let first: [String] = [result] + segments[(index + 1)..<(index + 1 + rest / 2)].map(\.string)
+      let second: [String] = segments[(index + 1 + rest / 2)...].map(\.string)
+      if first == second { segments.removeSubrange((index + 1)..<(index + 1 + rest / 2)) }
+    }
+    var parts: [String] = []
+    for (index, segment) in segments.enumerated() {
+      if let closure = segment.closureNumberPrefix {
+        parts.append(closure)
+        continue
+      }
+      if let local = segment.localDeclarationName {
+        parts.append(local)
+        continue
+      }
+      let isLast = index == segments.count - 1
+      var declarationIsAsync = false
+      parts.append(segment.declarationText(qualified: isLast, keepingModule: keepingModule, isAsync: &declarationIsAsync))
+      if declarationIsAsync && segments.count == 1 { isAsync = true }
+    }
+    return parts.joined(separator: " in ")
+  }
+}
