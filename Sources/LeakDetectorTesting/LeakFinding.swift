@@ -50,8 +50,10 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// `nil` when it was.
   public var captureFailure: String? = nil
 
-  /// The report a person can act on.
+  /// The report a person can act on. Names are written as people write them; the leaked type's
+  /// module, named in the first line, is left out of the rest.
   public var description: String {
+    let names = NameStyle.readable(homeModule: ReadableName.module(of: typeName))
     let seconds = Double(gracePeriod.components.seconds) + Double(gracePeriod.components.attoseconds) / 1e18
     var text: String
     switch kind {
@@ -63,20 +65,20 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     case .leaked:
       text = "\(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
     }
-    if let allocationSite { text += "It was allocated at \(allocationSite.description).\n" }
+    if let allocationSite { text += "It was allocated at \(names.frame(allocationSite)).\n" }
     if !cycles.isEmpty {
       for cycle in cycles {
         // Closure values (a closure whose context is its one capture) are not allocations.
         let objects = cycle.elements.count { !($0.kind == .closureContext && $0.address == nil) }
         text += "It is held by a retain cycle (\(objects) object\(objects == 1 ? "" : "s")):\n"
-        text += "  \(cycle)\n"
+        text += "  \(names.cycle(cycle))\n"
         // A task's site is its closure's, which the cycle lists.
         for element in cycle.elements where element.kind != .task {
           guard let site = element.allocationSite.allocationSite else { continue }
           if element.kind == .closureContext {
-            if let location = site.sourceLocation { text += "    - \(element.typeName) written at \(location)\n" }
+            if let location = site.sourceLocation { text += "    - \(names.type(element.typeName)) written at \(location)\n" }
           } else {
-            text += "    - \(element.typeName) allocated at \(site.description)\n"
+            text += "    - \(names.type(element.typeName)) allocated at \(names.frame(site))\n"
           }
         }
       }
@@ -84,12 +86,12 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     } else if let captureFailure {
       text += "The heap could not be captured to explain what holds it: \(captureFailure)."
     } else if let retainingPath, retainingPath.steps.count > 1 {
-      let steps = retainingPath.steps.map(\.description)
-      text += "No retain cycle holds it; it is retained through:\n  " + steps.joined(separator: " -> ") + "\n"
+      let steps = retainingPath.steps.map { ($0.typeName, $0.reference) }
+      text += "No retain cycle holds it; it is retained through:\n  " + names.chain(steps) + "\n"
       let location = retainingPath.originSite?.sourceLocation.map { " (\($0))" } ?? ""
-      text += "  where \(retainingPath.steps[0].typeName)\(location) \(Self.holder(of: retainingPath.origin))\n"
+      text += "  where \(names.type(retainingPath.steps[0].typeName))\(location) \(Self.holder(of: retainingPath.origin))\n"
       for step in retainingPath.steps.dropFirst() {
-        if let location = step.closureSite?.sourceLocation { text += "    - \(step.typeName) written at \(location)\n" }
+        if let location = step.closureSite?.sourceLocation { text += "    - \(names.type(step.typeName)) written at \(location)\n" }
       }
       text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
     } else if let retainingPath, case .root(let kind, _) = retainingPath.origin, kind != .external {

@@ -22,12 +22,13 @@ struct AnalyzeCommand: ParsableCommand {
       EXAMPLES
         leak-detector analyze app.heapsnapshot.json
         leak-detector analyze app.heapsnapshot.json --format json --output cycles.json
+        leak-detector analyze app.heapsnapshot.json --format html --output leaks.html
         capture-heap | leak-detector analyze -
       """
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json, dot, sarif, junit, markdown
+    case text, json, dot, sarif, junit, markdown, html
   }
 
   @Argument(help: "The heap snapshot to analyse (JSON, format version 1); - reads it from standard input.")
@@ -35,12 +36,15 @@ struct AnalyzeCommand: ParsableCommand {
 
   @OptionGroup var analysis: AnalysisOptions
 
-  @Option(help: "The report format: text for people, json for machines, dot for Graphviz, sarif for code scanning, junit or markdown for CI.")
+  @Option(
+    help: "The report format: text or html for people, json for machines, dot for Graphviz, sarif for code scanning, junit or markdown for CI.")
   var format: Format = .text
 
   @OptionGroup var output: OutputOptions
 
   @OptionGroup var sourceRoot: SourceRootOption
+
+  @OptionGroup var diagrams: DiagramOptions
 
   func run() throws {
     try output.checkNotAnInput([snapshot])
@@ -57,9 +61,10 @@ struct AnalyzeCommand: ParsableCommand {
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
       case .junit: asGate.renderJUnit()
       case .markdown: asGate.renderMarkdown()
+      case .html: result.renderHTML(graphviz: try diagrams.graphviz())
       }
-    try output.emit(rendered)
-    progress.report("done")
+    progress.finish()
+    try output.emit(rendered, isText: format == .text)
     if result.hasFindings { throw ExitStatus.found }
   }
 }

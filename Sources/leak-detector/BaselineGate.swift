@@ -10,7 +10,7 @@ import HeapGraph
 struct BaselineGate {
   /// The report formats of a gate (`gate --format`, `run --format`).
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json, sarif, junit, markdown
+    case text, json, sarif, junit, markdown, html
   }
 
   /// The baseline file.
@@ -20,6 +20,8 @@ struct BaselineGate {
   var sourceRoot: String?
   /// The command that accepts the current findings, for messages.
   var acceptCommand: String
+  /// How an HTML report draws cycles (``DiagramOptions/graphviz()``).
+  var graphviz: ((String) -> String?)? = nil
 
   /// The reason written for newly accepted findings, for people to replace.
   static let placeholderReason = "accepted by --update-baseline; say why"
@@ -47,8 +49,9 @@ struct BaselineGate {
       case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot)
       case .junit: outcome.renderJUnit()
       case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand)
+      case .html: outcome.renderHTML(baseline: path, acceptCommand: acceptCommand, graphviz: graphviz)
       }
-    try output.emit(rendered)
+    try output.emit(rendered, isText: format == .text)
     if format != .text && status != .success {
       standardError.write(outcome.renderText(baseline: path, acceptCommand: acceptCommand))
     }

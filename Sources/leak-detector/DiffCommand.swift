@@ -20,7 +20,7 @@ struct DiffCommand: ParsableCommand {
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, html
   }
 
   @Argument(help: "The earlier snapshot; - reads it from standard input.")
@@ -36,6 +36,8 @@ struct DiffCommand: ParsableCommand {
 
   @OptionGroup var output: OutputOptions
 
+  @OptionGroup var diagrams: DiagramOptions
+
   func validate() throws {
     guard old != standardInputArgument || new != standardInputArgument else {
       throw ValidationError("Standard input can be read only once: name '-' as the earlier or the later snapshot, not both.")
@@ -49,7 +51,14 @@ struct DiffCommand: ParsableCommand {
     let after = try analysis.analyze(new, progress: progress)
     progress.report("comparing")
     let diff = HeapDiff(old: before, new: after)
-    try output.emit(format == .json ? diff.renderJSON() : diff.renderText(old: inputName(old), new: inputName(new)))
+    let rendered =
+      switch format {
+      case .text: diff.renderText(old: inputName(old), new: inputName(new))
+      case .json: diff.renderJSON()
+      case .html: diff.renderHTML(old: inputName(old), new: inputName(new), graphviz: try diagrams.graphviz())
+      }
+    progress.finish()
+    try output.emit(rendered, isText: format == .text)
     if diff.hasGrowth { throw ExitStatus.found }
   }
 }

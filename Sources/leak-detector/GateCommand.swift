@@ -48,6 +48,8 @@ struct GateCommand: ParsableCommand {
 
   @OptionGroup var sourceRoot: SourceRootOption
 
+  @OptionGroup var diagrams: DiagramOptions
+
   func validate() throws {
     guard !snapshots.isEmpty else { throw ValidationError("Name at least one snapshot.") }
     guard snapshots.filter({ $0 == standardInputArgument }).count <= 1 else {
@@ -63,7 +65,8 @@ struct GateCommand: ParsableCommand {
     let gate = BaselineGate(
       path: baseline, format: format, output: output,
       sourceRoot: sourceRoot.resolved,
-      acceptCommand: "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline")
+      acceptCommand: "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline",
+      graphviz: try diagrams.graphviz())
     _ = try gate.read()  // a malformed baseline fails before the snapshots are read
     let progress = ProgressPrinter()
     var found: [HeapFinding] = []
@@ -71,6 +74,7 @@ struct GateCommand: ParsableCommand {
       found += try analysis.analyze(snapshot, progress: progress).findings
     }
     let all = HeapFinding.merged(found)
+    progress.finish()
     if updateBaseline { return try gate.update(with: all) }
     let status = try gate.gate(all)
     if status != .success { throw status }

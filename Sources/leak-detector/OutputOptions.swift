@@ -1,10 +1,25 @@
 import ArgumentParser
 import HeapGraph
 
-/// Where a command writes its report.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a command writes its report, and whether a text report on a terminal is coloured.
 struct OutputOptions: ParsableArguments {
+  /// When a text report is coloured.
+  enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    /// On a terminal, unless `NO_COLOR` is set or `TERM` is `dumb`.
+    case auto
+    case always
+    case never
+  }
+
   @Option(help: "Write the report to this file (atomically) instead of standard output.")
   var output: String?
+
+  @Option(help: "Colour a text report: auto (on a terminal, unless NO_COLOR is set), always, or never.")
+  var color: ColorChoice = .auto
 
   /// Refuses an output file that is also one of the command's `inputs`, before any work is
   /// done: a report must not replace the snapshot or baseline it is made from.
@@ -15,12 +30,26 @@ struct OutputOptions: ParsableArguments {
     throw InputFailure(message: "\(output): --output names an input of this command (\(input)); write the report to another file")
   }
 
-  /// Writes `text` to the output file atomically, or to standard output.
-  func emit(_ text: String) throws(InputFailure) {
+  /// Writes `text` to the output file atomically, or to standard output; a text report
+  /// (`isText`) is coloured when ``color`` says so. A file is never coloured unless asked.
+  func emit(_ text: String, isText: Bool = false) throws(InputFailure) {
+    let colored = isText && usesColor(forTerminal: output == nil && isatty(1) == 1) ? ReportColoring.colored(text) : text
     guard let output else {
-      standardOutput.write(text)
+      standardOutput.write(colored)
       return
     }
-    try writeFile(Array(text.utf8), to: output)
+    try writeFile(Array(colored.utf8), to: output)
+  }
+
+  /// Whether to colour, for output that is (`isTerminal`) or is not a terminal.
+  func usesColor(forTerminal isTerminal: Bool) -> Bool {
+    switch color {
+    case .always: return true
+    case .never: return false
+    case .auto:
+      let noColor = getenv("NO_COLOR").map { String(cString: $0) } ?? ""
+      let term = getenv("TERM").map { String(cString: $0) } ?? ""
+      return isTerminal && noColor.isEmpty && term != "dumb"
+    }
   }
 }

@@ -78,6 +78,8 @@ struct RunCommand: ParsableCommand {
 
   @OptionGroup var sourceRoot: SourceRootOption
 
+  @OptionGroup var diagrams: DiagramOptions
+
   @Argument(parsing: .postTerminator, help: "The program to run and its arguments, after --.")
   var command: [String] = []
 
@@ -92,10 +94,12 @@ struct RunCommand: ParsableCommand {
   func run() throws {
     let agent = try Self.agentPath()
     let rules = try loadSuppressions()
+    let graphviz = try diagrams.graphviz()
     let gate = baseline.map { path in
       BaselineGate(
         path: path, format: format, output: output, sourceRoot: sourceRoot.resolved,
-        acceptCommand: "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
+        acceptCommand: "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))",
+        graphviz: graphviz)
     }
     _ = try gate?.read()  // a malformed baseline fails before the program runs
     let directory = try TemporaryDirectory()
@@ -161,8 +165,9 @@ struct RunCommand: ParsableCommand {
         case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
         case .junit: asGate.renderJUnit()
         case .markdown: asGate.renderMarkdown()
+        case .html: report.renderHTML(command: command.joined(separator: " "), graphviz: graphviz)
         }
-      try output.emit(rendered)
+      try output.emit(rendered, isText: format == .text)
       if report.hasLeaks { status = .found }
     }
     if programStatus != 0 { throw ProgramExit(code: programStatus) }

@@ -4,14 +4,15 @@ import HeapGraph
   import Glibc
 #endif
 
-/// The private directory a `run` shares with the agents of the processes it checks: each writes
-/// its exit snapshot there (`<pid>.exit.heapsnapshot.bin`); it is removed afterwards.
+/// A private directory: the one a `run` shares with the agents of the processes it checks (each
+/// writes its exit snapshot there, `<pid>.exit.heapsnapshot.bin`), or one for Graphviz's files;
+/// it is removed afterwards.
 struct TemporaryDirectory {
   let path: String
 
-  init() throws(InputFailure) {
+  init(prefix: String = "leak-detector-run") throws(InputFailure) {
     let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array("\(base)/leak-detector-run.XXXXXX".utf8CString)
+    var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else {
       throw InputFailure(message: "\(base): cannot create a temporary directory: \(String(cString: strerror(errno)))")
     }

@@ -77,7 +77,7 @@ final class FuzzRegressionTests: XCTestCase {
 
   func testMarkdown_lineBreakInLabel_staysInItsRow() throws {
     let markdown = try rendered("snapshot-line-break-in-label.fuzz").outcome.renderMarkdown()
-    XCTAssertTrue(markdown.contains("A.a<br>b -> A |"), markdown)
+    XCTAssertTrue(markdown.contains("A.a<br>b → A |"), markdown)
   }
 
   func testMarkdown_pipeWithCombiningMark_isEscaped() throws {

@@ -52,6 +52,7 @@ final class RendererGoldenTests: XCTestCase {
     assertMatchesGolden(asGate.renderSARIF(toolVersion: "0.1.0", sourceRoot: "/ci/checkout"), named: "analysis.sarif")
     assertMatchesGolden(asGate.renderJUnit(), named: "analysis.junit.xml")
     assertMatchesGolden(asGate.renderMarkdown(), named: "analysis.md")
+    assertMatchesGolden(analysis.renderHTML(), named: "analysis.html")
   }
 
   func testGateRenderers_newAcceptedAndFixed_matchGoldenFiles() throws {
@@ -67,6 +68,7 @@ final class RendererGoldenTests: XCTestCase {
     assertMatchesGolden(outcome.renderSARIF(toolVersion: "0.1.0", sourceRoot: "/ci/checkout"), named: "gate.sarif")
     assertMatchesGolden(outcome.renderJUnit(), named: "gate.junit.xml")
     assertMatchesGolden(outcome.renderMarkdown(acceptCommand: accept), named: "gate.md")
+    assertMatchesGolden(outcome.renderHTML(baseline: "Baselines/leaks.json", acceptCommand: accept), named: "gate.html")
     assertMatchesGolden(String(decoding: baseline.jsonBytes(), as: UTF8.self), named: "baseline.json")
   }
 
@@ -75,6 +77,7 @@ final class RendererGoldenTests: XCTestCase {
     XCTAssertTrue(diff.hasGrowth)
     assertMatchesGolden(diff.renderText(old: "before.json", new: "after.json"), named: "diff.txt")
     assertMatchesGolden(diff.renderJSON(), named: "diff.json")
+    assertMatchesGolden(diff.renderHTML(old: "before.json", new: "after.json"), named: "diff.html")
   }
 
   func testSnapshotWriter_matchesGoldenFile() {

@@ -156,6 +156,7 @@ final class RunReportTests: XCTestCase {
     XCTAssertEqual(report.suppressed.map(\.rule.origin), ["default"])
     XCTAssertEqual(report.findings.map(\.summary), ["Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner (in PetsTests.XCPetsTests.testAdopt(), PetsTests.adopt())"])
     assertMatchesGolden(report.renderText(), named: "run-report.txt")
+    assertMatchesGolden(report.renderHTML(command: "swift test"), named: "run-report.html")
   }
 }
 

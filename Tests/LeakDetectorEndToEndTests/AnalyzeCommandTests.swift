@@ -12,14 +12,28 @@ final class AnalyzeCommandTests: XCTestCase {
 
   // MARK: - Findings
 
+  /// Colour only when asked or on a terminal: a pipe gets plain text, whatever NO_COLOR says.
+  func testAnalyze_color_onlyWhenAskedOrOnATerminal() throws {
+    let plain = try run(["analyze", fixtures + "/fb-seven-nodes.json"])
+    XCTAssertFalse(plain.standardOutput.contains("\u{1B}["), plain.standardOutput)
+    let colored = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--color", "always"])
+    XCTAssertTrue(colored.standardOutput.hasPrefix("\u{1B}[1m\u{1B}[31m3 retain cycles in 1 strongly connected component\u{1B}[0m\n"), colored.standardOutput)
+    XCTAssertTrue(colored.standardOutput.contains("\u{1B}[1m1)\u{1B}[0m Node.second → Node.first → Node\n"), colored.standardOutput)
+    XCTAssertTrue(colored.standardOutput.contains("allocated at makeGraph() (\u{1B}[34mGraph.swift:12\u{1B}[0m)"), colored.standardOutput)
+    let stripped = colored.standardOutput.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    XCTAssertEqual(stripped, plain.standardOutput, "colour changes no text")
+    let json = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--color", "always", "--format", "json"])
+    XCTAssertFalse(json.standardOutput.contains("\u{1B}["), "only text reports are coloured")
+  }
+
   func testAnalyze_sevenNodeSnapshot_printsItsThreeCyclesAndExitsWithTwo() throws {
     let result = try run(["analyze", fixtures + "/fb-seven-nodes.json"])
     XCTAssertEqual(result.status, 2, result.standardError)
     XCTAssertTrue(result.standardOutput.hasPrefix("3 retain cycles in 1 strongly connected component\n"), result.standardOutput)
-    XCTAssertTrue(result.standardOutput.contains("1) Demo.Node.second -> Demo.Node.first -> Demo.Node\n"))
-    XCTAssertTrue(result.standardOutput.contains("2) Demo.Node.first -> Demo.Node.first -> Demo.Node.first -> Demo.Node\n"))
-    XCTAssertTrue(result.standardOutput.contains("3) Demo.Node.second -> Demo.Node.second -> Demo.Node.first -> Demo.Node\n"))
-    XCTAssertTrue(result.standardOutput.contains("allocated at Demo.makeGraph() -> Demo.Node (Graph.swift:12)"))
+    XCTAssertTrue(result.standardOutput.contains("1) Node.second → Node.first → Node\n"))
+    XCTAssertTrue(result.standardOutput.contains("2) Node.first → Node.first → Node.first → Node\n"))
+    XCTAssertTrue(result.standardOutput.contains("3) Node.second → Node.second → Node.first → Node\n"))
+    XCTAssertTrue(result.standardOutput.contains("allocated at makeGraph() (Graph.swift:12)"))
     XCTAssertEqual(result.standardError, "")
   }
 

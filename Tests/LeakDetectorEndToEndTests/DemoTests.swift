@@ -17,10 +17,10 @@ final class DemoTests: XCTestCase {
     XCTAssertEqual(analysis.status, 2, analysis.standardOutput)
     for expected in [
       "4 retain cycles in 3 strongly connected components",
-      "FeedApp.FeedViewModel.onUpdate -> closure #1 in FeedApp.FeedViewModel.bind(to: FeedView).capture #1: FeedViewModel -> FeedApp.FeedViewModel",
-      "FeedApp.Network.session -> FeedApp.Session.delegate -> FeedApp.Network",
-      "FeedApp.ImageRequest.completion -> closure #1 in FeedApp.ImageLoader.load(String).capture #1: ImageRequest -> FeedApp.ImageRequest",
-      "FeedApp.Session (object",
+      "FeedViewModel.onUpdate → closure #1 in FeedViewModel.bind(to:).capture #1: FeedViewModel → FeedViewModel",
+      "Network.session → Session.delegate → Network",
+      "ImageRequest.completion → closure #1 in ImageLoader.load(_:).capture #1: ImageRequest → ImageRequest",
+      "- Session (object",
     ] {
       XCTAssertTrue(analysis.standardOutput.contains(expected), "missing \(expected) in\n\(analysis.standardOutput)")
     }
@@ -30,7 +30,7 @@ final class DemoTests: XCTestCase {
     // Network.init allocates the session; an optimized build may inline it into its caller.
     XCTAssertTrue(
       sites.contains {
-        $0.contains("FeedApp.Session") && ($0.contains("at FeedApp.Network.init()") || $0.contains("at FeedApp.showAndDismissFeedScreen()"))
+        $0.contains("- Session (") && ($0.contains("at Network.init()") || $0.contains("at showAndDismissFeedScreen()"))
       }, sites.joined(separator: "\n"))
   }
 }

@@ -71,7 +71,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
 
   func testTask_strongCaptureFailsThroughTheTask_weakPasses() {
     assertCycleThrough(
-      through: ["StreamCounter.task._task -> Task", "Task.closure -> closure #2 in", ".capture #2: StreamCounter -> LeakTestSupport.StreamCounter"],
+      through: ["StreamCounter.task._task → Task", "Task.closure → closure #2 in", ".capture #2: StreamCounter → StreamCounter"],
       closureLine: { StreamCounter.closureLine },
       strong: check(StreamCounter.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
       weak: check(StreamCounter.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
@@ -81,8 +81,8 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     try skipWhereThreadSanitizerWrapsDispatchBlocks()
     assertCycleThrough(
       through: [
-        "Ticker.source -> Dispatch.DispatchSource", "DispatchSource.event handler -> closure #2 in",
-        ".capture #0: Ticker -> LeakTestSupport.Ticker",
+        "Ticker.source → Dispatch.DispatchSource", "DispatchSource.event handler → closure #2 in",
+        ".capture #0: Ticker → Ticker",
       ],
       closureLine: { Ticker.closureLine },
       strong: check(Ticker.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
@@ -92,9 +92,9 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
   func testNotificationObserver_strongCaptureFailsThroughTheBlock_weakPasses() {
     assertCycleThrough(
       through: [
-        "HitCounter.token -> (extension in Foundation):FoundationEssentials.NotificationCenter._NSNotificationObserverToken",
-        "_NSNotificationObserverToken.registration -> closure #1 in closure #2 in FoundationEssentials.NotificationCenter._addObserver",
-        "-> closure #2 in LeakTestSupport.HitCounter.start(weakly: Bool).capture #0: HitCounter -> LeakTestSupport.HitCounter",
+        "HitCounter.token → FoundationEssentials.NotificationCenter._NSNotificationObserverToken",
+        "_NSNotificationObserverToken.registration → closure #1 in closure #2 in FoundationEssentials.NotificationCenter._addObserver",
+        "→ closure #2 in HitCounter.start(weakly:).capture #0: HitCounter → HitCounter",
       ],
       closureLine: { HitCounter.closureLine },
       strong: check(HitCounter.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
@@ -104,8 +104,8 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
   func testWorkItem_strongCaptureFailsThroughTheBlock_weakPasses() {
     assertCycleThrough(
       through: [
-        "Incrementer.item -> Dispatch.DispatchWorkItem", "DispatchWorkItem.block -> closure #2 in",
-        ".capture #0: Incrementer -> LeakTestSupport.Incrementer",
+        "Incrementer.item → Dispatch.DispatchWorkItem", "DispatchWorkItem.block → closure #2 in",
+        ".capture #0: Incrementer → Incrementer",
       ],
       closureLine: { Incrementer.closureLine },
       strong: check(Incrementer.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
@@ -122,12 +122,11 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     XCTAssertTrue(finding.cycles.isEmpty, text)
     XCTAssertTrue(
       text.contains(
-        "it is retained through:\n  closure #1 in LeakTestSupport.Reminder.remindInAnHour().capture #0: Reminder"
-          + " -> LeakTestSupport.Reminder\n"), text)
+        "it is retained through:\n  closure #1 in Reminder.remindInAnHour().capture #0: Reminder → Reminder\n"), text)
     XCTAssertTrue(text.contains(" is held by a block asyncAfter scheduled, not yet run\n"), text)
     #if DEBUG
       XCTAssertTrue(
-        text.contains("where closure #1 in LeakTestSupport.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:\(Reminder.closureLine))"),
+        text.contains("where closure #1 in Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:\(Reminder.closureLine))"),
         text)
     #endif
   }
@@ -161,7 +160,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     let text = findings.first?.description ?? ""
     XCTAssertEqual(findings.count, 1)
     XCTAssertTrue(text.contains(" is held by a block asyncAfter scheduled, not yet run\n"), text)
-    XCTAssertTrue(text.contains("closure #1 in LeakTestSupport.Reminder.remindInAnHour(adding: Int).capture #0: Reminder"), text)
+    XCTAssertTrue(text.contains("closure #1 in Reminder.remindInAnHour(adding:).capture #0: Reminder"), text)
     #if DEBUG
       XCTAssertTrue(text.contains("HiddenOwnerSnippets.swift:\(Reminder.closureLine))"), text)
     #endif
@@ -177,7 +176,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     }
     assertHeldBy(
       "the timer of Task.sleep, until the task wakes",
-      path: "Task.closure -> closure #2 in LeakTestSupport.Napper.napForAnHour(weakly: Bool).capture #1: Napper -> LeakTestSupport.Napper",
+      path: "Task.closure → closure #2 in Napper.napForAnHour(weakly:).capture #1: Napper → Napper",
       closureLine: { Napper.closureLine },
       strong: check(Napper.init, start: { start($0, false) }, stop: { _ in }),
       weak: check(Napper.init, start: { start($0, true) }, stop: { _ in }))
@@ -186,8 +185,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
   func testScheduledTimer_objectItsBlockCaptures_isNamedAsHeldByTheRunLoop() {
     assertHeldBy(
       "the main run loop, until the timer is invalidated",
-      path: "Foundation.Timer._fire -> closure #2 in LeakTestSupport.Metronome.start(weakly: Bool).capture #0: Metronome"
-        + " -> LeakTestSupport.Metronome",
+      path: "Foundation.Timer._fire → closure #2 in Metronome.start(weakly:).capture #0: Metronome → Metronome",
       closureLine: { Metronome.closureLine },
       strong: check(Metronome.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
       weak: check(Metronome.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))

@@ -1,10 +1,19 @@
 extension HeapAnalysis {
-  /// The report for people: the retain cycles by component (see ``CycleReport/renderText(settingNames:)``),
-  /// then the leaked objects and survivors (see ``LeakAnalysis/renderText()``).
+  /// The report for people: the retain cycles by component (see
+  /// ``CycleReport/renderText(settingNames:names:)``), then the leaked objects and survivors (see
+  /// ``LeakAnalysis/renderText(names:)``).
   ///
-  /// - Parameter settingNames: how to name the settings that show more when a component is cut
-  ///   short.
-  public func renderText(settingNames: ReportSettingNames = .configuration) -> String {
-    cycles.renderText(settingNames: settingNames) + leaks.renderText()
+  /// - Parameters:
+  ///   - settingNames: how to name the settings that show more when a component is cut short.
+  ///   - names: how to write Swift names; by default readable, with the home module of all the
+  ///     report's types.
+  public func renderText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> String {
+    let names = names ?? nameStyle
+    return cycles.renderText(settingNames: settingNames, names: names) + leaks.renderText(names: names)
+  }
+
+  /// Readable names, with the home module of the types of every finding.
+  public var nameStyle: NameStyle {
+    .readable(forTypeNames: cycles.cycles.flatMap { $0.elements.map(\.typeName) } + leaks.typeNames)
   }
 }

@@ -31,6 +31,8 @@ public struct HeapDiff: Sendable {
     public var name: String
     /// The finding's fingerprint (nil for a type).
     public var fingerprint: Fingerprint?
+    /// The finding, for reports that write its names their own way (nil for a type or a path).
+    public var finding: HeapFinding? = nil
     public var before: Int
     public var after: Int
     public var delta: Int { after - before }
@@ -82,7 +84,9 @@ public struct HeapDiff: Sendable {
     growingFindings = findings(newAnalysis).values.compactMap { finding in
       let previous = oldFindings[finding.fingerprint]?.count ?? 0
       return finding.count > previous
-        ? Growth(name: "\(finding.kind.rawValue): \(finding.summary)", fingerprint: finding.fingerprint, before: previous, after: finding.count)
+        ? Growth(
+          name: "\(finding.kind.rawValue): \(finding.summary)", fingerprint: finding.fingerprint, finding: finding, before: previous,
+          after: finding.count)
         : nil
     }.sorted { ($0.delta, $1.name) > ($1.delta, $0.name) }
   }
@@ -91,10 +95,15 @@ public struct HeapDiff: Sendable {
   public var hasGrowth: Bool { !growingTypes.isEmpty || !growingFindings.isEmpty }
 
   /// The diff for people.
-  public func renderText(old: String, new: String) -> String {
+  ///
+  /// - Parameter names: how to write Swift names; by default readable, with the home module of
+  ///   the growing types and findings.
+  public func renderText(old: String, new: String, names: NameStyle? = nil) -> String {
     guard hasGrowth else { return "No growth from \(old) to \(new).\n" }
+    let names = names ?? .readable(forTypeNames: growingTypes.map(\.name) + growingFindings.compactMap(\.finding).flatMap { $0.links.map(\.typeName) })
     var out = "Growth from \(old) to \(new):\n"
-    for growth in growingTypes { out += "  \(growth.name): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
+    if let note = names.homeModuleNote { out += note + "\n" }
+    for growth in growingTypes { out += "  \(names.type(growth.name)): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
     if !growingPaths.isEmpty {
       out += "Retaining paths that grew:\n"
       for growth in growingPaths { out += "  \(growth.name): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
@@ -102,7 +111,8 @@ public struct HeapDiff: Sendable {
     if !growingFindings.isEmpty {
       out += "New or growing findings:\n"
       for growth in growingFindings {
-        out += "  \(growth.fingerprint?.description ?? ""): \(growth.before) -> \(growth.after) (+\(growth.delta))  \(growth.name)\n"
+        let name = growth.finding.map { "\($0.kind.rawValue): \(names.summary(of: $0))" } ?? growth.name
+        out += "  \(growth.fingerprint?.description ?? ""): \(growth.before) -> \(growth.after) (+\(growth.delta))  \(name)\n"
       }
     }
     return out

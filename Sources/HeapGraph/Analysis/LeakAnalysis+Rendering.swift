@@ -11,7 +11,11 @@ extension LeakAnalysis {
   ///   1) global App.shared: App.AppState.feeds[0] -> App.Feed
   ///      suspect ~~~ App.AppState.feeds[0]; 80 bytes retained; fingerprint 1aef726e22a7cf71
   /// ```
-  public func renderText() -> String {
+  ///
+  /// - Parameter names: how to write Swift names; by default readable, with the home module of the
+  ///   analysis's own types.
+  public func renderText(names: NameStyle? = nil) -> String {
+    let names = names ?? .readable(forTypeNames: typeNames)
     var out = ""
     if !hasRoots {
       out += "\nLeaks: the snapshot lists no roots, so leaked objects cannot be told from live ones.\n"
@@ -20,19 +24,26 @@ extension LeakAnalysis {
     } else {
       out += "\nLeaks: \(count(leakedObjectCount, "object")) unreachable from every root, in \(count(leakGroups.count, "group"))\n"
       for (index, group) in leakGroups.enumerated() {
-        out += "  \(index + 1)) \(group.instanceCount) × \(group.summary)  (\(count(group.objectCount, "object")), "
+        out += "  \(index + 1)) \(group.instanceCount) × \(group.entryCycle.map(names.cycle) ?? names.type(group.summary))  (\(count(group.objectCount, "object")), "
         out += "\(grouped(group.retainedSize)) bytes retained; fingerprint \(group.fingerprint); first object \(group.entryObjectIDs[0]))\n"
       }
     }
     if !survivors.isEmpty {
       out += "\nSurvivors: \(count(survivors.count, "object")) expected dead still reachable\n"
       for (index, survivor) in survivors.enumerated() {
-        let steps = survivor.path.map(\.description)
-        out += "  \(index + 1)) \(survivor.root): \(steps.joined(separator: " -> "))\n"
-        out += "     suspect ~~~ \(survivor.suspect); \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)\n"
+        out += "  \(index + 1)) \(survivor.root): \(names.chain(survivor.path.map { ($0.typeName, $0.reference) }))\n"
+        // The suspect is the reference into the survivor, from the step before it (or its root).
+        let source = survivor.path.count > 1 ? survivor.path[survivor.path.count - 2] : nil
+        let suspect = source.map { names.link(type: $0.typeName, reference: $0.reference ?? "?") } ?? survivor.suspect
+        out += "     suspect ~~~ \(suspect); \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)\n"
       }
     }
     return out
+  }
+
+  /// The type names the text report shows: leak groups' and survivors'.
+  var typeNames: [String] {
+    leakGroups.flatMap { $0.entryCycle?.elements.map(\.typeName) ?? [$0.summary] } + survivors.flatMap { $0.path.map(\.typeName) }
   }
 
   /// Writes the `leaks` and `survivors` members of a JSON report.

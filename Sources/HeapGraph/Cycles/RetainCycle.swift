@@ -76,6 +76,9 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
       parts: ["cycle"] + (0..<count).flatMap { [canonical[(start + $0) % count].typeName, canonical[(start + $0) % count].reference ?? ""] })
   }
 
+  /// Each object's type and its reference to the next, for ``HeapFinding/links``.
+  var links: [HeapFinding.Link] { elements.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) } }
+
   /// The rotation that starts at the smallest sequence of (type, label) pairs: the same for the
   /// same leak in every run, where ``elements`` may start at either of two objects of one type.
   static func addressIndependentStart(of elements: [Element]) -> Int {

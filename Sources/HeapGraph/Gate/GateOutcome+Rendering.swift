@@ -5,15 +5,18 @@ extension GateOutcome {
   ///   - baseline: how to name the baseline (its path).
   ///   - acceptCommand: how the reader accepts the current findings, if they can (the CLI passes
   ///     its `--update-baseline` command line); said after new and fixed findings.
-  public func renderText(baseline: String, acceptCommand: String? = nil) -> String {
+  ///   - names: how to write Swift names; by default readable (``nameStyle``).
+  public func renderText(baseline: String, acceptCommand: String? = nil, names: NameStyle? = nil) -> String {
+    let names = names ?? nameStyle
     var out = ""
     if newFindings.isEmpty {
       out += "No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.\n"
     } else {
       out += "\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):\n"
+      if let note = names.homeModuleNote { out += note + "\n" }
       for finding in newFindings {
-        out += "  \(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(finding.summary)\n"
-        if let location = finding.location { out += "    allocated at \(location.description)\n" }
+        out += "  \(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))\n"
+        if let location = finding.location { out += "    allocated at \(names.frame(location))\n" }
       }
       if let acceptCommand {
         out += "Fix them, or accept them with:\n  \(acceptCommand)\n"
@@ -26,6 +29,9 @@ extension GateOutcome {
     }
     return out
   }
+
+  /// Readable names, with the home module of the new and accepted findings' types.
+  public var nameStyle: NameStyle { .readable(for: newFindings + acceptedFindings) }
 
   /// The verdict for machines, in the `swift-leak-gate` format, version 1.
   ///
@@ -169,17 +175,21 @@ extension GateOutcome {
 
   /// Markdown for CI step summaries.
   ///
-  /// - Parameter acceptCommand: how the reader updates the baseline, if they can; said when
-  ///   there are new or fixed findings.
-  public func renderMarkdown(acceptCommand: String? = nil) -> String {
+  /// - Parameters:
+  ///   - acceptCommand: how the reader updates the baseline, if they can; said when there are new
+  ///     or fixed findings.
+  ///   - names: how to write Swift names; by default readable (``nameStyle``).
+  public func renderMarkdown(acceptCommand: String? = nil, names: NameStyle? = nil) -> String {
+    let names = names ?? nameStyle
     var out = "## Leak gate: \(newFindings.isEmpty ? "passed" : "\(count(newFindings.count, "new finding"))")\n\n"
+    if let note = names.homeModuleNote, !newFindings.isEmpty || !acceptedFindings.isEmpty { out += note + "\n\n" }
     if !newFindings.isEmpty || !acceptedFindings.isEmpty {
       out += "| | kind | fingerprint | finding |\n| --- | --- | --- | --- |\n"
       for finding in newFindings {
-        out += "| new | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(finding.summary)) |\n"
+        out += "| new | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding))) |\n"
       }
       for finding in acceptedFindings {
-        out += "| accepted | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(finding.summary)) |\n"
+        out += "| accepted | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding))) |\n"
       }
     }
     if !fixedFingerprints.isEmpty { out += "\nFixed (no longer found): \(fixedFingerprints.map { "`\($0)`" }.joined(separator: ", "))\n" }

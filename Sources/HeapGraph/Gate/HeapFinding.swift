@@ -7,21 +7,46 @@ public struct HeapFinding: Sendable, Hashable {
     case survivor
   }
 
+  /// An object of the finding and the reference it holds on the next.
+  public struct Link: Sendable, Hashable {
+    public var typeName: String
+    public var reference: String?
+
+    public init(typeName: String, reference: String?) {
+      self.typeName = typeName
+      self.reference = reference
+    }
+  }
+
   public var kind: Kind
   public var fingerprint: Fingerprint
-  /// `A.b -> B.a -> A`, or the survivor's path.
+  /// `A.b -> B.a -> A`, or the survivor's path, with names in full.
   public var summary: String
+  /// The objects the summary names, for reports that write names their own way
+  /// (``NameStyle/summary(of:)``): a cycle's objects, a leak group's entry cycle or object, a
+  /// survivor's path. Empty for findings read from a baseline.
+  public var links: [Link] = []
+  /// The root that holds a survivor's path (`global App.shared`).
+  public var root: String?
+  /// What the summary adds in parentheses after the links (`in AppTests.testFeed()`).
+  public var note: String?
   /// How many instances (identical cycles or groups).
   public var count: Int
   /// Where an object of the finding was allocated (for code-scanning annotations), when known.
   public var location: StackFrame?
 
-  public init(kind: Kind, fingerprint: Fingerprint, summary: String, count: Int = 1, location: StackFrame? = nil) {
+  public init(
+    kind: Kind, fingerprint: Fingerprint, summary: String, count: Int = 1, location: StackFrame? = nil, links: [Link] = [],
+    root: String? = nil, note: String? = nil
+  ) {
     self.kind = kind
     self.fingerprint = fingerprint
     self.summary = summary
     self.count = count
     self.location = location
+    self.links = links
+    self.root = root
+    self.note = note
   }
 
   /// The findings of a cycle search and a leak analysis of `graph`, one per fingerprint, in a
@@ -37,20 +62,22 @@ public struct HeapFinding: Sendable, Hashable {
       found.append(
         HeapFinding(
           kind: .cycle, fingerprint: cycle.fingerprint, summary: cycle.description, count: 1,
-          location: cycle.elements.lazy.compactMap(\.allocationSite.allocationSite).first))
+          location: cycle.elements.lazy.compactMap(\.allocationSite.allocationSite).first, links: cycle.links))
     }
     for group in analysis.leakGroups {
       found.append(
         HeapFinding(
           kind: .leak, fingerprint: group.fingerprint, summary: group.summary, count: group.instanceCount,
-          location: allocationSite(ofObject: group.entryObjectIDs.first)))
+          location: allocationSite(ofObject: group.entryObjectIDs.first),
+          links: group.entryCycle?.links ?? [Link(typeName: group.summary, reference: nil)]))
     }
     for survivor in analysis.survivors {
       let path = survivor.path.map(\.description).joined(separator: " -> ")
       found.append(
         HeapFinding(
           kind: .survivor, fingerprint: survivor.fingerprint, summary: "\(survivor.root): \(path) (suspect \(survivor.suspect))",
-          count: 1, location: allocationSite(ofObject: survivor.path.last?.objectID)))
+          count: 1, location: allocationSite(ofObject: survivor.path.last?.objectID),
+          links: survivor.path.map { Link(typeName: $0.typeName, reference: $0.reference) }, root: survivor.root))
     }
     return merged(found)
   }

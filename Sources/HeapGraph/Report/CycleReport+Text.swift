@@ -20,9 +20,12 @@ extension CycleReport {
   ///      - App.Entry (object 11, 0xb000) allocated at App.Screen.cache() -> App.Cache (Screen.swift:30)
   /// ```
   ///
-  /// - Parameter settingNames: how to name the settings that show more when a component is cut
-  ///   short.
-  public func renderText(settingNames: ReportSettingNames = .configuration) -> String {
+  /// - Parameters:
+  ///   - settingNames: how to name the settings that show more when a component is cut short.
+  ///   - names: how to write Swift names; by default readable, with the home module of the
+  ///     report's own types (``NameStyle/readable(forTypeNames:)``), named in the header.
+  public func renderText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> String {
+    let names = names ?? defaultNameStyle
     var out = ""
     let found = foundCycleCount
     let searchable = components.indices.filter { components[$0].foundCycleCount > 0 || !components[$0].isComplete }
@@ -33,6 +36,7 @@ extension CycleReport {
     }
     out += "\(count(objectCount, "object")), \(count(referenceCount, "reference")) "
     out += "(\(grouped(strongReferenceCount)) strong); cycles of up to \(configuration.maxCycleLength) objects\n"
+    if let note = names.homeModuleNote, found > 0 { out += note + "\n" }
 
     for group in groupedComponents(searchable) {
       let component = components[group.first]
@@ -43,14 +47,16 @@ extension CycleReport {
       }
       out += "\n"
       for (index, cycle) in component.cycles.enumerated() {
-        out += "  \(index + 1)) \(cycle)\n"
+        out += "  \(index + 1)) \(names.cycle(cycle))\n"
+        let short = names.shortForm(of: cycle)
+        if short != names.cycle(cycle) { out += "     in short: \(short)\n" }
         out += "     fingerprint \(cycle.fingerprint)\n"
         for element in cycle.elements {
-          out += "     - \(element.typeName) (object \(element.objectID)"
+          out += "     - \(names.type(element.typeName)) (object \(element.objectID)"
           if let address = element.address { out += ", 0x\(String(address, radix: 16))" }
           out += ")"
           if let site = element.allocationSite.allocationSite {
-            out += " allocated at \(site.description)"
+            out += " allocated at \(names.frame(site))"
           }
           out += "\n"
         }
@@ -78,6 +84,9 @@ extension CycleReport {
     }
     return out
   }
+
+  /// Readable names, with the home module of the listed cycles' types.
+  var defaultNameStyle: NameStyle { .readable(forTypeNames: cycles.lazy.flatMap(\.elements).map(\.typeName)) }
 
   /// Indices of components with the same cycle fingerprints, in order of first appearance.
   private func groupedComponents(_ indices: [Int]) -> [(first: Int, others: [Int])] {

@@ -1,20 +1,26 @@
 extension RunReport {
   /// The report for people (the example in ``RunReport``'s documentation).
-  public func renderText() -> String {
+  ///
+  /// - Parameter names: how to write Swift names; by default readable, with the home module of
+  ///   the leaks' types.
+  public func renderText(names: NameStyle? = nil) -> String {
+    let names = names ?? .readable(forTypeNames: leaks.flatMap { $0.members.map(\.typeName) })
     var out = renderProcesses()
     if leaks.isEmpty {
       out += "\nLeaks: none\n"
     } else {
       let objects = leaks.reduce(0) { $0 + $1.objectCount }
       out += "\nLeaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\n"
+      if let note = names.homeModuleNote { out += note + "\n" }
       for (index, leak) in leaks.enumerated() {
-        out += "  \(index + 1)) \(leak.instanceCount) × \(leak.summary)  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"
+        let links = leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
+        out += "  \(index + 1)) \(leak.instanceCount) × \(names.leak(links, summary: leak.summary))  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"
         if !leak.tests.isEmpty { out += "     in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))\n" }
         for member in leak.members {
-          let name = member.typeName + (member.reference.map { "." + $0 } ?? "")
+          let name = names.link(type: member.typeName, reference: member.reference)
           // A closure's site is its own code: its file and line say where it is written.
-          let site = member.kind == .closureContext ? member.site.map { "written at \($0.sourceLocation ?? $0.description)" }
-            : member.site.map { "allocated at \($0.description)" }
+          let site = member.kind == .closureContext ? member.site.map { "written at \($0.sourceLocation ?? names.frame($0))" }
+            : member.site.map { "allocated at \(names.frame($0))" }
           out += "     - \(name)" + (site.map { "  " + $0 } ?? "") + "\n"
         }
         if processes.count > 1 { out += "     in \(leak.processes.joined(separator: "; "))\n" }

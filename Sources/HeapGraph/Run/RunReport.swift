@@ -143,10 +143,11 @@ public struct RunReport: Sendable {
   public var findings: [HeapFinding] {
     HeapFinding.merged(
       leaks.map { leak in
-        let testNote = leak.tests.isEmpty ? "" : " (in \(leak.tests.joined(separator: ", ")))"
+        let testNote = leak.tests.isEmpty ? nil : "in \(leak.tests.joined(separator: ", "))"
         return HeapFinding(
-          kind: .leak, fingerprint: leak.fingerprint, summary: leak.summary + testNote, count: leak.instanceCount,
-          location: leak.members.lazy.compactMap(\.site).first)
+          kind: .leak, fingerprint: leak.fingerprint, summary: leak.summary + (testNote.map { " (\($0))" } ?? ""),
+          count: leak.instanceCount, location: leak.members.lazy.compactMap(\.site).first,
+          links: leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }, note: testNote)
       })
   }
 }

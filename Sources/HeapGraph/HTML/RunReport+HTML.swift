@@ -1,0 +1,62 @@
+extension RunReport {
+  /// The report of a checked run as one self-contained HTML page: the processes checked, and
+  /// each leak with its cycle drawn, the tests that allocated it and its objects' sites; the
+  /// leaks also as a sortable table by retained size.
+  ///
+  /// - Parameters:
+  ///   - command: the command that was run, for the page's subtitle.
+  ///   - graphviz: turns Graphviz source into SVG; `nil` draws with the built-in layout.
+  public func renderHTML(command: String, graphviz: ((String) -> String?)? = nil) -> String {
+    let names = NameStyle.readable(forTypeNames: leaks.flatMap { $0.members.map(\.typeName) })
+    var page = HTMLPage(title: "Leak check: " + (leaks.isEmpty ? "no leaks" : count(leaks.count, "leak")), subtitle: command)
+    let objects = leaks.reduce(0) { $0 + $1.objectCount }
+    page.body += "<nav class=\"tiles\">"
+    page.body += HTMLPage.tile(grouped(leaks.count), "leak groups", tone: leaks.isEmpty ? "good" : "bad", link: "leaks")
+    page.body += HTMLPage.tile(grouped(objects), "leaked objects", tone: leaks.isEmpty ? "good" : "bad")
+    page.body += HTMLPage.tile(grouped(processes.count), "processes checked", tone: "neutral", link: "processes")
+    page.body += HTMLPage.tile(grouped(suppressed.count), "suppressed groups", tone: "neutral")
+    page.body += "</nav>\n"
+    if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
+
+    page.body += "<section id=\"leaks\"><h2>Leaks (\(grouped(leaks.count)))</h2>\n"
+    if leaks.isEmpty { page.body += "<p class=\"muted\">None.</p>\n" }
+    if !leaks.isEmpty {
+      page.body += HTMLPage.table(
+        id: "leak-groups",
+        columns: [
+          ("rank", "#", true), ("instances", "Instances", true), ("entry", "Entry", false), ("objects", "Objects", true),
+          ("retained", "Retained bytes", true), ("tests", "Tests", false),
+        ],
+        rows: leaks.enumerated().map { index, leak in
+          let links = leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
+          return [
+            HTMLPage.numberCell(index + 1), HTMLPage.numberCell(leak.instanceCount),
+            "<a class=\"chain\" href=\"#l\(index + 1)\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</a>",
+            HTMLPage.numberCell(leak.objectCount), HTMLPage.numberCell(leak.retainedSize), HTMLPage.escaped(leak.tests.joined(separator: ", ")),
+          ]
+        })
+    }
+    for (index, leak) in leaks.enumerated() {
+      let links = leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
+      page.body += "<article class=\"finding leak\" id=\"l\(index + 1)\" data-fingerprint=\"\(leak.fingerprint)\">"
+      page.body += "<h3>\(index + 1)) \(leak.instanceCount) × <span class=\"chain\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</span></h3>"
+      if !leak.tests.isEmpty { page.body += "<p>In \(leak.tests.count == 1 ? "test" : "tests") <code>\(HTMLPage.escaped(leak.tests.joined(separator: ", ")))</code></p>" }
+      if links.count > 1 {
+        let sites = leak.members.map { member in member.site?.sourceLocation.map { (member.kind == .closureContext ? "written at " : "allocated at ") + $0 } }
+        page.body += HTMLPage.diagram(CycleDiagram(links: links, names: names, sites: sites), id: "l\(index + 1)", graphviz: graphviz)
+      }
+      page.body += HTMLPage.table(
+        id: "l\(index + 1)-objects", columns: [("object", "Object", false), ("site", "Allocated or written at", false)],
+        rows: leak.members.map { ["<code>\(HTMLPage.escaped(names.link(type: $0.typeName, reference: $0.reference)))</code>", HTMLPage.siteCell($0.site, names: names)] },
+        sortable: false)
+      page.body += "<p class=\"fingerprint\">fingerprint \(leak.fingerprint) · \(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes</p></article>\n"
+    }
+    page.body += "</section>\n<section id=\"processes\"><h2>Processes checked</h2>\n<ul>"
+    for process in processes {
+      page.body += "<li><code>\(HTMLPage.escaped(process.description))</code>: \(count(process.objectCount, "object")) when it exited, "
+      page.body += "\(grouped(process.leakedObjectCount)) leaked</li>"
+    }
+    page.body += "</ul></section>\n"
+    return page.render()
+  }
+}

@@ -1,0 +1,156 @@
+/// How a report for people writes Swift names: as people write them (``readable(homeModule:)``),
+/// or in full as the snapshot has them (``full``, what JSON and SARIF always use).
+///
+/// The readable style names the report's *home module* once instead of on every name: the module
+/// that declares most of the report's types. Names from other modules keep theirs, and the
+/// standard library's `Swift.` is never written. References are joined with `→`, since `->`
+/// also appears inside function types.
+///
+/// ```text
+/// FeedViewModel.onUpdate → closure #1 in FeedViewModel.bind(to:).capture #1: FeedViewModel → FeedViewModel
+///   in short: FeedViewModel.onUpdate → closure in FeedViewModel.bind(to:) → FeedViewModel
+/// ```
+public struct NameStyle: Sendable, Hashable {
+  /// Whether names are made readable (``ReadableName``); `false` writes them in full.
+  public var isReadable: Bool
+  /// The module whose names are written without it.
+  public var homeModule: String?
+
+  /// Names exactly as the snapshot has them, joined with `->`.
+  public static let full = NameStyle(isReadable: false, homeModule: nil)
+
+  /// Readable names, without `homeModule` on the names it declares.
+  public static func readable(homeModule: String?) -> NameStyle { NameStyle(isReadable: true, homeModule: homeModule) }
+
+  /// Readable names whose home module is the one that declares most of `typeNames` (the first in
+  /// alphabetical order on a tie), or none when no name has a module.
+  public static func readable(forTypeNames typeNames: some Sequence<String>) -> NameStyle {
+    var counts: [String: Int] = [:]
+    for name in typeNames {
+      if let module = ReadableName.module(of: name) { counts[module, default: 0] += 1 }
+    }
+    let home = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    return .readable(homeModule: home)
+  }
+
+  /// A line saying which module the names leave out, for the top of a report; `nil` when none.
+  ///
+  /// ```text
+  /// Names from FeedApp are written without their module.
+  /// ```
+  public var homeModuleNote: String? {
+    guard isReadable, let homeModule else { return nil }
+    return "Names from \(homeModule) are written without their module."
+  }
+
+  /// The separator of a chain of references.
+  public var arrow: String { isReadable ? " → " : " -> " }
+
+  /// A type name (a closure context's is its function's).
+  public func type(_ name: String) -> String {
+    guard isReadable else { return name }
+    return ReadableName.type(name, keepingModule: keepsModule(of: name))
+  }
+
+  /// A demangled function name, such as a stack frame's.
+  public func symbol(_ name: String) -> String {
+    guard isReadable else { return name }
+    return ReadableName.symbol(name, keepingModule: keepsModule(of: name))
+  }
+
+  /// `Feed.load() (Feed.swift:12)`: a stack frame's function and source location.
+  public func frame(_ frame: StackFrame) -> String {
+    guard isReadable, let symbol = frame.symbol else { return frame.description }
+    let name = self.symbol(symbol)
+    return frame.sourceLocation.map { "\(name) (\($0))" } ?? name
+  }
+
+  /// `Feed.onUpdate`: an object's type and the reference it holds, if any.
+  public func link(type typeName: String, reference: String?) -> String {
+    type(typeName) + (reference.map { "." + $0 } ?? "")
+  }
+
+  /// A chain of references: each object's type and the label of its reference to the next.
+  public func chain(_ links: [(type: String, reference: String?)]) -> String {
+    links.map { link(type: $0.type, reference: $0.reference) }.joined(separator: arrow)
+  }
+
+  /// A cycle, back to its first object: `Feed.onUpdate → closure #1 in Feed.load().capture #0: Feed → Feed`.
+  public func cycle(_ cycle: RetainCycle) -> String {
+    isReadable ? self.cycle(cycle.links) : cycle.description
+  }
+
+  /// The objects of a cycle, each with its reference to the next, back to the first.
+  public func cycle(_ links: [HeapFinding.Link]) -> String {
+    guard let first = links.first else { return "" }
+    return chain(links.map { ($0.typeName, $0.reference) }) + arrow + type(first.typeName)
+  }
+
+  /// A finding's summary: its cycle, its leaked object, or its survivor's path with the suspect
+  /// reference. A finding without links (read from a baseline) keeps its summary.
+  public func summary(of finding: HeapFinding) -> String {
+    guard isReadable, !finding.links.isEmpty else { return finding.summary }
+    let note = finding.note.map { " (\($0))" } ?? ""
+    switch finding.kind {
+    case .cycle: return cycle(finding.links) + note
+    case .leak: return leak(finding.links, summary: finding.summary) + note
+    case .survivor:
+      let path = chain(finding.links.map { ($0.typeName, $0.reference) })
+      let source = finding.links.count > 1 ? finding.links[finding.links.count - 2] : nil
+      let suspect = source.map { link(type: $0.typeName, reference: $0.reference ?? "?") } ?? "root"
+      return (finding.root.map { $0 + ": " } ?? "") + path + " (suspect \(suspect))" + note
+    }
+  }
+
+  /// A leak's entry: the cycle of its links (an object that holds itself is one link with a
+  /// reference), or its one object's type; `summary` (its full form) when there are no links or
+  /// names are written in full.
+  public func leak(_ links: [HeapFinding.Link], summary: String) -> String {
+    guard isReadable, let first = links.first else { return summary }
+    return links.count > 1 || first.reference != nil ? cycle(links) : type(first.typeName)
+  }
+
+  /// Readable names, with the home module of the findings' types.
+  public static func readable(for findings: some Sequence<HeapFinding>) -> NameStyle {
+    .readable(forTypeNames: findings.lazy.flatMap { $0.links.map(\.typeName) })
+  }
+
+  /// A cycle in the fewest words, to paste into an issue: types without modules or generic
+  /// arguments, closures by the declaration they are written in, and field labels (not captures).
+  ///
+  /// ```text
+  /// Subscription.observer → closure in Subscription._select(_:) → Subscription
+  /// ```
+  public func shortForm(of cycle: RetainCycle) -> String {
+    let parts = cycle.elements.map { element -> String in
+      let name = shortName(element.typeName, kind: element.kind)
+      guard let reference = element.reference, element.kind == .classInstance, !reference.hasPrefix("capture #") else { return name }
+      return name + "." + reference
+    }
+    return (parts + [shortName(cycle.elements[0].typeName, kind: cycle.elements[0].kind)]).joined(separator: " → ")
+  }
+
+  private func shortName(_ typeName: String, kind: ObjectKind) -> String {
+    var name = ReadableName.type(typeName)
+    if kind == .closureContext {
+      while let range = name.firstRange(of: " in "), name.hasPrefix("closure #") || name.hasPrefix("implicit closure #") {
+        name = String(name[range.upperBound...])
+      }
+      return "closure in " + name
+    }
+    // Generic arguments are dropped: `Subscription<Int>` → `Subscription`.
+    var result = ""
+    var depth = 0
+    for character in name {
+      if character == "<" { depth += 1 }
+      if depth == 0 { result.append(character) }
+      if character == ">", depth > 0 { depth -= 1 }
+    }
+    return result
+  }
+
+  private func keepsModule(of name: String) -> Bool {
+    guard let module = ReadableName.module(of: name) else { return false }
+    return module != homeModule
+  }
+}
