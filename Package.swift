@@ -13,7 +13,9 @@ let package = Package(
     .executable(name: "leak-detector-demo", targets: ["FeedApp"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // `swift package generate-documentation` (Scripts/docs): a build-time plugin, linked into nothing.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // The pure core: snapshot format, graph model, cycle search, reports. No C, no runtime hooks.

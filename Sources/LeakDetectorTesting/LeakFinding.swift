@@ -72,6 +72,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         let objects = cycle.elements.count { !($0.kind == .closureContext && $0.address == nil) }
         text += "It is held by a retain cycle (\(objects) object\(objects == 1 ? "" : "s")):\n"
         text += "  \(names.cycle(cycle))\n"
+        let short = names.shortForm(of: cycle)
+        if short != names.cycle(cycle) { text += "  in short: \(short)\n" }
         // A task's site is its closure's, which the cycle lists.
         for element in cycle.elements where element.kind != .task {
           guard let site = element.allocationSite.allocationSite else { continue }

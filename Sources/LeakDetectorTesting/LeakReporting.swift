@@ -4,7 +4,7 @@ import XCTest
 
 /// Where leak findings go: by default a test failure at the finding's location (XCTest's
 /// `recordFailure`, or Swift Testing's `Issue.record`); known leaks and late deallocations are
-/// notes, not failures. Replace the sink for a scope with ``withLeakReporter(_:_:)``.
+/// notes, not failures. Replace the sink for a scope with `withLeakReporter(_:_:)`.
 public enum LeakReporting {
   /// Receives a finding and where to report it.
   public typealias Reporter = @Sendable (_ finding: LeakFinding, _ file: String, _ line: Int) -> Void
@@ -62,7 +62,7 @@ public func withLeakReporter<Result>(_ reporter: @escaping LeakReporting.Reporte
   try LeakReporting.$reporter.withValue(reporter, operation: body)
 }
 
-/// The async form of ``withLeakReporter(_:_:)``.
+/// The async form of `withLeakReporter(_:_:)`.
 public func withLeakReporter<Result>(
   _ reporter: @escaping LeakReporting.Reporter, _ body: () async throws -> Result
 ) async rethrows -> Result {

@@ -20,6 +20,7 @@ final class ReadableNameTests: XCTestCase {
     "$s7ReSwift15SubscriptionBoxC08originalC0011transformedC010subscriberACyxGAA0C0Cyqd__G_AIyxGSgAA18AnyStoreSubscriber_ptclufC",
     "$s7ReSwift12SubscriptionC7_select33_6F9ECF150ADD9527A171C431DF6CF69BLLyACyqd__Gqd__xclF",
     "$s7ReSwift12SubscriptionC7_select33_6F9ECF150ADD9527A171C431DF6CF69BLLyACyqd__Gqd__xclFyxSg_xtcfU_",
+    "$s7ReSwift12SubscriptionC4sinkACyxGyyxSg_xtcc_tc33_7038C3DB39E4257FAB9EE57FECCA9BB1LlfcyAF_xtcfU_",
     "$s7ReSwift07ProfileB5TestsV9actorLeakyyYaF",
     "$s7ReSwift07ProfileB5TestsV9actorLeakyyYaFTY0_",
     "$s7ReSwift07ProfileB5TestsV9actorLeakyyYaFTQ2_",

@@ -63,6 +63,9 @@ public struct HeapAnalysis: Sendable {
   /// Analyses `graph`.
   ///
   /// - Parameters:
+  ///   - graph: the heap to analyse.
+  ///   - options: the cycle search's settings, the objects expected dead, and whether the roots
+  ///     are complete.
   ///   - startNodes: if given, only cycles reachable from these nodes are searched (the
   ///     candidates of a live check); leaks and survivors are always looked for in the whole graph.
   ///   - progress: called as the analysis advances, for progress output.

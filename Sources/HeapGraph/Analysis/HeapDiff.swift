@@ -50,7 +50,10 @@ public struct HeapDiff: Sendable {
 
   /// Compares two analyses of snapshots of the same program; both should use the same options.
   ///
-  /// - Parameter maxPaths: how many growing retaining paths to list.
+  /// - Parameters:
+  ///   - oldAnalysis: the analysis of the earlier snapshot.
+  ///   - newAnalysis: the analysis of the later snapshot.
+  ///   - maxPaths: how many growing retaining paths to list.
   public init(old oldAnalysis: HeapAnalysis, new newAnalysis: HeapAnalysis, maxPaths: Int = 20) {
     func counts(_ graph: ObjectGraph) -> [String: Int] {
       var counts: [String: Int] = [:]
@@ -96,8 +99,11 @@ public struct HeapDiff: Sendable {
 
   /// The diff for people.
   ///
-  /// - Parameter names: how to write Swift names; by default readable, with the home module of
-  ///   the growing types and findings.
+  /// - Parameters:
+  ///   - old: how to name the earlier snapshot.
+  ///   - new: how to name the later snapshot.
+  ///   - names: how to write Swift names; by default readable, with the home module of the
+  ///     growing types and findings.
   public func renderText(old: String, new: String, names: NameStyle? = nil) -> String {
     guard hasGrowth else { return "No growth from \(old) to \(new).\n" }
     let names = names ?? .readable(forTypeNames: growingTypes.map(\.name) + growingFindings.compactMap(\.finding).flatMap { $0.links.map(\.typeName) })

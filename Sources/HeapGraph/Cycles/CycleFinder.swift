@@ -68,6 +68,7 @@ public struct CycleFinder: Sendable {
   /// Finds the cycles of `graph`.
   ///
   /// - Parameters:
+  ///   - graph: the heap to search.
   ///   - startNodes: if given, only cycles reachable from these nodes are searched (the
   ///     "candidates" of FBRetainCycleDetector); a cycle need not pass through a start node.
   ///   - progress: called as the search advances, for progress output.

@@ -294,9 +294,19 @@ extension ReadableName {
       return characters
     }
 
-    /// `(name in _6F9ECF150ADD9527A171C431DF6CF69B)` → `name`.
+    /// `(name in _6F9ECF150ADD9527A171C431DF6CF69B)` → `name`; a private initializer's
+    /// `Type.(in _6F9E…).init` → `Type.init`.
     private static func removingDiscriminators(_ characters: [Character]) -> [Character] {
       var characters = characters
+      let anonymous = Array("(in _")
+      while let start = firstIndex(of: anonymous, in: characters) {
+        let hashEnd = start + anonymous.count + 32
+        guard hashEnd < characters.count, characters[(start + anonymous.count)..<hashEnd].allSatisfy(\.isHexDigit),
+          characters[hashEnd] == ")"
+        else { break }
+        let followedByDot = hashEnd + 1 < characters.count && characters[hashEnd + 1] == "."
+        characters.removeSubrange(start...(followedByDot ? hashEnd + 1 : hashEnd))
+      }
       var searchFrom = 0
       let marker = Array(" in _")
       while let found = firstIndex(of: marker, in: Array(characters[searchFrom...])).map({ $0 + searchFrom }) {

@@ -24,8 +24,10 @@ public enum ReadableName {
   /// A demangled symbol or closure name (a stack frame, a closure context's type name) as people
   /// write it.
   ///
-  /// - Parameter keepingModule: whether to keep the module of the outermost declaration
-  ///   (`FeedApp.FeedViewModel.bind(to:)`), for lists that mix modules.
+  /// - Parameters:
+  ///   - demangled: the demangler's full text of the name.
+  ///   - keepingModule: whether to keep the module of the outermost declaration
+  ///     (`FeedApp.FeedViewModel.bind(to:)`), for lists that mix modules.
   public static func symbol(_ demangled: String, keepingModule: Bool = false) -> String {
     var text = Text(preparing: demangled)
     text.removeUnmangledSuffix()

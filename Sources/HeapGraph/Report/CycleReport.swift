@@ -2,7 +2,7 @@
 /// cycle, with the cycles found in it. A value, and deterministic: the same snapshot gives an
 /// equal report whatever order the file listed objects and references in.
 ///
-/// Render it with ``renderText(settingNames:)`` for people or ``renderDOT()`` for Graphviz; the JSON
+/// Render it with ``renderText(settingNames:names:)`` for people or ``renderDOT()`` for Graphviz; the JSON
 /// report is ``HeapAnalysis/renderJSON()``, which holds the cycles and the leak analysis.
 public struct CycleReport: Sendable, Equatable {
   /// A strongly connected component of strong references: the objects of every cycle through

@@ -1,6 +1,6 @@
 /// The bounds of one live capture.
 ///
-/// A capture runs in a child process forked from this one (see ``CaptureProcess``): the child
+/// A capture runs in a child process forked from this one (see `CaptureProcess`): the child
 /// reads the frozen copy of the heap while this process's threads keep running. A child that makes
 /// no progress for `stallTimeout` (a lock another thread held at the fork instant, say), or runs
 /// longer than `timeLimit`, is stopped; a child that crashes or is stopped is replaced by a new

@@ -1,4 +1,4 @@
-/// What kind of heap object a live object is: the snapshot's ``ObjectKind``, decided here from
+/// What kind of heap object a live object is: the snapshot's `ObjectKind`, decided here from
 /// the object's metadata and recorded in every capture.
 public typealias HeapObjectKind = ObjectKind
 
