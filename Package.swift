@@ -87,7 +87,7 @@ let package = Package(
     .target(name: "ThreadLocalFixture", path: "Tests/_ThreadLocalFixture"),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakTestSupport", "StrippedFixtures", "ThreadLocalFixture"]),
     .testTarget(
-      name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "LeakTestSupport"], exclude: ["__Snapshots__"]),
+      name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector", "FeedApp"],

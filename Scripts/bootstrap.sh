@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Makes a fresh machine ready to build: checks for Swift, installs the system libraries the
 # package links (libdw for symbolication, libunwind for allocation stacks) when they are missing.
+# With --tests, also what the tests use: headless Chromium (the HTML report is rendered in it)
+# and Graphviz (the report's Graphviz layout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,8 +11,10 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
+packages=(libdw-dev libunwind-dev)
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz); fi
 missing=()
-for package in libdw-dev libunwind-dev; do
+for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if ((${#missing[@]})); then

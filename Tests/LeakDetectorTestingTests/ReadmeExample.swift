@@ -1,4 +1,5 @@
-// The README's example: a view model whose update handler captures it.
+// The README's and the articles' example: a view model whose update handler captures it, until
+// `unbind()`.
 
 final class ProfileView {
   func render(_ name: String) { print(name) }
@@ -11,4 +12,6 @@ final class ProfileViewModel {
   func bind(to view: ProfileView) {
     onUpdate = { view.render(self.name) }  // captures self strongly
   }
+
+  func unbind() { onUpdate = nil }
 }
