@@ -5,8 +5,9 @@ import HeapGraph
 /// ```text
 /// LeakDetectorTestingTests.LeakyViewModel (0x…) is still alive 0.02 s after the test.
 /// It is held by a retain cycle (1 object):
-///   LeakDetectorTestingTests.LeakyViewModel.onUpdate -> closure #1 in LeakDetectorTestingTests.LeakyViewModel.bindStrongly().capture #0: LeakyViewModel -> LeakDetectorTestingTests.LeakyViewModel
-///     - closure #1 in LeakDetectorTestingTests.LeakyViewModel.bindStrongly() written at LeakFixtures.swift:N
+///   LeakyViewModel.onUpdate → closure #1 in LeakyViewModel.bindStrongly().capture #0: LeakyViewModel → LeakyViewModel
+///   in short: LeakyViewModel.onUpdate → closure in LeakyViewModel.bindStrongly() → LeakyViewModel
+///     - closure #1 in LeakyViewModel.bindStrongly() written at LeakFixtures.swift:N
 /// Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done).
 /// ```
 ///
@@ -15,8 +16,8 @@ import HeapGraph
 /// ```text
 /// LeakDetectorTestingTests.LeakyViewModel (0x…) is still alive 0.02 s after the test.
 /// No retain cycle holds it; it is retained through:
-///   LeakDetectorTestingTests.Coordinator.current -> LeakDetectorTestingTests.LeakyViewModel
-///   where LeakDetectorTestingTests.Coordinator is held by global LeakDetectorTestingTests.globalCache[0]
+///   Coordinator.current → LeakyViewModel
+///   where Coordinator is held by global LeakDetectorTestingTests.globalCache[0]
 /// Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design.
 /// ```
 public struct LeakFinding: Sendable, CustomStringConvertible {

@@ -17,7 +17,8 @@ extension XCTestCase {
   /// ```text
   /// ProfileTests.swift:3: error: -[ProfileTests testProfileScreen_dismiss_releasesViewModel] : Leak detected: MyApp.ProfileViewModel (0x55d0c8a1b2c0) is still alive 0.1 s after the test.
   /// It is held by a retain cycle (2 objects):
-  ///   MyApp.ProfileViewModel.onUpdate -> closure #1 in MyApp.ProfileViewModel.load().capture #0: ProfileViewModel -> MyApp.ProfileViewModel
+  ///   ProfileViewModel.onUpdate → closure #1 in ProfileViewModel.load().capture #0: ProfileViewModel → ProfileViewModel
+  ///   in short: ProfileViewModel.onUpdate → closure in ProfileViewModel.load() → ProfileViewModel
   /// ```
   @discardableResult
   public func trackForLeaks<Object: AnyObject>(

@@ -61,7 +61,7 @@ func printCycles(holding viewModel: AnyObject) {
   let detector = RetainCycleDetector()
   detector.addCandidate(viewModel)
   for cycle in detector.findRetainCycles() {
-    print(NameStyle.readable(forTypeNames: cycle.elements.map(\.typeName)).cycle(cycle))
+    print(cycle.readableDescription)
   }
 }
 // end snippet

@@ -3,13 +3,14 @@
 ///
 /// ```text
 /// Growth from before.json to after.json:
-///   App.Entry: 0 -> 2 (+2)
-///   App.Cache: 0 -> 1 (+1)
+/// Names from App are written without their module.
+///   Entry: 0 -> 2 (+2)
+///   Cache: 0 -> 1 (+1)
 ///   Vendor.Buffer: 0 -> 1 (+1)
 ///   Vendor.Pool: 0 -> 1 (+1)
 /// New or growing findings:
-///   c69426e4d2ea887e: 0 -> 1 (+1)  cycle: App.Cache.entries["a"] -> App.Entry.owner -> App.Cache
-///   387510702306f2fb: 0 -> 1 (+1)  leak: App.Cache.entries["a"] -> App.Entry.owner -> App.Cache
+///   c69426e4d2ea887e: 0 -> 1 (+1)  cycle: Cache.entries["a"] → Entry.owner → Cache
+///   387510702306f2fb: 0 -> 1 (+1)  leak: Cache.entries["a"] → Entry.owner → Cache
 ///   6a1c94cfb18afabc: 0 -> 1 (+1)  leak: Vendor.Pool
 /// ```
 ///

@@ -5,11 +5,11 @@ extension LeakAnalysis {
   ///
   /// Leaks: 5 objects unreachable from every root, in 2 groups
   ///   1) 1 × Vendor.Pool  (2 objects, 1,048 bytes retained; fingerprint 6a1c94cfb18afabc; first object 20)
-  ///   2) 1 × App.Cache.entries["a"] -> App.Entry.owner -> App.Cache  (3 objects, 144 bytes retained; fingerprint 387510702306f2fb; first object 10)
+  ///   2) 1 × Cache.entries["a"] → Entry.owner → Cache  (3 objects, 144 bytes retained; fingerprint 387510702306f2fb; first object 10)
   ///
   /// Survivors: 1 object expected dead still reachable
-  ///   1) global App.shared: App.AppState.feeds[0] -> App.Feed
-  ///      suspect ~~~ App.AppState.feeds[0]; 80 bytes retained; fingerprint 1aef726e22a7cf71
+  ///   1) global App.shared: AppState.feeds[0] → Feed
+  ///      suspect ~~~ AppState.feeds[0]; 80 bytes retained; fingerprint 1aef726e22a7cf71
   /// ```
   ///
   /// - Parameter names: how to write Swift names; by default readable, with the home module of the

@@ -7,8 +7,9 @@
 /// ```
 /// ```text
 /// 4 new findings (not in the baseline Baselines/leaks.json):
-///   cycle ec82309748476178  App.Feed.onUpdate -> closure #1 in App.Feed.load().capture #0: Feed -> App.Feed
-///     allocated at App.Screen.show() -> () (Screen.swift:14)
+/// Names from App are written without their module.
+///   cycle ec82309748476178  Feed.onUpdate → closure #1 in Feed.load().capture #0: Feed → Feed
+///     allocated at Screen.show() (Screen.swift:14)
 ///   …
 /// Fix them, or accept them with:
 ///   leak-detector gate app.json --baseline Baselines/leaks.json --update-baseline

@@ -1,23 +1,26 @@
 extension CycleReport {
-  /// The report for people: each cycle as `Type.label -> Type.label -> …`, grouped by strongly
-  /// connected component, with the allocation site of each object when the snapshot has stacks.
+  /// The report for people: each cycle as `Type.label → Type.label → …` with its short form,
+  /// grouped by strongly connected component, with the allocation site of each object when the
+  /// snapshot has stacks.
   /// Components with exactly the same cycles are shown once, with a count.
   ///
   /// ```text
   /// 2 retain cycles in 2 strongly connected components
   /// 8 objects, 9 references (7 strong); cycles of up to 20 objects
+  /// Names from App are written without their module.
   ///
   /// Component 1: 2 objects, 1 cycle
-  ///   1) App.Feed.onUpdate -> closure #1 in App.Feed.load().capture #0: Feed -> App.Feed
+  ///   1) Feed.onUpdate → closure #1 in Feed.load().capture #0: Feed → Feed
+  ///      in short: Feed.onUpdate → closure in Feed.load() → Feed
   ///      fingerprint ec82309748476178
-  ///      - App.Feed (object 2, 0x2000) allocated at App.Screen.show() -> () (Screen.swift:14)
-  ///      - closure #1 in App.Feed.load() (object 3, 0x3000) allocated at closure #1 in App.Feed.load() -> () (Feed.swift:21)
+  ///      - Feed (object 2, 0x2000) allocated at Screen.show() (Screen.swift:14)
+  ///      - closure #1 in Feed.load() (object 3, 0x3000) allocated at closure #1 in Feed.load() (Feed.swift:21)
   ///
   /// Component 2: 2 objects, 1 cycle
-  ///   1) App.Cache.entries["a"] -> App.Entry.owner -> App.Cache
+  ///   1) Cache.entries["a"] → Entry.owner → Cache
   ///      fingerprint c69426e4d2ea887e
-  ///      - App.Cache (object 10, 0xa000) allocated at App.Screen.cache() -> App.Cache (Screen.swift:30)
-  ///      - App.Entry (object 11, 0xb000) allocated at App.Screen.cache() -> App.Cache (Screen.swift:30)
+  ///      - Cache (object 10, 0xa000) allocated at Screen.cache() (Screen.swift:30)
+  ///      - Entry (object 11, 0xb000) allocated at Screen.cache() (Screen.swift:30)
   /// ```
   ///
   /// - Parameters:

@@ -9,10 +9,11 @@
 /// Checked PetsPackageTests.xctest --testing-library swift-testing (pid 11): 6 objects when it exited, 4 leaked
 ///
 /// Leaks: 4 objects in 1 group
-///   1) 2 × Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner  (4 objects, 144 bytes)
+/// Names from Pets are written without their module.
+///   1) 2 × Owner.pets[0] → Pet.owner → Owner  (4 objects, 144 bytes)
 ///      in tests PetsTests.XCPetsTests.testAdopt(), PetsTests.adopt()
-///      - Pets.Owner.pets[0]  allocated at PetsTests.XCPetsTests.testAdopt() -> () (PetsTests.swift:6)
-///      - Pets.Pet.owner  allocated at PetsTests.XCPetsTests.testAdopt() -> () (PetsTests.swift:6)
+///      - Owner.pets[0]  allocated at PetsTests.XCPetsTests.testAdopt() (PetsTests.swift:6)
+///      - Pet.owner  allocated at PetsTests.XCPetsTests.testAdopt() (PetsTests.swift:6)
 ///      in PetsPackageTests.xctest (pid 10); PetsPackageTests.xctest --testing-library swift-testing (pid 11)
 ///      fingerprint 17d8ce39623d29ac
 ///
