@@ -131,6 +131,10 @@ public struct NameStyle: Sendable, Hashable {
   }
 
   private func shortName(_ typeName: String, kind: ObjectKind) -> String {
+    ReadableName.remembered(.shortName, typeName, kind == .closureContext) { Self.shortName(typeName, kind: kind) } ?? typeName
+  }
+
+  private static func shortName(_ typeName: String, kind: ObjectKind) -> String {
     var name = ReadableName.type(typeName)
     if kind == .closureContext {
       while let range = name.firstRange(of: " in "), name.hasPrefix("closure #") || name.hasPrefix("implicit closure #") {

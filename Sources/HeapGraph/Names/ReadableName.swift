@@ -29,6 +29,10 @@ public enum ReadableName {
   ///   - keepingModule: whether to keep the module of the outermost declaration
   ///     (`FeedApp.FeedViewModel.bind(to:)`), for lists that mix modules.
   public static func symbol(_ demangled: String, keepingModule: Bool = false) -> String {
+    remembered(.symbol, demangled, keepingModule) { readableSymbol(demangled, keepingModule: keepingModule) } ?? demangled
+  }
+
+  private static func readableSymbol(_ demangled: String, keepingModule: Bool) -> String {
     var text = Text(preparing: demangled)
     text.removeUnmangledSuffix()
     var isAsync = false
@@ -74,14 +78,20 @@ public enum ReadableName {
   /// (`Subscription<RWAppState>`). Closure contexts, whose type name is their function's, go
   /// through ``symbol(_:keepingModule:)``.
   public static func type(_ name: String, keepingModule: Bool = false) -> String {
-    if name.contains(" in ") || name.hasPrefix("closure #") { return symbol(name, keepingModule: keepingModule) }
-    return Text(preparing: name).typeText(keepingModule: keepingModule)
+    remembered(.type, name, keepingModule) {
+      name.contains(" in ") || name.hasPrefix("closure #")
+        ? readableSymbol(name, keepingModule: keepingModule) : Text(preparing: name).typeText(keepingModule: keepingModule)
+    } ?? name
   }
 
   /// The module that declares the outermost declaration of a type or symbol name:
   /// `ReSwift` for `closure #1 in ReSwift.Subscription.select<A>(…)`; `nil` for names without
   /// one (`box<Int>`, `Task`) and for the standard library's types.
   public static func module(of name: String) -> String? {
+    remembered(.module, name, false) { moduleOfOutermostDeclaration(name) }
+  }
+
+  private static func moduleOfOutermostDeclaration(_ name: String) -> String? {
     var text = Text(preparing: name)
     if let partial = text.asyncPartialFunctionPrefixLength { text.removeFirst(partial) }
     for dropped in ["partial apply forwarder for ", "partial apply for "] where text.hasPrefix(dropped) { text.removeFirst(dropped.count) }
