@@ -135,8 +135,9 @@ public final class Symbolicator: Sendable {
         name = rest
       }
     }
-    // The enclosing function ends with its parameter list: drop what follows (" -> ()").
-    if let open = name.firstIndex(of: "(") {
+    // The enclosing function ends with its parameter list: drop what follows (" -> ()"). A
+    // private declaration's discriminator, `(_select in _E350…)` or `(in _E350…)`, is not it.
+    if let open = name.indices.first(where: { name[$0] == "(" && !Self.isDiscriminator(name[$0...]) }) {
       var depth = 0
       var index = open
       while index < name.endIndex {
@@ -152,6 +153,15 @@ public final class Symbolicator: Sendable {
       }
     }
     return result + Self.unqualifyingParameters(name)
+  }
+
+  /// Whether `text` starts with a private declaration's discriminator: `(name in _` or `(in _`,
+  /// then 32 hexadecimal digits and `)`.
+  private static func isDiscriminator(_ text: Substring) -> Bool {
+    guard let marker = text.firstRange(of: "in _"), let close = text.firstIndex(of: ")"), marker.upperBound < close else { return false }
+    let name = text[text.index(after: text.startIndex)..<marker.lowerBound]
+    let hash = text[marker.upperBound..<close]
+    return hash.count == 32 && hash.allSatisfy(\.isHexDigit) && !name.contains("(") && (name.isEmpty || name.hasSuffix(" "))
   }
 
   /// What follows the first `" in "` outside brackets: a closure's signature may name private

@@ -1,0 +1,28 @@
+import HeapGraph
+import LeakDetector
+import XCTest
+
+/// How a capture names a closure context (its type name in snapshots, which fingerprints hash):
+/// the closure's function without its signature, its enclosing function with its parameters.
+final class ClosureNameTests: XCTestCase {
+  func testClosureName_dropsSignaturesAndThunkPrefixes() {
+    XCTAssertEqual(
+      Symbolicator.closureName("partial apply forwarder for closure #1 () -> () in MyApp.Feed.load(to: MyApp.View, Swift.Int) -> ()"),
+      "closure #1 in MyApp.Feed.load(to: View, Int)")
+  }
+
+  /// A private declaration's discriminator is not its parameter list: the name keeps what follows.
+  func testClosureName_privateDeclarations_keepTheirParameters() {
+    let privateInit =
+      "closure #1 (A?, A) -> () in ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A) -> ()) -> ()) -> ReSwift.Subscription<A>"
+    XCTAssertEqual(
+      Symbolicator.closureName(privateInit), "closure #1 in ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A) -> ()) -> ())")
+    XCTAssertEqual(ReadableName.symbol(Symbolicator.closureName(privateInit)), "closure #1 in Subscription.init(sink:)")
+
+    let privateMethod =
+      "closure #1 (A?, A) -> () in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1) -> ReSwift.Subscription<A1>"
+    XCTAssertEqual(
+      Symbolicator.closureName(privateMethod), "closure #1 in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1)")
+    XCTAssertEqual(ReadableName.symbol(Symbolicator.closureName(privateMethod)), "closure #1 in Subscription._select(_:)")
+  }
+}
