@@ -15,12 +15,22 @@ import HeapGraph
 final class ProgressPrinter {
   private let start = ContinuousClock.now
   private let isTerminal: Bool
+  private let quietPeriod: Duration
   private let interval: Duration
+  private let write: (String) -> Void
   private var lastPrint: ContinuousClock.Instant?
   private var isShowingLine = false
 
-  init(isTerminal: Bool = isatty(2) == 1) {
+  /// - Parameters:
+  ///   - isTerminal: whether standard error is a terminal (a line redrawn in place) or a log.
+  ///   - quietPeriod: how long a run stays silent.
+  ///   - write: where the text goes.
+  init(
+    isTerminal: Bool = isatty(2) == 1, quietPeriod: Duration = .seconds(1), write: @escaping (String) -> Void = { standardError.write($0) }
+  ) {
     self.isTerminal = isTerminal
+    self.quietPeriod = quietPeriod
+    self.write = write
     interval = isTerminal ? .milliseconds(100) : .seconds(5)
   }
 
@@ -29,17 +39,17 @@ final class ProgressPrinter {
   /// Reports that `message` is starting now; `fraction` is how far the stage is, when known.
   func report(_ message: @autoclosure () -> String, fraction: Double? = nil) {
     let now = ContinuousClock.now
-    guard now - start >= .seconds(1), now - (lastPrint ?? start) >= interval else { return }
+    guard now - start >= quietPeriod, lastPrint.map({ now - $0 >= interval }) ?? true else { return }
     lastPrint = now
     let elapsed = now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     var line = "leak-detector [\(formatted(seconds)) s] \(message())"
     if isTerminal {
       if let fraction { line += " " + Self.bar(fraction) }
-      standardError.write("\r\u{1B}[2K" + line)
+      write("\r\u{1B}[2K" + line)
       isShowingLine = true
     } else {
-      standardError.write(line + "\n")
+      write(line + "\n")
     }
   }
 
@@ -58,7 +68,7 @@ final class ProgressPrinter {
   /// Erases the progress line, before the report or an error is written.
   func finish() {
     guard isShowingLine else { return }
-    standardError.write("\r\u{1B}[2K")
+    write("\r\u{1B}[2K")
     isShowingLine = false
   }
 
