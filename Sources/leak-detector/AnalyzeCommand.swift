@@ -55,12 +55,12 @@ struct AnalyzeCommand: ParsableCommand {
     let asGate = GateOutcome(findings: result.findings, baseline: Baseline())
     let rendered =
       switch format {
-      case .text: result.renderText(settingNames: .commandLine)
+      case .text: result.renderText(settingNames: .commandLine, names: output.names)
       case .json: result.renderJSON()
       case .dot: result.cycles.renderDOT()
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
       case .junit: asGate.renderJUnit()
-      case .markdown: asGate.renderMarkdown()
+      case .markdown: asGate.renderMarkdown(names: output.names)
       case .html: result.renderHTML(graphviz: try diagrams.graphviz())
       }
     progress.finish()

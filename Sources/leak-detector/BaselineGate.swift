@@ -44,11 +44,11 @@ struct BaselineGate {
     let status = ExitStatus(outcome.verdict)
     let rendered =
       switch format {
-      case .text: outcome.renderText(baseline: path, acceptCommand: acceptCommand)
+      case .text: outcome.renderText(baseline: path, acceptCommand: acceptCommand, names: output.names)
       case .json: outcome.renderJSON(exitStatus: status.rawValue)
       case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot)
       case .junit: outcome.renderJUnit()
-      case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand)
+      case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand, names: output.names)
       case .html: outcome.renderHTML(baseline: path, acceptCommand: acceptCommand, graphviz: graphviz)
       }
     try output.emit(rendered, isText: format == .text)

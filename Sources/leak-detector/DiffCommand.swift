@@ -53,7 +53,7 @@ struct DiffCommand: ParsableCommand {
     let diff = HeapDiff(old: before, new: after)
     let rendered =
       switch format {
-      case .text: diff.renderText(old: inputName(old), new: inputName(new))
+      case .text: diff.renderText(old: inputName(old), new: inputName(new), names: output.names)
       case .json: diff.renderJSON()
       case .html: diff.renderHTML(old: inputName(old), new: inputName(new), graphviz: try diagrams.graphviz())
       }

@@ -21,6 +21,13 @@ struct OutputOptions: ParsableArguments {
   @Option(help: "Colour a text report: auto (on a terminal, unless NO_COLOR is set), always, or never.")
   var color: ColorChoice = .auto
 
+  @Flag(help: "Write Swift names in full, as the snapshot has them, in text and Markdown reports (JSON and SARIF always do).")
+  var fullNames = false
+
+  /// How text and Markdown reports write names: in full when asked, otherwise the report's
+  /// readable default (`nil`).
+  var names: NameStyle? { fullNames ? .full : nil }
+
   /// Refuses an output file that is also one of the command's `inputs`, before any work is
   /// done: a report must not replace the snapshot or baseline it is made from.
   func checkNotAnInput(_ inputs: [String]) throws(InputFailure) {

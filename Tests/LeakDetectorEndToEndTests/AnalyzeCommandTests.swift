@@ -12,8 +12,9 @@ final class AnalyzeCommandTests: XCTestCase {
 
   // MARK: - Findings
 
-  /// Colour only when asked or on a terminal: a pipe gets plain text, whatever NO_COLOR says.
-  func testAnalyze_color_onlyWhenAskedOrOnATerminal() throws {
+  /// Colour only when asked or on a terminal: a pipe gets plain text, whatever NO_COLOR says;
+  /// `--full-names` writes names as the snapshot has them.
+  func testAnalyze_colorAndFullNames() throws {
     let plain = try run(["analyze", fixtures + "/fb-seven-nodes.json"])
     XCTAssertFalse(plain.standardOutput.contains("\u{1B}["), plain.standardOutput)
     let colored = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--color", "always"])
@@ -22,6 +23,9 @@ final class AnalyzeCommandTests: XCTestCase {
     XCTAssertTrue(colored.standardOutput.contains("allocated at makeGraph() (\u{1B}[34mGraph.swift:12\u{1B}[0m)"), colored.standardOutput)
     let stripped = colored.standardOutput.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     XCTAssertEqual(stripped, plain.standardOutput, "colour changes no text")
+    let full = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--full-names"])
+    XCTAssertTrue(full.standardOutput.contains("1) Demo.Node.second -> Demo.Node.first -> Demo.Node\n"), full.standardOutput)
+    XCTAssertTrue(full.standardOutput.contains("allocated at Demo.makeGraph() -> Demo.Node (Graph.swift:12)"), full.standardOutput)
     let json = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--color", "always", "--format", "json"])
     XCTAssertFalse(json.standardOutput.contains("\u{1B}["), "only text reports are coloured")
   }
