@@ -73,8 +73,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         let objects = cycle.elements.count { !($0.kind == .closureContext && $0.address == nil) }
         text += "It is held by a retain cycle (\(objects) object\(objects == 1 ? "" : "s")):\n"
         text += "  \(names.cycle(cycle))\n"
-        let short = names.shortForm(of: cycle)
-        if short != names.cycle(cycle) { text += "  in short: \(short)\n" }
+        if let short = names.shortForm(of: cycle) { text += "  in short: \(short)\n" }
         // A task's site is its closure's, which the cycle lists.
         for element in cycle.elements where element.kind != .task {
           guard let site = element.allocationSite.allocationSite else { continue }
@@ -89,8 +88,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     } else if let captureFailure {
       text += "The heap could not be captured to explain what holds it: \(captureFailure)."
     } else if let retainingPath, retainingPath.steps.count > 1 {
-      let steps = retainingPath.steps.map { ($0.typeName, $0.reference) }
-      text += "No retain cycle holds it; it is retained through:\n  " + names.chain(steps) + "\n"
+      text += "No retain cycle holds it; it is retained through:\n  " + names.chain(retainingPath.steps.map(\.link)) + "\n"
       let location = retainingPath.originSite?.sourceLocation.map { " (\($0))" } ?? ""
       text += "  where \(names.type(retainingPath.steps[0].typeName))\(location) \(Self.holder(of: retainingPath.origin))\n"
       for step in retainingPath.steps.dropFirst() {

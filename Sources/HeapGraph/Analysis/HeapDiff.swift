@@ -98,6 +98,12 @@ public struct HeapDiff: Sendable {
   /// Whether anything grew.
   public var hasGrowth: Bool { !growingTypes.isEmpty || !growingFindings.isEmpty }
 
+  /// Readable names, with the home module of the growing types and findings (the text and HTML
+  /// reports').
+  public var nameStyle: NameStyle {
+    .readable(forTypeNames: growingTypes.map(\.name) + growingFindings.compactMap(\.finding).flatMap { $0.links.map(\.typeName) })
+  }
+
   /// The diff for people.
   ///
   /// - Parameters:
@@ -107,7 +113,7 @@ public struct HeapDiff: Sendable {
   ///     growing types and findings.
   public func renderText(old: String, new: String, names: NameStyle? = nil) -> String {
     guard hasGrowth else { return "No growth from \(old) to \(new).\n" }
-    let names = names ?? .readable(forTypeNames: growingTypes.map(\.name) + growingFindings.compactMap(\.finding).flatMap { $0.links.map(\.typeName) })
+    let names = names ?? nameStyle
     var out = "Growth from \(old) to \(new):\n"
     if let note = names.homeModuleNote { out += note + "\n" }
     for growth in growingTypes { out += "  \(names.type(growth.name)): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }

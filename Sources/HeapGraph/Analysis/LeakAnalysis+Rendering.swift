@@ -31,11 +31,9 @@ extension LeakAnalysis {
     if !survivors.isEmpty {
       out += "\nSurvivors: \(count(survivors.count, "object")) expected dead still reachable\n"
       for (index, survivor) in survivors.enumerated() {
-        out += "  \(index + 1)) \(survivor.root): \(names.chain(survivor.path.map { ($0.typeName, $0.reference) }))\n"
-        // The suspect is the reference into the survivor, from the step before it (or its root).
-        let source = survivor.path.count > 1 ? survivor.path[survivor.path.count - 2] : nil
-        let suspect = source.map { names.link(type: $0.typeName, reference: $0.reference ?? "?") } ?? survivor.suspect
-        out += "     suspect ~~~ \(suspect); \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)\n"
+        let path = survivor.path.map(\.link)
+        out += "  \(index + 1)) \(survivor.root): \(names.chain(path))\n"
+        out += "     suspect ~~~ \(names.suspect(in: path) ?? survivor.suspect); \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)\n"
       }
     }
     return out

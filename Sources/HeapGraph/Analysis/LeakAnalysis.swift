@@ -61,6 +61,9 @@ public struct LeakAnalysis: Sendable {
       /// `Type.label`, or the type alone for the last step.
       public var description: String { typeName + (reference.map { "." + $0 } ?? "") }
 
+      /// The step's type and reference, for ``NameStyle``.
+      public var link: HeapFinding.Link { HeapFinding.Link(typeName: typeName, reference: reference) }
+
       /// The steps of `chain` (nodes of `graph`, each the parent of the next in `tree`).
       static func steps(of chain: [Int], in graph: ObjectGraph, tree: ShortestPathTree) -> [Step] {
         chain.indices.map { index in

@@ -77,7 +77,7 @@ public struct HeapFinding: Sendable, Hashable {
         HeapFinding(
           kind: .survivor, fingerprint: survivor.fingerprint, summary: "\(survivor.root): \(path) (suspect \(survivor.suspect))",
           count: 1, location: allocationSite(ofObject: survivor.path.last?.objectID),
-          links: survivor.path.map { Link(typeName: $0.typeName, reference: $0.reference) }, root: survivor.root))
+          links: survivor.path.map(\.link), root: survivor.root))
     }
     return merged(found)
   }

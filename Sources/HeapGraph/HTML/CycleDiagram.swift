@@ -17,23 +17,21 @@ public struct CycleDiagram: Sendable {
 
   public var nodes: [Node]
 
-  /// The objects of `links`, named in `names`; `sites` gives each one's second line.
-  init(links: [HeapFinding.Link], names: NameStyle, sites: [String?] = []) {
+  /// The objects of `links`, named in `names`, each with its site (`sites`, in the same order)
+  /// as its second line: where it was allocated, or where a closure is written.
+  init(links: [HeapFinding.Link], names: NameStyle, sites: [StackFrame?] = []) {
     nodes = links.enumerated().map { index, link in
-      Node(
-        title: names.type(link.typeName), detail: index < sites.count ? sites[index] : nil, reference: link.reference,
-        isClosure: ObjectKind.inferred(fromTypeName: link.typeName) == .closureContext)
+      let isClosure = ObjectKind.inferred(fromTypeName: link.typeName) == .closureContext
+      let site = index < sites.count ? sites[index]?.sourceLocation : nil
+      return Node(
+        title: names.type(link.typeName), detail: site.map { (isClosure ? "written at " : "allocated at ") + $0 }, reference: link.reference,
+        isClosure: isClosure)
     }
   }
 
-  /// The cycle's objects with their allocation sites (a closure's is where it is written).
+  /// The cycle's objects with their allocation sites.
   init(cycle: RetainCycle, names: NameStyle) {
-    self.init(
-      links: cycle.links, names: names,
-      sites: cycle.elements.map { element in
-        guard let site = element.allocationSite.allocationSite else { return nil }
-        return element.kind == .closureContext ? site.sourceLocation.map { "written at \($0)" } : site.sourceLocation.map { "allocated at \($0)" }
-      })
+    self.init(links: cycle.links, names: names, sites: cycle.elements.map(\.allocationSite.allocationSite))
   }
 
   private static let characterWidth = 7.3

@@ -105,8 +105,7 @@ extension HeapAnalysis {
   {
     var out = "<article class=\"cycle\" id=\"\(id)\" data-fingerprint=\"\(cycle.fingerprint)\">"
     out += "<h3><span class=\"muted\">\(HTMLPage.escaped(heading)):</span> <span class=\"chain\">\(HTMLPage.escaped(names.cycle(cycle)))</span></h3>"
-    let short = names.shortForm(of: cycle)
-    if short != names.cycle(cycle) { out += "<p class=\"short\">In short: <code>\(HTMLPage.escaped(short))</code></p>" }
+    if let short = names.shortForm(of: cycle) { out += "<p class=\"short\">In short: <code>\(HTMLPage.escaped(short))</code></p>" }
     out += HTMLPage.diagram(CycleDiagram(cycle: cycle, names: names), id: id, graphviz: graphviz)
     out += HTMLPage.table(
       id: "\(id)-objects", columns: [("type", "Object", false), ("id", "Id", true), ("site", "Allocated or written at", false)],

@@ -7,7 +7,7 @@ extension HeapDiff {
   ///   - new: how to name the later snapshot.
   ///   - graphviz: turns Graphviz source into SVG; `nil` draws with the built-in layout.
   public func renderHTML(old: String, new: String, graphviz: ((String) -> String?)? = nil) -> String {
-    let names = NameStyle.readable(forTypeNames: growingTypes.map(\.name) + growingFindings.compactMap(\.finding).flatMap { $0.links.map(\.typeName) })
+    let names = nameStyle
     var page = HTMLPage(title: "Heap growth", subtitle: "From \(old) to \(new)")
     page.body += "<nav class=\"tiles\">"
     page.body += HTMLPage.tile(grouped(growingTypes.count), "growing types", tone: growingTypes.isEmpty ? "good" : "bad", link: "types")

@@ -7,7 +7,7 @@ extension RunReport {
   ///   - command: the command that was run, for the page's subtitle.
   ///   - graphviz: turns Graphviz source into SVG; `nil` draws with the built-in layout.
   public func renderHTML(command: String, graphviz: ((String) -> String?)? = nil) -> String {
-    let names = NameStyle.readable(forTypeNames: leaks.flatMap { $0.members.map(\.typeName) })
+    let names = nameStyle
     var page = HTMLPage(title: "Leak check: " + (leaks.isEmpty ? "no leaks" : count(leaks.count, "leak")), subtitle: command)
     let objects = leaks.reduce(0) { $0 + $1.objectCount }
     page.body += "<nav class=\"tiles\">"
@@ -28,22 +28,21 @@ extension RunReport {
           ("retained", "Retained bytes", true), ("tests", "Tests", false),
         ],
         rows: leaks.enumerated().map { index, leak in
-          let links = leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
           return [
             HTMLPage.numberCell(index + 1), HTMLPage.numberCell(leak.instanceCount),
-            "<a class=\"chain\" href=\"#l\(index + 1)\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</a>",
+            "<a class=\"chain\" href=\"#l\(index + 1)\">\(HTMLPage.escaped(names.leak(leak.links, summary: leak.summary)))</a>",
             HTMLPage.numberCell(leak.objectCount), HTMLPage.numberCell(leak.retainedSize), HTMLPage.escaped(leak.tests.joined(separator: ", ")),
           ]
         })
     }
     for (index, leak) in leaks.enumerated() {
-      let links = leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
+      let links = leak.links
       page.body += "<article class=\"finding leak\" id=\"l\(index + 1)\" data-fingerprint=\"\(leak.fingerprint)\">"
       page.body += "<h3>\(index + 1)) \(leak.instanceCount) × <span class=\"chain\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</span></h3>"
       if !leak.tests.isEmpty { page.body += "<p>In \(leak.tests.count == 1 ? "test" : "tests") <code>\(HTMLPage.escaped(leak.tests.joined(separator: ", ")))</code></p>" }
       if links.count > 1 {
-        let sites = leak.members.map { member in member.site?.sourceLocation.map { (member.kind == .closureContext ? "written at " : "allocated at ") + $0 } }
-        page.body += HTMLPage.diagram(CycleDiagram(links: links, names: names, sites: sites), id: "l\(index + 1)", graphviz: graphviz)
+        page.body += HTMLPage.diagram(
+          CycleDiagram(links: links, names: names, sites: leak.members.map(\.site)), id: "l\(index + 1)", graphviz: graphviz)
       }
       page.body += HTMLPage.table(
         id: "l\(index + 1)-objects", columns: [("object", "Object", false), ("site", "Allocated or written at", false)],

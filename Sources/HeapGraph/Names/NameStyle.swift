@@ -71,8 +71,16 @@ public struct NameStyle: Sendable, Hashable {
   }
 
   /// A chain of references: each object's type and the label of its reference to the next.
-  public func chain(_ links: [(type: String, reference: String?)]) -> String {
-    links.map { link(type: $0.type, reference: $0.reference) }.joined(separator: arrow)
+  public func chain(_ links: [HeapFinding.Link]) -> String {
+    links.map { link(type: $0.typeName, reference: $0.reference) }.joined(separator: arrow)
+  }
+
+  /// A survivor's suspect reference, the one into its last object from the object before it;
+  /// `nil` when a root holds the survivor itself.
+  public func suspect(in path: [HeapFinding.Link]) -> String? {
+    guard path.count > 1 else { return nil }
+    let source = path[path.count - 2]
+    return link(type: source.typeName, reference: source.reference ?? "?")
   }
 
   /// A cycle, back to its first object: `Feed.onUpdate → closure #1 in Feed.load().capture #0: Feed → Feed`.
@@ -83,7 +91,7 @@ public struct NameStyle: Sendable, Hashable {
   /// The objects of a cycle, each with its reference to the next, back to the first.
   public func cycle(_ links: [HeapFinding.Link]) -> String {
     guard let first = links.first else { return "" }
-    return chain(links.map { ($0.typeName, $0.reference) }) + arrow + type(first.typeName)
+    return chain(links) + arrow + type(first.typeName)
   }
 
   /// A finding's summary: its cycle, its leaked object, or its survivor's path with the suspect
@@ -95,10 +103,8 @@ public struct NameStyle: Sendable, Hashable {
     case .cycle: return cycle(finding.links) + note
     case .leak: return leak(finding.links, summary: finding.summary) + note
     case .survivor:
-      let path = chain(finding.links.map { ($0.typeName, $0.reference) })
-      let source = finding.links.count > 1 ? finding.links[finding.links.count - 2] : nil
-      let suspect = source.map { link(type: $0.typeName, reference: $0.reference ?? "?") } ?? "root"
-      return (finding.root.map { $0 + ": " } ?? "") + path + " (suspect \(suspect))" + note
+      let suspect = suspect(in: finding.links) ?? "root"
+      return (finding.root.map { $0 + ": " } ?? "") + chain(finding.links) + " (suspect \(suspect))" + note
     }
   }
 
@@ -117,17 +123,20 @@ public struct NameStyle: Sendable, Hashable {
 
   /// A cycle in the fewest words, to paste into an issue: types without modules or generic
   /// arguments, closures by the declaration they are written in, and field labels (not captures).
+  /// `nil` when that is the cycle's line already (`Cache.entries["a"] → Entry.owner → Cache`), so
+  /// reports show it only when it says something shorter.
   ///
   /// ```text
   /// Subscription.observer → closure in Subscription._select(_:) → Subscription
   /// ```
-  public func shortForm(of cycle: RetainCycle) -> String {
+  public func shortForm(of cycle: RetainCycle) -> String? {
     let parts = cycle.elements.map { element -> String in
       let name = shortName(element.typeName, kind: element.kind)
       guard let reference = element.reference, element.kind == .classInstance, !reference.hasPrefix("capture #") else { return name }
       return name + "." + reference
     }
-    return (parts + [shortName(cycle.elements[0].typeName, kind: cycle.elements[0].kind)]).joined(separator: " → ")
+    let short = (parts + [shortName(cycle.elements[0].typeName, kind: cycle.elements[0].kind)]).joined(separator: " → ")
+    return short == self.cycle(cycle) ? nil : short
   }
 
   private func shortName(_ typeName: String, kind: ObjectKind) -> String {

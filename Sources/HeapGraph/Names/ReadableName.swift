@@ -35,33 +35,8 @@ public enum ReadableName {
   private static func readableSymbol(_ demangled: String, keepingModule: Bool) -> String {
     var text = Text(preparing: demangled)
     text.removeUnmangledSuffix()
-    var isAsync = false
-    var prefix = ""
-    stripping: while true {
-      for dropped in ["partial apply forwarder for ", "partial apply for ", "merged ", "specialized ", "dispatch thunk of "]
-      where text.hasPrefix(dropped) {
-        text.removeFirst(dropped.count)
-        continue stripping
-      }
-      for kept in ["async function pointer to ", "protocol witness for ", "variable initialization expression of "]
-      where text.hasPrefix(kept) {
-        prefix += kept
-        text.removeFirst(kept.count)
-        continue stripping
-      }
-      for specialization in ["generic specialization ", "function signature specialization "]
-      where text.hasPrefix(specialization + "<") {
-        guard let close = text.closingBracket(from: specialization.count), text.hasPrefix(" of ", at: close + 1) else { break }
-        text.removeFirst(close + 5)
-        continue stripping
-      }
-      if let partial = text.asyncPartialFunctionPrefixLength {
-        isAsync = true
-        text.removeFirst(partial)
-        continue stripping
-      }
-      break
-    }
+    let (prefix, isAsyncPartial) = removePrefixes(from: &text)
+    var isAsync = isAsyncPartial
     if text.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
     // "X in conformance T : P in M": the witness, in its type.
     if let conformance = text.topLevelRanges(separatedBy: " in conformance ").dropFirst().first {
@@ -93,12 +68,44 @@ public enum ReadableName {
 
   private static func moduleOfOutermostDeclaration(_ name: String) -> String? {
     var text = Text(preparing: name)
-    if let partial = text.asyncPartialFunctionPrefixLength { text.removeFirst(partial) }
-    for dropped in ["partial apply forwarder for ", "partial apply for "] where text.hasPrefix(dropped) { text.removeFirst(dropped.count) }
+    _ = removePrefixes(from: &text)
     guard let last = text.topLevelRanges(separatedBy: " in ").last else { return nil }
     let components = text.slice(last).pathComponents
     guard components.count >= 2, let first = components.first, first != "Swift", !Text.isGenericParameter(first) else { return nil }
     return first
+  }
+
+  /// Removes what the demangler writes before the declaration itself: thunk and specialization
+  /// prefixes (dropped), async partial functions (`isAsync`), and the words a readable name keeps
+  /// (`protocol witness for `, returned as `prefix`).
+  private static func removePrefixes(from text: inout Text) -> (prefix: String, isAsync: Bool) {
+    var prefix = ""
+    var isAsync = false
+    stripping: while true {
+      for dropped in ["partial apply forwarder for ", "partial apply for ", "merged ", "specialized ", "dispatch thunk of "]
+      where text.hasPrefix(dropped) {
+        text.removeFirst(dropped.count)
+        continue stripping
+      }
+      for kept in ["async function pointer to ", "protocol witness for ", "variable initialization expression of "]
+      where text.hasPrefix(kept) {
+        prefix += kept
+        text.removeFirst(kept.count)
+        continue stripping
+      }
+      for specialization in ["generic specialization ", "function signature specialization "]
+      where text.hasPrefix(specialization + "<") {
+        guard let close = text.closingBracket(from: specialization.count), text.hasPrefix(" of ", at: close + 1) else { break }
+        text.removeFirst(close + 5)
+        continue stripping
+      }
+      if let partial = text.asyncPartialFunctionPrefixLength {
+        isAsync = true
+        text.removeFirst(partial)
+        continue stripping
+      }
+      return (prefix, isAsync)
+    }
   }
 
   /// The segments of `closure #1 in Local #1 in App.make()`, each made readable; only the last

@@ -51,8 +51,7 @@ extension CycleReport {
       out += "\n"
       for (index, cycle) in component.cycles.enumerated() {
         out += "  \(index + 1)) \(names.cycle(cycle))\n"
-        let short = names.shortForm(of: cycle)
-        if short != names.cycle(cycle) { out += "     in short: \(short)\n" }
+        if let short = names.shortForm(of: cycle) { out += "     in short: \(short)\n" }
         out += "     fingerprint \(cycle.fingerprint)\n"
         for element in cycle.elements {
           out += "     - \(names.type(element.typeName)) (object \(element.objectID)"

@@ -4,7 +4,7 @@ extension RunReport {
   /// - Parameter names: how to write Swift names; by default readable, with the home module of
   ///   the leaks' types.
   public func renderText(names: NameStyle? = nil) -> String {
-    let names = names ?? .readable(forTypeNames: leaks.flatMap { $0.members.map(\.typeName) })
+    let names = names ?? nameStyle
     var out = renderProcesses()
     if leaks.isEmpty {
       out += "\nLeaks: none\n"
@@ -13,8 +13,7 @@ extension RunReport {
       out += "\nLeaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\n"
       if let note = names.homeModuleNote { out += note + "\n" }
       for (index, leak) in leaks.enumerated() {
-        let links = leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
-        out += "  \(index + 1)) \(leak.instanceCount) × \(names.leak(links, summary: leak.summary))  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"
+        out += "  \(index + 1)) \(leak.instanceCount) × \(names.leak(leak.links, summary: leak.summary))  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"
         if !leak.tests.isEmpty { out += "     in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))\n" }
         for member in leak.members {
           let name = names.link(type: member.typeName, reference: member.reference)

@@ -44,6 +44,9 @@ public struct RunReport: Sendable {
       public var site: StackFrame?
     }
 
+    /// The entry's objects with their references, for ``NameStyle``.
+    public var links: [HeapFinding.Link] { members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) } }
+
     public var fingerprint: Fingerprint
     /// The entry cycle (`A.b -> B.a -> A`) or type.
     public var summary: String
@@ -139,6 +142,9 @@ public struct RunReport: Sendable {
   /// Whether there is a leak to report.
   public var hasLeaks: Bool { !leaks.isEmpty }
 
+  /// Readable names, with the home module of the leaks' types (the text and HTML reports').
+  public var nameStyle: NameStyle { .readable(forTypeNames: leaks.flatMap { $0.members.map(\.typeName) }) }
+
   /// The leaks as findings, for the gate, SARIF, JUnit and Markdown: one per group, located at
   /// its first entry object's allocation site.
   public var findings: [HeapFinding] {
@@ -148,7 +154,7 @@ public struct RunReport: Sendable {
         return HeapFinding(
           kind: .leak, fingerprint: leak.fingerprint, summary: leak.summary + (testNote.map { " (\($0))" } ?? ""),
           count: leak.instanceCount, location: leak.members.lazy.compactMap(\.site).first,
-          links: leak.members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }, note: testNote)
+          links: leak.links, note: testNote)
       })
   }
 }
