@@ -1,8 +1,11 @@
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "CLeakRuntime.h"
-#include "SwiftRuntime.h"
+#include "AddressTable.h"
+#include "EntryBlocks.h"
 #include "ForkSafety.h"
+#include "StackTable.h"
+#include "SwiftRuntime.h"
 
 #include <dlfcn.h>
 #include <libunwind.h>
@@ -11,221 +14,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The live table of the allocation tracker: every tracked Swift class instance, keyed by address,
-// with its metadata, generation and allocation stack. It is sharded by address; each shard is an
-// open-addressing hash (linear probing, backward-shift deletion: no tombstones) behind a spinlock.
-// The hooks below run inside swift_allocObject and the deallocation entry points: they call no
-// Swift code and allocate only with malloc (when a shard grows), so they cannot re-enter.
+// The allocation tracker: the interposed runtime entry points record every Swift class instance
+// allocated while recording is on, with its metadata, generation and, optionally, allocation
+// stack, and forget it when it is freed. Objects are kept in per-thread entry blocks found again
+// through a trailer the object carries (EntryBlocks.h); objects that cannot carry one are kept in
+// an address table (AddressTable.h). The hooks call no Swift code and allocate only with malloc
+// (a new block, a new stack), so they cannot re-enter.
 
-#define SHARD_COUNT 64
-#define MAX_STACK_DEPTH 64
-
-typedef struct {
-  uintptr_t object;  // 0: empty slot
-  uintptr_t metadata;
-  uint32_t generation;
-  uint32_t stack;  // 0: none, else stack id
-  uint64_t size;
-} entry_t;
-
-typedef struct {
-  atomic_flag lock;
-  entry_t *slots;
-  size_t capacity;  // a power of two
-  size_t count;
-  char padding[64];
-} shard_t;
-
-static shard_t shards[SHARD_COUNT];
-/// Whether the table may hold entries: when not, deallocations skip it entirely.
+/// Whether objects may be tracked: when not, deallocations skip the lookups entirely.
 static atomic_bool tableInUse = false;
 /// Whether allocations are recorded (read inline by the interposer).
 static atomic_bool recording = false;
 static atomic_bool capturingStacks = false;
 static atomic_uint currentGeneration = 0;
 static atomic_uint sampleInterval = 1;
-static _Thread_local unsigned sampleCounter = 0;
+static _Thread_local unsigned sampleCounter __attribute__((tls_model("initial-exec"))) = 0;
 static atomic_uintptr_t stdlibStart = 0, stdlibEnd = 0;
-
-/// The table's only lock: a test-and-set spinlock, since the hooks must not call into anything
-/// that could allocate or re-enter, and critical sections are a few dozen instructions.
-static inline void spinLock(atomic_flag *lock) {
-  while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire)) __builtin_ia32_pause();
-}
-
-static inline void spinUnlock(atomic_flag *lock) {
-  atomic_flag_clear_explicit(lock, memory_order_release);
-}
-
-static inline void lockShard(shard_t *shard) { spinLock(&shard->lock); }
-static inline void unlockShard(shard_t *shard) { spinUnlock(&shard->lock); }
-
-static inline size_t hashAddress(uintptr_t address) {
-  // Fibonacci hashing of the 16-byte-aligned address: one multiply, high bits kept.
-  return (size_t)((((uint64_t)address >> 4) * 0x9E3779B97F4A7C15ULL) >> 24);
-}
-
-static inline shard_t *shardFor(uintptr_t object, size_t *hash) {
-  *hash = hashAddress(object);
-  return &shards[*hash % SHARD_COUNT];
-}
-
-static int grow(shard_t *shard) {
-  size_t capacity = shard->capacity ? shard->capacity * 2 : 32;  // start small: stay in cache
-  entry_t *slots = calloc(capacity, sizeof(entry_t));
-  if (slots == NULL) return 0;
-  for (size_t index = 0; index < shard->capacity; index++) {
-    entry_t entry = shard->slots[index];
-    if (entry.object == 0) continue;
-    size_t slot = (hashAddress(entry.object) / SHARD_COUNT) & (capacity - 1);
-    while (slots[slot].object != 0) slot = (slot + 1) & (capacity - 1);
-    slots[slot] = entry;
-  }
-  free(shard->slots);
-  shard->slots = slots;
-  shard->capacity = capacity;
-  return 1;
-}
-
-static void insertEntry(entry_t entry) {
-  if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) {
-    atomic_store(&tableInUse, true);
-  }
-  size_t hash;
-  shard_t *shard = shardFor(entry.object, &hash);
-  lockShard(shard);
-  if ((shard->count + 1) * 2 > shard->capacity && !grow(shard)) {  // at most half full: short probes
-    unlockShard(shard);
-    return;  // out of memory: the object is not tracked
-  }
-  size_t mask = shard->capacity - 1;
-  size_t slot = (hash / SHARD_COUNT) & mask;
-  while (shard->slots[slot].object != 0 && shard->slots[slot].object != entry.object) slot = (slot + 1) & mask;
-  if (shard->slots[slot].object == 0) shard->count += 1;
-  shard->slots[slot] = entry;
-  unlockShard(shard);
-}
-
-static void removeEntry(uintptr_t object) {
-  size_t hash;
-  shard_t *shard = shardFor(object, &hash);
-  lockShard(shard);
-  if (shard->count == 0) {
-    unlockShard(shard);
-    return;
-  }
-  size_t mask = shard->capacity - 1;
-  size_t slot = (hash / SHARD_COUNT) & mask;
-  while (shard->slots[slot].object != 0 && shard->slots[slot].object != object) slot = (slot + 1) & mask;
-  if (shard->slots[slot].object == object) {
-    // Backward-shift deletion keeps every probe sequence intact without tombstones.
-    size_t hole = slot, next = (slot + 1) & mask;
-    while (shard->slots[next].object != 0) {
-      size_t home = (hashAddress(shard->slots[next].object) / SHARD_COUNT) & mask;
-      if (((next - home) & mask) >= ((next - hole) & mask)) {
-        shard->slots[hole] = shard->slots[next];
-        hole = next;
-      }
-      next = (next + 1) & mask;
-    }
-    shard->slots[hole].object = 0;
-    shard->count -= 1;
-  }
-  unlockShard(shard);
-}
-
-// MARK: - Stacks: deduplicated PC arrays, ids from 1
-
-typedef struct {
-  uint64_t hash;  // 0: empty slot
-  uint32_t depth;
-  uint32_t id;
-  uintptr_t *frames;
-} stack_record_t;
-
-static atomic_flag stackLock = ATOMIC_FLAG_INIT;
-static stack_record_t *stackSlots = NULL;  // open addressing by hash
-static size_t stackCapacity = 0, stackCount = 0;
-static uint32_t *stackIndex = NULL;  // id - 1 -> slot
-static const size_t maxStacks = 1 << 20;
-
-static uint64_t hashFrames(const uintptr_t *frames, int depth) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (int index = 0; index < depth; index++) {
-    hash ^= (uint64_t)frames[index];
-    hash *= 0x100000001b3ULL;
-  }
-  return hash ? hash : 1;
-}
-
-static uint32_t internStack(const uintptr_t *frames, int depth) {
-  uint64_t hash = hashFrames(frames, depth);
-  spinLock(&stackLock);
-  uint32_t id = 0;
-  if ((stackCount + 1) * 2 > stackCapacity) {
-    size_t capacity = stackCapacity ? stackCapacity * 2 : 4096;
-    stack_record_t *slots = calloc(capacity, sizeof(stack_record_t));
-    uint32_t *index = realloc(stackIndex, capacity * sizeof(uint32_t));
-    if (slots != NULL && index != NULL) {
-      stackIndex = index;
-      for (size_t old = 0; old < stackCapacity; old++) {
-        if (stackSlots[old].hash == 0) continue;
-        size_t slot = stackSlots[old].hash & (capacity - 1);
-        while (slots[slot].hash != 0) slot = (slot + 1) & (capacity - 1);
-        slots[slot] = stackSlots[old];
-      }
-      for (size_t slot = 0; slot < capacity; slot++) {  // rebuild id -> slot
-        if (slots[slot].hash == 0) continue;
-        stackIndex[slots[slot].id - 1] = (uint32_t)slot;
-      }
-      free(stackSlots);
-      stackSlots = slots;
-      stackCapacity = capacity;
-    } else {
-      free(slots);
-      if (index != NULL) stackIndex = index;
-    }
-  }
-  if (stackCapacity > 0) {
-    size_t mask = stackCapacity - 1, slot = hash & mask;
-    while (stackSlots[slot].hash != 0) {
-      stack_record_t *candidate = &stackSlots[slot];
-      if (candidate->hash == hash && candidate->depth == (uint32_t)depth &&
-          memcmp(candidate->frames, frames, sizeof(uintptr_t) * (size_t)depth) == 0) {
-        id = candidate->id;
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-    if (id == 0 && stackCount < maxStacks && (stackCount + 1) * 2 <= stackCapacity) {
-      uintptr_t *copy = malloc(sizeof(uintptr_t) * (size_t)depth);
-      if (copy != NULL) {
-        id = (uint32_t)(stackCount + 1);
-        memcpy(copy, frames, sizeof(uintptr_t) * (size_t)depth);
-        stackSlots[slot].hash = hash;
-        stackSlots[slot].depth = (uint32_t)depth;
-        stackSlots[slot].id = id;
-        stackSlots[slot].frames = copy;
-        stackIndex[stackCount] = (uint32_t)slot;
-        stackCount += 1;
-      }
-    }
-  }
-  spinUnlock(&stackLock);
-  return id;
-}
-
-int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity) {
-  int depth = 0;
-  spinLock(&stackLock);
-  if (id >= 1 && id <= stackCount) {
-    stack_record_t *stack = &stackSlots[stackIndex[id - 1]];
-    depth = (int)stack->depth < capacity ? (int)stack->depth : capacity;
-    memcpy(frames, stack->frames, sizeof(uintptr_t) * (size_t)depth);
-  }
-  spinUnlock(&stackLock);
-  return depth;
-}
 
 // MARK: - Which objects to track
 
@@ -263,25 +67,70 @@ static inline int isTrackableClass(uintptr_t metadata) {
            descriptor < atomic_load_explicit(&stdlibEnd, memory_order_relaxed));
 }
 
-// MARK: - Hooks (called from the interposers)
-
-/// Records an allocation seen by the interposed `swift_allocObject` while recording is on.
-static inline void recordAllocation(uintptr_t object, uintptr_t metadata, size_t size) {
-  if (!isTrackableClass(metadata)) return;
-  entry_t entry = {object, metadata, atomic_load_explicit(&currentGeneration, memory_order_relaxed), 0, size};
-  if (atomic_load_explicit(&capturingStacks, memory_order_relaxed)) {
-    unsigned interval = atomic_load_explicit(&sampleInterval, memory_order_relaxed);
-    if (interval <= 1 || ++sampleCounter % interval == 0) {
-      void *frames[MAX_STACK_DEPTH];
-      int depth = unw_backtrace(frames, MAX_STACK_DEPTH);
-      if (depth > 2) entry.stack = internStack((const uintptr_t *)frames + 2, depth - 2);  // drop the hook and interposer
-    }
-  }
-  insertEntry(entry);
+/// The instance size a class's metadata gives (a 32-bit field after the kind, the superclass, the
+/// flags and the instance address point). An allocation of another size has tail-allocated
+/// elements, whose owner may use the allocation's slack (`ManagedBuffer.capacity` asks
+/// `malloc_usable_size`): such an object carries no trailer.
+static inline uint32_t instanceSize(uintptr_t metadata) {
+  return *(const uint32_t *)(metadata + 24);
 }
 
-void cleak_tracker_deallocated(uintptr_t object) {
-  removeEntry(object);
+// MARK: - Hooks (called from the interposers)
+
+/// The allocation stack of an object allocated in the frame above `framePointer` (the
+/// interposer's): its return addresses from the allocating function outwards. When the walk finds
+/// no frame (the interposer ran off this thread's stack), libunwind walks it instead.
+__attribute__((noinline)) static uint32_t allocationStack(uintptr_t framePointer) {
+  uintptr_t frames[CLEAK_MAX_STACK_DEPTH];
+  int depth = cleak_stack_walk(framePointer, frames, CLEAK_MAX_STACK_DEPTH);
+  if (depth == 0) {
+    void *unwound[CLEAK_MAX_STACK_DEPTH + 2];
+    depth = unw_backtrace(unwound, CLEAK_MAX_STACK_DEPTH + 2) - 2;  // this function and the interposer
+    if (depth <= 0) return 0;
+    memcpy(frames, unwound + 2, sizeof(uintptr_t) * (size_t)depth);
+  }
+  return cleak_stack_intern(frames, depth);
+}
+
+static inline bool samplesThisAllocation(void) {
+  if (!atomic_load_explicit(&capturingStacks, memory_order_relaxed)) return false;
+  unsigned interval = atomic_load_explicit(&sampleInterval, memory_order_relaxed);
+  return interval <= 1 || ++sampleCounter % interval == 0;
+}
+
+typedef void *(*allocate_t)(const void *metadata, size_t size, size_t alignMask);
+
+/// Allocates and records an object while recording is on.
+__attribute__((noinline)) static void *allocateTracked(allocate_t allocate, const void *metadata, size_t size,
+                                                       size_t alignMask, uintptr_t framePointer) {
+  uintptr_t type = (uintptr_t)metadata;
+  if (!isTrackableClass(type)) return allocate(metadata, size, alignMask);
+  bool carriesTrailer = size == instanceSize(type);
+  void *object = allocate(metadata, carriesTrailer ? size + 8 : size, alignMask);
+  if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) atomic_store(&tableInUse, true);
+  uint32_t stack = samplesThisAllocation() ? allocationStack(framePointer) : 0;
+  uint32_t generation = atomic_load_explicit(&currentGeneration, memory_order_relaxed);
+  uint32_t number = 0;
+  tracked_entry_t *entry = carriesTrailer ? cleak_entries_take(&number) : NULL;
+  if (entry != NULL) {
+    cleak_entries_publish(entry, number, (uintptr_t)object, type, generation, stack, size);
+  } else {
+    cleak_address_table_insert((cleak_tracked_object){(uintptr_t)object, type, generation, stack, size, 0});
+  }
+  return object;
+}
+
+/// Forgets an object of `size` bytes (its instance size) that is being freed.
+__attribute__((always_inline)) static inline void forget(uintptr_t object, size_t size) {
+  if (!cleak_entries_forget(object, size) && cleak_address_table_in_use()) cleak_address_table_remove(object);
+}
+
+void cleak_tracker_forget(const cleak_tracked_object *entry) {
+  if (entry->location != 0) {
+    cleak_entries_forget_entry((uint32_t)entry->location, entry->object);
+  } else {
+    cleak_address_table_remove(entry->object);
+  }
 }
 
 // MARK: - Control and queries
@@ -298,26 +147,21 @@ void cleak_tracker_start(bool stacks, unsigned interval) {
 
 void cleak_tracker_stop(void) {
   atomic_store(&recording, false);
-  for (int index = 0; index < SHARD_COUNT; index++) {
-    shard_t *shard = &shards[index];
-    lockShard(shard);
-    if (shard->capacity) memset(shard->slots, 0, shard->capacity * sizeof(entry_t));
-    shard->count = 0;
-    unlockShard(shard);
-  }
-  // A hook that read the flags before they were cleared may still insert: keep the table in use
-  // (at the cost of a lock per deallocation) only while it is not empty.
+  cleak_entries_clear();
+  cleak_address_table_clear();
+  // A hook that read the flags before they were cleared may still record: the lookups stay on
+  // (at a small cost per deallocation) until nothing is tracked.
   if (cleak_tracker_count() == 0) atomic_store(&tableInUse, false);
 }
 
 void cleak_tracker_lock_for_fork(void) {
-  spinLock(&stackLock);
-  for (int index = 0; index < SHARD_COUNT; index++) lockShard(&shards[index]);
+  cleak_stack_table_lock();
+  cleak_address_table_lock_all();
 }
 
 void cleak_tracker_unlock_after_fork(void) {
-  for (int index = SHARD_COUNT - 1; index >= 0; index--) unlockShard(&shards[index]);
-  spinUnlock(&stackLock);
+  cleak_address_table_unlock_all();
+  cleak_stack_table_unlock();
 }
 
 void cleak_tracker_stop_recording_in_child(void) {
@@ -337,38 +181,17 @@ uint32_t cleak_tracker_generation(void) {
 }
 
 void cleak_tracker_track(uintptr_t object, uintptr_t metadata, size_t size) {
-  entry_t entry = {object, metadata, atomic_load(&currentGeneration), 0, size};
-  insertEntry(entry);
+  atomic_store(&tableInUse, true);
+  cleak_address_table_insert((cleak_tracked_object){object, metadata, atomic_load(&currentGeneration), 0, size, 0});
 }
 
 size_t cleak_tracker_count(void) {
-  size_t total = 0;
-  for (int index = 0; index < SHARD_COUNT; index++) {
-    lockShard(&shards[index]);
-    total += shards[index].count;
-    unlockShard(&shards[index]);
-  }
-  return total;
+  return cleak_entries_count() + cleak_address_table_count();
 }
 
 size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
-  size_t copied = 0;
-  for (int index = 0; index < SHARD_COUNT && copied < capacity; index++) {
-    shard_t *shard = &shards[index];
-    lockShard(shard);
-    for (size_t slot = 0; slot < shard->capacity && copied < capacity; slot++) {
-      entry_t entry = shard->slots[slot];
-      if (entry.object == 0 || (generation >= 0 && entry.generation != (uint32_t)generation)) continue;
-      buffer[copied].object = entry.object;
-      buffer[copied].metadata = entry.metadata;
-      buffer[copied].generation = entry.generation;
-      buffer[copied].stack = entry.stack;
-      buffer[copied].size = entry.size;
-      copied += 1;
-    }
-    unlockShard(shard);
-  }
-  return copied;
+  size_t copied = cleak_entries_copy(buffer, 0, capacity, generation);
+  return cleak_address_table_copy(buffer, copied, capacity, generation);
 }
 
 // MARK: - Interposers
@@ -381,7 +204,6 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
 // that uses Foundation.
 
 
-typedef void *(*allocate_t)(const void *metadata, size_t size, size_t alignMask);
 typedef void (*deallocate_partial_t)(void *object, const void *metadata, size_t size, size_t alignMask);
 
 static _Atomic(allocate_t) realAllocate = NULL;
@@ -404,11 +226,11 @@ void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
     atomic_store(&realAllocate, allocate);
     atomic_store(&interposedCalls, 1);
   }
-  void *object = allocate(metadata, size, alignMask);
   if (__builtin_expect(atomic_load_explicit(&recording, memory_order_relaxed), 0)) {
-    recordAllocation((uintptr_t)object, (uintptr_t)metadata, size);
+    // This frame's address starts the stack walk: the interposer keeps a frame pointer for it.
+    return allocateTracked(allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
   }
-  return object;
+  return allocate(metadata, size, alignMask);
 }
 
 /// The deallocating deinit of every Swift class calls this through the PLT once `deinit` ran. It
@@ -416,9 +238,7 @@ void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
 /// `swift_deallocObject`, which is all the runtime's version does on Linux besides a debug check
 /// for objects retained during deinit.
 void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
-  if (__builtin_expect(atomic_load_explicit(&tableInUse, memory_order_relaxed), 0)) {
-    removeEntry((uintptr_t)object);
-  }
+  if (__builtin_expect(atomic_load_explicit(&tableInUse, memory_order_relaxed), 0)) forget((uintptr_t)object, allocatedSize);
   cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
   if (__builtin_expect(current != NULL, 0)) current((uintptr_t)object);
   swift_deallocObject(object, allocatedSize, allocatedAlignMask);
@@ -431,7 +251,7 @@ void swift_deallocPartialClassInstance(void *object, const void *metadata, size_
     deallocate = (deallocate_partial_t)dlsym(RTLD_NEXT, "swift_deallocPartialClassInstance");
     atomic_store(&realDeallocatePartial, deallocate);
   }
-  cleak_tracker_deallocated((uintptr_t)object);
+  if (atomic_load_explicit(&tableInUse, memory_order_relaxed)) forget((uintptr_t)object, size);
   cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
   if (current != NULL) current((uintptr_t)object);
   deallocate(object, metadata, size, alignMask);

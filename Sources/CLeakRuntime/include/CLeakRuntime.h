@@ -73,10 +73,12 @@ typedef struct {
   uint32_t generation;
   uint32_t stack;  // 0: no stack captured
   uint64_t size;
+  uint64_t location;  // where the tracker keeps it: an entry number, or 0 (the address table)
 } cleak_tracked_object;
 
 /// Starts recording class instances allocated through the interposed `swift_allocObject`,
-/// optionally with their allocation stacks (libunwind), every `interval`th allocation per thread.
+/// optionally with their allocation stacks (the frame-pointer chain), every `interval`th
+/// allocation per thread.
 void cleak_tracker_start(bool stacks, unsigned interval);
 /// Stops recording and empties the table.
 void cleak_tracker_stop(void);
@@ -86,9 +88,9 @@ uint32_t cleak_tracker_mark_generation(void);
 uint32_t cleak_tracker_generation(void);
 /// Records an object explicitly (when interposition is unavailable), in the current generation.
 void cleak_tracker_track(uintptr_t object, uintptr_t metadata, size_t size);
-/// Forgets an object: called by the deallocation interposers, and for entries whose object was
-/// freed where no interposer saw it.
-void cleak_tracker_deallocated(uintptr_t object);
+/// Forgets a copied entry whose object was freed where no interposer saw it, if the tracker still
+/// holds it.
+void cleak_tracker_forget(const cleak_tracked_object *entry);
 /// The number of tracked live objects.
 size_t cleak_tracker_count(void);
 /// Copies up to `capacity` live entries (of `generation`, or all when negative) into `buffer`.

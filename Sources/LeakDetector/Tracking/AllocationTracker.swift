@@ -153,7 +153,7 @@ public enum AllocationTracker {
     return buffer[..<count].indices.filter { index in
       let entry = buffer[index]
       if explicit[entry.object] == false || firstWords[index] != entry.metadata {
-        cleak_tracker_deallocated(entry.object)
+        withUnsafePointer(to: entry) { cleak_tracker_forget($0) }
         return false
       }
       let own = isOwnClass[entry.metadata] ?? isDetectorClass(metadata: entry.metadata)

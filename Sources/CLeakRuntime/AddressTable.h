@@ -1,0 +1,23 @@
+// The tracker's table for objects that cannot carry a trailer (see `EntryBlocks.h`): objects
+// tracked explicitly, and objects with tail-allocated elements, whose owners may use the
+// allocation's slack. Sharded by address; each shard is an open-addressing hash (linear probing,
+// backward-shift deletion) behind a spinlock.
+#pragma once
+
+#include "CLeakRuntime.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Whether the table may hold entries: when not, deallocations skip it.
+bool cleak_address_table_in_use(void);
+void cleak_address_table_insert(cleak_tracked_object entry);
+/// Removes `object`'s entry; returns whether there was one.
+bool cleak_address_table_remove(uintptr_t object);
+size_t cleak_address_table_count(void);
+/// Appends entries (of `generation`, or all when negative) after `buffer[copied]`; returns the new count.
+size_t cleak_address_table_copy(cleak_tracked_object *buffer, size_t copied, size_t capacity, int64_t generation);
+void cleak_address_table_clear(void);
+void cleak_address_table_lock_all(void);
+void cleak_address_table_unlock_all(void);

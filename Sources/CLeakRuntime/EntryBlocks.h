@@ -1,0 +1,109 @@
+// Where the tracker keeps the objects it tracks, so that neither recording nor forgetting one
+// takes a lock or hashes an address.
+//
+// Entries live in one reserved range of address space (pages are only used once touched), in
+// blocks of 512. A thread owns one block at a time and takes the free entries of that block in
+// order, so recording an object is a few stores to memory the thread alone writes. To forget an
+// object without searching, the tracked object itself says where its entry is: the interposer
+// allocates 8 bytes more than the object needs and writes a *trailer* there, right after the
+// instance (its size rounded up to 8): a 32-bit tag derived from the object's address, and the
+// entry's number. The deallocation entry points get the instance size again; they read the
+// trailer, check the tag and that the entry still names the object, and clear both. For an object
+// that has no trailer those 8 bytes are still inside its allocation block or the allocator's next
+// header, and the entry check keeps a chance match of the tag from doing anything.
+//
+// An entry is published by storing its object last and forgotten by storing 0 there, so a reader
+// (a query, or a capture child's frozen copy) never sees an object with another one's fields.
+#pragma once
+
+#include "CLeakRuntime.h"
+#include "TrackedEntry.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CLEAK_BLOCK_ENTRIES 512u
+
+/// The reserved range; blocks are never given back, so an entry's address stays valid for every reader.
+extern tracked_entry_t *cleak_entries;
+/// How many blocks of the range are in use.
+extern atomic_uint cleak_entry_block_count;
+
+/// The block this thread takes entries from (its number + 1; 0: none) and the next entry to try.
+typedef struct {
+  uint32_t block;
+  uint32_t next;
+} entry_cursor_t;
+
+extern _Thread_local entry_cursor_t cleak_entry_cursor __attribute__((tls_model("initial-exec")));
+
+/// Gives this thread a block with free entries: its own again when enough have been freed, an
+/// unowned one with room, or a new one. Returns false when no memory is left.
+bool cleak_entries_refill(entry_cursor_t *cursor);
+
+
+/// A free entry of this thread's block, with its index + 1 in `number`; NULL when none can be had.
+static inline tracked_entry_t *cleak_entries_take(uint32_t *number) {
+  entry_cursor_t *cursor = &cleak_entry_cursor;
+  for (;;) {
+    if (cursor->block != 0) {
+      tracked_entry_t *entries = cleak_entries + (size_t)(cursor->block - 1) * CLEAK_BLOCK_ENTRIES;
+      while (cursor->next < CLEAK_BLOCK_ENTRIES) {
+        uint32_t slot = cursor->next++;
+        if (atomic_load_explicit(&entries[slot].object, memory_order_acquire) == 0) {
+          *number = (cursor->block - 1) * CLEAK_BLOCK_ENTRIES + slot + 1;
+          return &entries[slot];
+        }
+      }
+    }
+    if (!cleak_entries_refill(cursor)) return NULL;
+  }
+}
+
+/// The tag a trailer carries for `object`: unlikely to be found there by chance (and a chance
+/// match is caught by the entry check).
+static inline uint32_t cleak_trailer_tag(uintptr_t object) {
+  return (uint32_t)(object >> 4) ^ 0x5A17C0DEu;
+}
+
+/// Where the trailer of an object of `size` bytes is.
+static inline uint32_t *cleak_trailer(uintptr_t object, uint64_t size) {
+  return (uint32_t *)(object + ((size + 7) & ~(uint64_t)7));
+}
+
+/// Records `object` in `entry` (number `number`) and writes its trailer.
+static inline void cleak_entries_publish(tracked_entry_t *entry, uint32_t number, uintptr_t object, uintptr_t metadata,
+                                         uint32_t generation, uint32_t stack, uint64_t size) {
+  entry->metadata = metadata;
+  entry->generation = generation;
+  entry->stack = stack;
+  entry->size = size;
+  atomic_store_explicit(&entry->object, object, memory_order_release);
+  uint32_t *trailer = cleak_trailer(object, size);
+  trailer[0] = cleak_trailer_tag(object);
+  trailer[1] = number;
+}
+
+/// Forgets `object`, an instance of `size` bytes being freed, when its trailer names an entry that holds it.
+static inline bool cleak_entries_forget(uintptr_t object, uint64_t size) {
+  uint32_t *trailer = cleak_trailer(object, size);
+  if (trailer[0] != cleak_trailer_tag(object)) return false;
+  uint32_t number = trailer[1];
+  if (number == 0 || number > atomic_load_explicit(&cleak_entry_block_count, memory_order_acquire) * CLEAK_BLOCK_ENTRIES) {
+    return false;
+  }
+  tracked_entry_t *entry = &cleak_entries[number - 1];
+  if (atomic_load_explicit(&entry->object, memory_order_relaxed) != object) return false;
+  trailer[0] = 0;
+  atomic_store_explicit(&entry->object, 0, memory_order_release);
+  return true;
+}
+
+/// Forgets entry `number` if it still holds `object` (an object freed where no hook saw it).
+bool cleak_entries_forget_entry(uint32_t number, uintptr_t object);
+/// The number of entries that hold an object.
+size_t cleak_entries_count(void);
+/// Appends the entries (of `generation`, or all when negative) after `buffer[copied]`; returns the new count.
+size_t cleak_entries_copy(cleak_tracked_object *buffer, size_t copied, size_t capacity, int64_t generation);
+/// Forgets every entry (their blocks stay, for reuse).
+void cleak_entries_clear(void);

@@ -1,0 +1,19 @@
+// Allocation stacks: walked along the frame-pointer chain, deduplicated into ids from 1.
+#pragma once
+
+#include <stdint.h>
+
+#define CLEAK_MAX_STACK_DEPTH 64
+
+/// The return addresses of the frames above the one at `framePointer` (innermost first), found
+/// by following saved frame pointers while they stay inside this thread's stack and go up. The
+/// Swift toolchain's code and its runtime libraries keep frame pointers on this platform. Returns
+/// 0 when `framePointer` is not in this thread's stack (an alternate signal stack, say).
+int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity);
+
+/// The id of a stack, adding it when new: a thread-local cache answers repeated stacks without a
+/// lock. Returns 0 when the table is full or out of memory.
+uint32_t cleak_stack_intern(const uintptr_t *frames, int depth);
+
+void cleak_stack_table_lock(void);
+void cleak_stack_table_unlock(void);
