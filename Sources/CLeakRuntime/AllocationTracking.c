@@ -189,6 +189,10 @@ size_t cleak_tracker_count(void) {
   return cleak_entries_count() + cleak_address_table_count();
 }
 
+size_t cleak_tracker_entry_capacity(void) {
+  return (size_t)atomic_load(&cleak_entry_block_count) * CLEAK_BLOCK_ENTRIES;
+}
+
 size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {
   size_t copied = cleak_entries_copy(buffer, 0, capacity, generation);
   return cleak_address_table_copy(buffer, copied, capacity, generation);

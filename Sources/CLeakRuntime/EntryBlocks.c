@@ -120,10 +120,16 @@ size_t cleak_entries_copy(cleak_tracked_object *buffer, size_t copied, size_t ca
     for (unsigned slot = 0; slot < CLEAK_BLOCK_ENTRIES && copied < capacity; slot++) {
       uintptr_t object = atomic_load_explicit(&entries[slot].object, memory_order_acquire);
       if (object == 0) continue;
-      cleak_tracked_object copy = {object, entries[slot].metadata, entries[slot].generation, entries[slot].stack,
-                                   entries[slot].size, block * CLEAK_BLOCK_ENTRIES + slot + 1};
+      tracked_entry_t *entry = &entries[slot];
+      cleak_tracked_object copy = {object,
+                                   atomic_load_explicit(&entry->metadata, memory_order_relaxed),
+                                   atomic_load_explicit(&entry->generation, memory_order_relaxed),
+                                   atomic_load_explicit(&entry->stack, memory_order_relaxed),
+                                   atomic_load_explicit(&entry->size, memory_order_relaxed),
+                                   block * CLEAK_BLOCK_ENTRIES + slot + 1};
       // The owner may have reused the entry while it was read: keep only a consistent copy.
-      if (atomic_load_explicit(&entries[slot].object, memory_order_acquire) != object) continue;
+      atomic_thread_fence(memory_order_acquire);
+      if (atomic_load_explicit(&entry->object, memory_order_relaxed) != object) continue;
       if (generation >= 0 && copy.generation != (uint32_t)generation) continue;
       buffer[copied++] = copy;
     }

@@ -74,10 +74,10 @@ static inline uint32_t *cleak_trailer(uintptr_t object, uint64_t size) {
 /// Records `object` in `entry` (number `number`) and writes its trailer.
 static inline void cleak_entries_publish(tracked_entry_t *entry, uint32_t number, uintptr_t object, uintptr_t metadata,
                                          uint32_t generation, uint32_t stack, uint64_t size) {
-  entry->metadata = metadata;
-  entry->generation = generation;
-  entry->stack = stack;
-  entry->size = size;
+  atomic_store_explicit(&entry->metadata, metadata, memory_order_relaxed);
+  atomic_store_explicit(&entry->generation, generation, memory_order_relaxed);
+  atomic_store_explicit(&entry->stack, stack, memory_order_relaxed);
+  atomic_store_explicit(&entry->size, size, memory_order_relaxed);
   atomic_store_explicit(&entry->object, object, memory_order_release);
   uint32_t *trailer = cleak_trailer(object, size);
   trailer[0] = cleak_trailer_tag(object);

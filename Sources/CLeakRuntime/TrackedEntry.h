@@ -1,5 +1,7 @@
 // One tracked object as the tracker keeps it: written by the allocating thread, published by
-// storing `object` last, and forgotten by storing 0 there.
+// storing `object` last, and forgotten by storing 0 there. Every field is atomic (relaxed
+// accesses are plain moves) because a query may read an entry while its owner reuses it; the
+// query keeps what it read only if `object` did not change meanwhile.
 #pragma once
 
 #include <stdatomic.h>
@@ -7,8 +9,8 @@
 
 typedef struct {
   _Atomic uintptr_t object;  // 0: free
-  uintptr_t metadata;
-  uint32_t generation;
-  uint32_t stack;  // 0: none, else a stack id
-  uint64_t size;
+  _Atomic uintptr_t metadata;
+  _Atomic uint32_t generation;
+  _Atomic uint32_t stack;  // 0: none, else a stack id
+  _Atomic uint64_t size;
 } tracked_entry_t;

@@ -1,3 +1,4 @@
+import CLeakRuntime
 import Foundation
 import HeapGraph
 import LeakDetector
@@ -16,6 +17,34 @@ final class FailingThing {
   init?(fail: Bool) {
     if fail { return nil }
   }
+}
+
+/// A class with tail-allocated elements whose owner uses the whole allocation, as
+/// `ManagedBuffer.capacity` reports it (the allocator's usable size).
+final class Samples: ManagedBuffer<Int, Int> {
+  static func make(minimumCapacity: Int) -> Samples {
+    // swiftlint:disable:next force_cast
+    create(minimumCapacity: minimumCapacity) { _ in 0 } as! Samples
+  }
+
+  /// Writes a pattern into every element the allocation has room for, then reads it back.
+  func fillAndCheck(seed: Int) -> Bool {
+    withUnsafeMutablePointerToElements { elements in
+      for index in 0..<capacity { (elements + index).initialize(to: seed &* 31 &+ index) }
+      return (0..<capacity).allSatisfy { elements[$0] == seed &* 31 &+ $0 }
+    }
+  }
+}
+
+/// What the threads of the entry-block test allocate (a thread body cannot capture).
+let keptByEndedThreads = Locked<[TrackedThing]>([])
+
+/// Allocates a thing, and the return addresses of the stack it was allocated on (Foundation's,
+/// from glibc's `backtrace`, which unwinds with DWARF call-frame information, not frame pointers).
+@inline(never)
+func makeTrackedThingAndBacktrace() -> (TrackedThing, backtrace: [UInt]) {
+  let thing = TrackedThing()
+  return (thing, Thread.callStackReturnAddresses.map(\.uintValue))
 }
 
 /// Allocates a thing and says on which line (the allocation site the stack test looks for).
@@ -129,6 +158,64 @@ final class AllocationTrackerTests: XCTestCase {
       XCTAssertTrue((line - 1...line + 1).contains(frame.line ?? 0), "line \(frame.line ?? 0), allocation on line \(line)")
     #endif
     XCTAssertFalse(tracked.allocationStack.contains { $0.symbol?.contains("cleak_tracker") ?? false }, "tracker frames are trimmed")
+  }
+
+  /// The stack the tracker walks along frame pointers is the one DWARF unwinding finds: from the
+  /// allocating function's caller outwards, frame for frame, until the C library's own frames
+  /// (which keep no frame pointer) end the walk.
+  func testTracker_allocationStack_isTheStackDwarfUnwindingFinds() throws {
+    AllocationTracker.stop()
+    AllocationTracker.start(.init(capturesStacks: true))
+    let generation = AllocationTracker.markGeneration()
+    let (thing, unwound) = makeTrackedThingAndBacktrace()
+    _ = escaping(thing)
+    let tracked = try XCTUnwrap(AllocationTracker.liveObjects(inGeneration: generation).first { $0.address == address(of: thing) })
+    let walked = AllocationTracker.programCounters(ofStack: tracked.stackID)
+    // Both stacks hold the return address into this test method (the caller of the allocating
+    // function): align them there.
+    let start = try XCTUnwrap(unwound.firstIndex(where: walked.contains), "walked \(walked), unwound \(unwound)")
+    let walkedStart = try XCTUnwrap(walked.firstIndex(of: unwound[start]))
+    let common = zip(walked[walkedStart...], unwound[start...]).prefix { $0 == $1 }.count
+    XCTAssertGreaterThanOrEqual(common, 5, "walked \(walked), unwound \(unwound)")
+    XCTAssertGreaterThanOrEqual(common, walked.count - walkedStart - 2, "the walk ends at most two frames after they differ")
+  }
+
+  func testTracker_tailAllocatedObjects_areTrackedAndKeepTheirWholeAllocation() {
+    let generation = AllocationTracker.markGeneration()
+    var buffers: [Samples]? = (0..<50).map { Samples.make(minimumCapacity: $0) }
+    #if DEBUG
+      // Unoptimized code calls the standard library's `create`, which allocates inside
+      // libswiftCore, where no interposer sees it.
+      let expected: Int? = nil
+    #else
+      let expected: Int? = 50  // `create` is inlined: the allocation is this module's
+    #endif
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.Samples"], expected)
+    XCTAssertTrue(buffers!.enumerated().allSatisfy { $1.fillAndCheck(seed: $0) }, "no element of the slack is the tracker's")
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.Samples"], expected)
+    buffers = nil
+    // New buffers take the freed addresses: none may pass for a survivor of the first generation.
+    let next = AllocationTracker.markGeneration()
+    let reusing = (0..<50).map { Samples.make(minimumCapacity: $0) }
+    XCTAssertNil(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.Samples"])
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: next)["LeakDetectorTests.Samples"], expected)
+    XCTAssertNil(buffers)
+    withExtendedLifetime(reusing) {}
+  }
+
+  func testTracker_threadsThatEnd_giveTheirEntriesBack() {
+    let generation = AllocationTracker.markGeneration()
+    for _ in 0..<300 {  // one after the other, each joined: it has ended before the next starts
+      var thread = pthread_t()
+      XCTAssertEqual(pthread_create(&thread, nil, { _ in keptByEndedThreads.withLock { $0 += (0..<4).map { _ in TrackedThing() } }; return nil }, nil), 0)
+      pthread_join(thread, nil)
+    }
+    XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.TrackedThing"], 1_200)
+    // A thread takes a block of 512 entries; without giving it back when it ends, 300 threads
+    // would have taken 300 blocks.
+    XCTAssertLessThan(cleak_tracker_entry_capacity(), 64 * 512)
+    keptByEndedThreads.withLock { $0.removeAll() }
+    XCTAssertNil(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.TrackedThing"])
   }
 
   func testTracker_concurrentAllocationsGenerationsAndSnapshots_leaveNothingBehind() {

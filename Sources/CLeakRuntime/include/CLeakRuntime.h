@@ -93,6 +93,9 @@ void cleak_tracker_track(uintptr_t object, uintptr_t metadata, size_t size);
 void cleak_tracker_forget(const cleak_tracked_object *entry);
 /// The number of tracked live objects.
 size_t cleak_tracker_count(void);
+/// How many objects the tracker's entry blocks can hold now (they grow with the live objects,
+/// not with the threads that ever allocated).
+size_t cleak_tracker_entry_capacity(void);
 /// Copies up to `capacity` live entries (of `generation`, or all when negative) into `buffer`.
 size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation);
 /// Copies the frames of stack `id` (innermost first); returns their number.

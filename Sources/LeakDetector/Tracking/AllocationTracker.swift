@@ -169,7 +169,7 @@ public enum AllocationTracker {
   }
 
   /// The return addresses of a tracker stack, innermost first.
-  static func programCounters(ofStack id: UInt32) -> [UInt] {
+  package static func programCounters(ofStack id: UInt32) -> [UInt] {
     guard id != 0 else { return [] }
     var pcs = [UInt](repeating: 0, count: 64)
     let depth = pcs.withUnsafeMutableBufferPointer { cleak_tracker_stack(id, $0.baseAddress, Int32($0.count)) }

@@ -12,7 +12,7 @@ public struct TrackedObject: Sendable, Hashable {
   /// The allocation size in bytes.
   public var size: Int
   /// The allocation stack's id in the tracker (0 when no stack was captured).
-  var stackID: UInt32
+  package var stackID: UInt32
 
   /// Where the object was allocated, innermost frame first, tracker frames removed; empty when
   /// stacks were not captured. Symbolized on first use and cached per code address.
