@@ -106,7 +106,7 @@ __attribute__((noinline)) static void *allocateTracked(allocate_t allocate, cons
   uintptr_t type = (uintptr_t)metadata;
   if (!isTrackableClass(type)) return allocate(metadata, size, alignMask);
   bool carriesTrailer = size == instanceSize(type);
-  void *object = allocate(metadata, carriesTrailer ? size + 8 : size, alignMask);
+  void *object = allocate(metadata, carriesTrailer ? cleak_trailer_end(size) : size, alignMask);
   if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) atomic_store(&tableInUse, true);
   uint32_t stack = samplesThisAllocation() ? allocationStack(framePointer) : 0;
   uint32_t generation = atomic_load_explicit(&currentGeneration, memory_order_relaxed);

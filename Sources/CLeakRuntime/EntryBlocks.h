@@ -5,9 +5,9 @@
 // blocks of 512. A thread owns one block at a time and takes the free entries of that block in
 // order, so recording an object is a few stores to memory the thread alone writes. To forget an
 // object without searching, the tracked object itself says where its entry is: the interposer
-// allocates 8 bytes more than the object needs and writes a *trailer* there, right after the
-// instance (its size rounded up to 8): a 32-bit tag derived from the object's address, and the
-// entry's number. The deallocation entry points get the instance size again; they read the
+// allocates room for an 8-byte *trailer* right after the instance (its size rounded up to 8) and
+// writes there a 32-bit tag derived from the object's address and the entry's number. The
+// deallocation entry points get the instance size again; they read the
 // trailer, check the tag and that the entry still names the object, and clear both. For an object
 // that has no trailer those 8 bytes are still inside its allocation block or the allocator's next
 // header, and the entry check keeps a chance match of the tag from doing anything.
@@ -66,9 +66,14 @@ static inline uint32_t cleak_trailer_tag(uintptr_t object) {
   return (uint32_t)(object >> 4) ^ 0x5A17C0DEu;
 }
 
-/// Where the trailer of an object of `size` bytes is.
+/// Where the trailer of an object of `size` bytes is: right after the instance, 8-byte aligned.
 static inline uint32_t *cleak_trailer(uintptr_t object, uint64_t size) {
   return (uint32_t *)(object + ((size + 7) & ~(uint64_t)7));
+}
+
+/// How many bytes an object of `size` bytes with its trailer needs.
+static inline size_t cleak_trailer_end(size_t size) {
+  return ((size + 7) & ~(size_t)7) + 8;
 }
 
 /// Records `object` in `entry` (number `number`) and writes its trailer.
@@ -85,7 +90,9 @@ static inline void cleak_entries_publish(tracked_entry_t *entry, uint32_t number
 }
 
 /// Forgets `object`, an instance of `size` bytes being freed, when its trailer names an entry that holds it.
-static inline bool cleak_entries_forget(uintptr_t object, uint64_t size) {
+/// An object without a trailer has its 8 bytes read all the same: the sanitizers are told that
+/// this read past the instance is meant.
+__attribute__((no_sanitize("address", "thread"))) static inline bool cleak_entries_forget(uintptr_t object, uint64_t size) {
   uint32_t *trailer = cleak_trailer(object, size);
   if (trailer[0] != cleak_trailer_tag(object)) return false;
   uint32_t number = trailer[1];
