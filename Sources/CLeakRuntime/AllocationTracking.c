@@ -59,20 +59,32 @@ static int findImage(struct dl_phdr_info *info, size_t size, void *data) {
   return 0;
 }
 
+/// Whether a class is defined in libswiftCore (its metadata's class descriptor lies there).
+static inline bool isStandardLibraryClass(uintptr_t metadata) {
+  uintptr_t descriptor = *(const uintptr_t *)(metadata + 40);
+  return descriptor >= atomic_load_explicit(&stdlibStart, memory_order_relaxed) &&
+         descriptor < atomic_load_explicit(&stdlibEnd, memory_order_relaxed);
+}
+
 static inline int isTrackableClass(uintptr_t metadata) {
   uintptr_t kind = *(const uintptr_t *)metadata;
   if (kind != 0 && kind < 0x800) return 0;  // closure contexts, boxes, other heap objects
-  uintptr_t descriptor = *(const uintptr_t *)(metadata + 40);
-  return !(descriptor >= atomic_load_explicit(&stdlibStart, memory_order_relaxed) &&
-           descriptor < atomic_load_explicit(&stdlibEnd, memory_order_relaxed));
+  return !isStandardLibraryClass(metadata);
 }
 
-/// The instance size a class's metadata gives (a 32-bit field after the kind, the superclass, the
-/// flags and the instance address point). An allocation of another size has tail-allocated
-/// elements, whose owner may use the allocation's slack (`ManagedBuffer.capacity` asks
-/// `malloc_usable_size`): such an object carries no trailer.
-static inline uint32_t instanceSize(uintptr_t metadata) {
-  return *(const uint32_t *)(metadata + 24);
+/// Whether an object can carry a trailer. One with tail-allocated elements cannot: its owner may
+/// use the whole allocation (`ManagedBuffer.capacity` asks `malloc_usable_size`), even when it
+/// was created with no elements. Such an object is allocated with more than its metadata's
+/// instance size (a 32-bit field after the kind, the superclass, the flags and the instance
+/// address point), or is an instance of a subclass of the standard library's `ManagedBuffer`
+/// (the superclass is the metadata's second word).
+static inline bool canCarryTrailer(uintptr_t metadata, size_t size) {
+  if (size != *(const uint32_t *)(metadata + 24)) return false;
+  for (uintptr_t superclass = *(const uintptr_t *)(metadata + 8); superclass != 0;
+       superclass = *(const uintptr_t *)(superclass + 8)) {
+    if (isStandardLibraryClass(superclass)) return false;
+  }
+  return true;
 }
 
 // MARK: - Hooks (called from the interposers)
@@ -105,7 +117,7 @@ __attribute__((noinline)) static void *allocateTracked(allocate_t allocate, cons
                                                        size_t alignMask, uintptr_t framePointer) {
   uintptr_t type = (uintptr_t)metadata;
   if (!isTrackableClass(type)) return allocate(metadata, size, alignMask);
-  bool carriesTrailer = size == instanceSize(type);
+  bool carriesTrailer = canCarryTrailer(type, size);
   void *object = allocate(metadata, carriesTrailer ? cleak_trailer_end(size) : size, alignMask);
   if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) atomic_store(&tableInUse, true);
   uint32_t stack = samplesThisAllocation() ? allocationStack(framePointer) : 0;
@@ -223,13 +235,18 @@ bool cleak_interposition_is_active(void) {
   return atomic_load(&interposedCalls) > 0;
 }
 
+/// The runtime's `swift_allocObject`, looked up on the first call (out of line, so the common
+/// path of the interposer saves no registers).
+__attribute__((noinline)) static allocate_t resolveAllocate(void) {
+  allocate_t allocate = (allocate_t)dlsym(RTLD_NEXT, "swift_allocObject");
+  atomic_store(&realAllocate, allocate);
+  atomic_store(&interposedCalls, 1);
+  return allocate;
+}
+
 void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
   allocate_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
-  if (__builtin_expect(allocate == NULL, 0)) {
-    allocate = (allocate_t)dlsym(RTLD_NEXT, "swift_allocObject");
-    atomic_store(&realAllocate, allocate);
-    atomic_store(&interposedCalls, 1);
-  }
+  if (__builtin_expect(allocate == NULL, 0)) allocate = resolveAllocate();
   if (__builtin_expect(atomic_load_explicit(&recording, memory_order_relaxed), 0)) {
     // This frame's address starts the stack walk: the interposer keeps a frame pointer for it.
     return allocateTracked(allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
