@@ -19,7 +19,12 @@
 5. Leak checks in tests (leak-check-bench): trackForLeaks and generation mode against the same
    tests without checks.
 
+6. Encodings: the 1,000,000-object heap converted to the binary encoding; analyze on each
+   encoding against Python's bare json.load of the JSON (a child process each, alternating),
+   wall time and peak memory, and bytes per object.
+
 Usage: Benchmarks/run.py [--runs N] [--skip-networkx] [--only-reflection] [--only-tracking] [--only-leak-checks]
+       [--only-encodings]
 (run from the package root)
 """
 import json
@@ -41,7 +46,7 @@ def run(command, **kwargs):
 
 
 def timed_analyze(snapshot, report):
-    """Runs analyze in a child process; returns (wall seconds, peak RSS in MB of that child)."""
+    """Runs analyze in a child process; returns (wall seconds, peak RSS in MiB of that child)."""
     pid_start = time.perf_counter()
     child = subprocess.Popen(
         [os.path.join(BIN, "leak-detector"), "analyze", snapshot, "--format", "json", "--output", report],
@@ -52,6 +57,43 @@ def timed_analyze(snapshot, report):
     if code not in (0, 2):
         sys.exit(f"leak-detector analyze failed with exit code {code}")
     return wall, usage.ru_maxrss / 1024.0
+
+
+def timed_child(command):
+    """Runs a command in a child process; returns (wall seconds, peak RSS in MiB of that child)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 2):
+        sys.exit(f"{command[0]} failed")
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def encodings(snapshot, runs):
+    """analyze on the JSON and on its binary encoding, against Python's json.load of the JSON."""
+    binary = snapshot.replace(".json", ".heapsnapshot")
+    run([os.path.join(BIN, "leak-detector"), "convert", snapshot, "--output", binary])
+    analyze = lambda path: [os.path.join(BIN, "leak-detector"), "analyze", path, "--format", "json", "--output", os.devnull]
+    samples = {"pythonJsonLoad": [], "analyzeJSON": [], "analyzeBinary": []}
+    for _ in range(runs):  # alternating, so drift hits each alike
+        samples["pythonJsonLoad"].append(timed_child([sys.executable, "-c", "import json,sys; json.load(open(sys.argv[1]))", snapshot]))
+        samples["analyzeJSON"].append(timed_child(analyze(snapshot)))
+        samples["analyzeBinary"].append(timed_child(analyze(binary)))
+    median = {name: statistics.median(wall for wall, _ in values) for name, values in samples.items()}
+    peak = {name: round(max(rss for _, rss in values)) for name, values in samples.items()}
+    result = {
+        "jsonMB": round(os.path.getsize(snapshot) / 1e6, 1),
+        "binaryMB": round(os.path.getsize(binary) / 1e6, 1),
+        "medianWallSeconds": {name: round(value, 2) for name, value in median.items()},
+        "peakMB": peak,
+        "ratioAnalyzeBinaryOverJsonLoad": round(median["analyzeBinary"] / median["pythonJsonLoad"], 2),
+        "ratioAnalyzeJSONOverJsonLoad": round(median["analyzeJSON"] / median["pythonJsonLoad"], 2),
+        # peak RSS (MiB) against the JSON file's size (MiB)
+        "peakAnalyzeBinaryOverJsonFileSize": round(peak["analyzeBinary"] / (os.path.getsize(snapshot) / 2**20), 2),
+    }
+    print(json.dumps(result, indent=2), flush=True)
+    return result
 
 
 def rotated(ids):
@@ -158,6 +200,12 @@ def main():
     if "--only-leak-checks" in sys.argv:
         leak_checks(runs)
         return
+    if "--only-encodings" in sys.argv:
+        for product in ("leak-detector", "heap-synth"):
+            run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT)
+        snapshot, _ = synthesize("heap-1m", 1_000_000, 3_000_000, 10_000, 4, 12)
+        encodings(snapshot, runs)
+        return
     run(["swift", "build", "-c", "release", "--product", "leak-detector"], cwd=ROOT)
     run(["swift", "build", "-c", "release", "--product", "heap-synth"], cwd=ROOT)
     results = {}
@@ -174,6 +222,7 @@ def main():
         "plantedCycles": planted, "plantedMissing": missing, "summary": summary,
     }
     print(json.dumps(results["1m"], indent=2), flush=True)
+    results["encodings"] = encodings(snapshot, runs)
 
     if "--skip-networkx" not in sys.argv:
         snapshot, manifest = synthesize("heap-100k", 100_000, 300_000, 1_000, 4, 12)

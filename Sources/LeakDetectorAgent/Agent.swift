@@ -67,9 +67,11 @@ enum Agent {
       guard AllocationTracker.isRunning else { return }
       taken += 1
       let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
-      let path = "\(settings.snapshotDirectory)/\(settings.programName)-\(settings.processID)-\(taken).heapsnapshot.json"
+      let encoding = snapshot.encodingChosenBySize
+      let path = "\(settings.snapshotDirectory)/\(settings.programName)-\(settings.processID)-\(taken).heapsnapshot"
+        + (encoding == .json ? ".json" : "")
       do {
-        try FileBytes.writeAtomically(snapshot.jsonBytes(), to: path)
+        try FileBytes.writeAtomically(snapshot.fileBytes(encoding), to: path)
         complain("snapshot \(taken) of \(settings.programName) (pid \(settings.processID)), \(snapshot.objectCount) objects: \(path)")
       } catch {
         complain("cannot write snapshot \(taken): \(error)")

@@ -30,7 +30,7 @@ struct LeakDetectorCommand: ParsableCommand {
         N  run: the program's own status when it is not 0
       """,
     version: version,
-    subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, RunCommand.self, StripCommand.self]
+    subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self]
   )
 
   /// The tool's version, in `--version` and reports.

@@ -48,8 +48,13 @@ struct RunCommand: ParsableCommand {
       valueName: "pattern"))
   var processPatterns: [String] = []
 
-  @Option(help: ArgumentHelp("Keep the exit snapshot as JSON at this path (numbered when several processes are checked).", valueName: "path"))
+  @Option(help: ArgumentHelp(
+    "Keep the exit snapshot at this path (numbered when several processes are checked): JSON, or binary from 100,000 objects.",
+    valueName: "path"))
   var snapshot: String?
+
+  @Option(help: ArgumentHelp("Write the exit snapshot in this encoding instead of choosing by size.", valueName: "encoding"))
+  var snapshotEncoding: HeapSnapshot.FileEncoding?
 
   @Option(help: ArgumentHelp("On this signal (USR2, SIGUSR1, 12…), each checked process writes a snapshot and runs on.", valueName: "signal"))
   var snapshotSignal: String?
@@ -140,7 +145,7 @@ struct RunCommand: ParsableCommand {
     options.rootsAreComplete = true
     var analyses: [(process: String, isTestProcess: Bool, analysis: HeapAnalysis)] = []
     for (index, capture) in captures.enumerated() {
-      if let snapshot { try writeFile(capture.jsonBytes(), to: Self.numbered(snapshot, index, of: captures.count)) }
+      if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }
       let process = capture.metadata.process ?? "process \(index + 1)"
       analyses.append(
         (process, Self.isTestProcess(process),

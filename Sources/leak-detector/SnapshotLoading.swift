@@ -11,17 +11,32 @@ func loadGraph(_ path: String, progress: ProgressPrinter) throws -> ObjectGraph 
 /// Reads and parses a snapshot, from a file or, for `-`, standard input, turning every problem
 /// into an input failure that names it.
 func loadSnapshot(_ path: String, progress: ProgressPrinter? = nil) throws -> HeapSnapshot {
+  try loadSnapshotFile(path, progress: progress).snapshot
+}
+
+/// Reads and parses a snapshot in either encoding (told by its first bytes), and says which.
+func loadSnapshotFile(_ path: String, progress: ProgressPrinter? = nil) throws -> (snapshot: HeapSnapshot, encoding: HeapSnapshot.FileEncoding) {
   let bytes = try readInput(path)
   let name = inputName(path)
-  progress?.report("parsing \(name) (\(bytes.count / 1_000_000) MB)")
+  let encoding = HeapSnapshot.encoding(of: bytes)
+  progress?.report("\(encoding == .json ? "parsing" : "reading") \(name) (\(bytes.count / 1_000_000) MB)")
   let snapshot: HeapSnapshot
-  do {
-    snapshot = try HeapSnapshot(jsonBytes: bytes)
-  } catch {
-    throw InputFailure(message: "\(name): \(error.description)")
+  switch encoding {
+  case .json:
+    do {
+      snapshot = try HeapSnapshot(jsonBytes: bytes)
+    } catch {
+      throw InputFailure(message: "\(name): \(error.description)")
+    }
+  case .binary:
+    do {
+      snapshot = try HeapSnapshot(binaryBytes: bytes)
+    } catch {
+      throw InputFailure(message: "\(name): binary snapshot: \(error.description)")
+    }
   }
   noteCaptureDiagnostics(of: snapshot, named: name)
-  return snapshot
+  return (snapshot, encoding)
 }
 
 /// Tells on standard error what the capture of a snapshot could not see (its

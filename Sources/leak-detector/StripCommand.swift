@@ -9,7 +9,8 @@ struct StripCommand: ParsableCommand {
     discussion: """
       Drops the process name and creation time, the program counters of stack frames and the \
       directories of source files (--drop-file-names drops the files too). Types, labels, \
-      ownership, generations and line numbers stay, so analyses give the same results.
+      ownership, generations and line numbers stay, so analyses give the same results. The \
+      stripped snapshot keeps its input's encoding (JSON or binary).
       """
   )
 
@@ -23,7 +24,7 @@ struct StripCommand: ParsableCommand {
   var dropFileNames = false
 
   func run() throws {
-    let heap = try loadSnapshot(snapshot)
-    try writeFile(heap.stripped(keepingFileNames: !dropFileNames).jsonBytes(), to: output)
+    let (heap, encoding) = try loadSnapshotFile(snapshot)
+    try writeFile(heap.stripped(keepingFileNames: !dropFileNames).fileBytes(encoding), to: output)
   }
 }

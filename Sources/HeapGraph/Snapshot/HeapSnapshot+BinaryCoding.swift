@@ -1,11 +1,42 @@
 extension HeapSnapshot {
-  private static let binaryMagic: UInt32 = 0x534C_4442  // "SLDB"
+  private static let binaryMagic: UInt32 = 0x534C_4442  // the bytes "BDLS"
   private static let binaryVersion: UInt32 = 1
 
-  /// The snapshot in a compact binary form, for handing a capture from a capture process to its
-  /// parent on the same machine: its columns as they are in memory, so that writing and reading
-  /// cost about a copy. Not a file format (files are JSON, ``jsonBytes()``): the layout may
-  /// change with any release.
+  /// How a snapshot file is encoded.
+  public enum FileEncoding: String, Sendable, CaseIterable {
+    /// The snapshot format (version 1): the interchange format, documented by a JSON schema.
+    case json
+    /// The binary encoding of the same content: the columns as they are in memory, about a
+    /// quarter of the JSON's size and read at about the speed of a copy.
+    case binary
+  }
+
+  /// From how many objects writers that choose an encoding choose ``FileEncoding/binary``.
+  public static let binaryEncodingThreshold = 100_000
+
+  /// The encoding a writer that chooses by size uses for this snapshot: JSON, which people and
+  /// other tools read, unless it has ``binaryEncodingThreshold`` objects or more.
+  public var encodingChosenBySize: FileEncoding {
+    objectCount >= Self.binaryEncodingThreshold ? .binary : .json
+  }
+
+  /// The snapshot as a file in `encoding` (by default the one ``encodingChosenBySize`` names).
+  public func fileBytes(_ encoding: FileEncoding? = nil) -> [UInt8] {
+    switch encoding ?? encodingChosenBySize {
+    case .json: jsonBytes()
+    case .binary: binaryBytes()
+    }
+  }
+
+  /// The encoding of a snapshot file's bytes, told by its first bytes: binary snapshots start
+  /// with `BDLS`, which no JSON text does.
+  public static func encoding(of bytes: [UInt8]) -> FileEncoding {
+    bytes.count >= 4 && bytes[0] == 0x42 && bytes[1] == 0x44 && bytes[2] == 0x4C && bytes[3] == 0x53 ? .binary : .json
+  }
+
+  /// The snapshot in its binary encoding (Documentation/SnapshotFormat.md, "Binary encoding"):
+  /// little-endian columns, written and read at about the cost of a copy. Capture processes hand
+  /// their capture to the parent this way, and big snapshot files are written this way.
   package func binaryBytes() -> [UInt8] {
     var writer = BinaryWriter(reservingCapacity: 256 + objectCount * 45 + referenceCount * 13)
     write(into: &writer)
@@ -63,8 +94,12 @@ extension HeapSnapshot {
 
   /// Reads a snapshot that ``write(into:)`` appended, leaving `reader` after it.
   package init(reading reader: inout BinaryReader) throws(BinaryDecodingError) {
-    guard try reader.integer(UInt32.self) == Self.binaryMagic, try reader.integer(UInt32.self) == Self.binaryVersion else {
-      throw BinaryDecodingError(message: "not a binary heap snapshot of this version")
+    guard try reader.integer(UInt32.self) == Self.binaryMagic else {
+      throw BinaryDecodingError(message: "not a binary heap snapshot (it does not start with BDLS)")
+    }
+    let version = try reader.integer(UInt32.self)
+    guard version == Self.binaryVersion else {
+      throw BinaryDecodingError(message: "binary snapshot version \(version) is not supported (this tool reads version \(Self.binaryVersion))")
     }
     self.init(
       metadata: Metadata(
@@ -88,7 +123,8 @@ extension HeapSnapshot {
       .allSatisfy({ $0 == objects }),
       [referenceTargets.count, referenceLabels.count, ownershipCodes.count].allSatisfy({ $0 == referenceSources.count })
     else {
-      throw BinaryDecodingError(message: "columns of different lengths")
+      throw BinaryDecodingError(
+        message: "columns of different lengths before offset \(reader.position): every object column must have one entry per object id, every reference column one per reference source")
     }
     objectKinds = try kindCodes.map { code throws(BinaryDecodingError) in
       guard Int(code) <= Self.kinds.count else { throw BinaryDecodingError(message: "an unknown object kind \(code)") }
@@ -128,18 +164,29 @@ extension HeapSnapshot {
   /// existing object: what the rest of the library relies on.
   private func checkIndices() throws(BinaryDecodingError) {
     let objects = Int32(objectIDs.count)
-    guard objectTypes.allSatisfy({ $0 >= 0 && $0 < Int32(typeNames.count) }),
-      objectStacks.allSatisfy({ $0 >= -1 && $0 < Int32(stacks.count) }),
-      referenceSources.allSatisfy({ $0 >= 0 && $0 < objects }), referenceTargets.allSatisfy({ $0 >= 0 && $0 < objects }),
-      referenceLabels.allSatisfy({ $0 >= -1 && $0 < Int32(labels.count) })
-    else {
-      throw BinaryDecodingError(message: "an index out of range")
+    try Self.check(objectTypes, "object types", names: "type names", in: 0..<Int32(typeNames.count))
+    try Self.check(objectStacks, "object stacks", names: "stacks", in: -1..<Int32(stacks.count))
+    try Self.check(referenceSources, "reference sources", names: "objects", in: 0..<objects)
+    try Self.check(referenceTargets, "reference targets", names: "objects", in: 0..<objects)
+    try Self.check(referenceLabels, "reference labels", names: "labels", in: -1..<Int32(labels.count))
+    var ids = Set<Int64>(minimumCapacity: objectIDs.count)
+    for (index, id) in objectIDs.enumerated() where !ids.insert(id).inserted {
+      throw BinaryDecodingError(message: "object ids[\(index)]: id \(id) appears twice")
     }
-    let ids = Set(objectIDs)
-    guard ids.count == objectIDs.count, roots.allSatisfy({ ids.contains($0.object) }),
-      Set(stacks.map(\.id)).count == stacks.count
-    else {
-      throw BinaryDecodingError(message: "a duplicate id, or a root of an unknown object")
+    if let root = roots.firstIndex(where: { !ids.contains($0.object) }) {
+      throw BinaryDecodingError(message: "roots[\(root)]: no object has id \(roots[root].object)")
+    }
+    var stackIDs = Set<Int64>()
+    for (index, stack) in stacks.enumerated() where !stackIDs.insert(stack.id).inserted {
+      throw BinaryDecodingError(message: "stacks[\(index)]: stack id \(stack.id) appears twice")
+    }
+  }
+
+  /// Fails, naming the first offending entry, unless every index of `column` lies in `range`.
+  private static func check(_ column: [Int32], _ name: String, names what: String, in range: Range<Int32>) throws(BinaryDecodingError) {
+    if let index = column.firstIndex(where: { !range.contains($0) }) {
+      throw BinaryDecodingError(
+        message: "\(name)[\(index)]: index \(column[index]) is out of range (there are \(range.upperBound) \(what))")
     }
   }
 

@@ -2,7 +2,8 @@
 /// truncated or corrupt buffer is an error, never a trap or a huge allocation.
 package struct BinaryReader {
   private let bytes: [UInt8]
-  private var position = 0
+  /// The offset of the next byte to read.
+  package private(set) var position = 0
 
   package init(_ bytes: [UInt8]) {
     self.bytes = bytes
@@ -18,7 +19,7 @@ package struct BinaryReader {
     try require(size, "an integer")
     let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: T.self) }
     position += size
-    return value
+    return T(littleEndian: value)
   }
 
   package mutating func string() throws(BinaryDecodingError) -> String {
@@ -47,7 +48,7 @@ package struct BinaryReader {
       initialized = count
     }
     position += count * size
-    return values
+    return isLittleEndianMachine ? values : values.map { T(littleEndian: $0) }
   }
 
   /// A count that is read next, checked against what is left when each item takes at least

@@ -1,5 +1,5 @@
-/// Appends integers, strings and arrays of fixed-width integers to a byte buffer in this
-/// machine's byte order, for ``BinaryReader`` in another process of the same machine.
+/// Appends integers, strings and arrays of fixed-width integers to a byte buffer, little-endian
+/// (on little-endian machines an array is one copy), for ``BinaryReader``.
 package struct BinaryWriter {
   package private(set) var bytes: [UInt8] = []
 
@@ -8,7 +8,7 @@ package struct BinaryWriter {
   }
 
   package mutating func integer<T: FixedWidthInteger>(_ value: T) {
-    withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }
 
   /// A length (`Int64`) followed by the UTF-8 bytes.
@@ -29,6 +29,13 @@ package struct BinaryWriter {
   /// A count (`Int64`) followed by the elements' bytes.
   package mutating func array<T: FixedWidthInteger>(_ values: [T]) {
     integer(Int64(values.count))
-    values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    if isLittleEndianMachine {
+      values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    } else {
+      for value in values { integer(value) }
+    }
   }
 }
+
+/// Whether this machine stores integers little-endian, as the binary encoding does.
+let isLittleEndianMachine = 1.littleEndian == 1
