@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <libunwind.h>
 #include <link.h>
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,9 +133,24 @@ __attribute__((noinline)) static void *allocateTracked(allocate_t allocate, cons
   return object;
 }
 
+/// Whether the trailer of an object without one may be read without asking the allocator. With
+/// glibc's `malloc`, the 8 bytes after an instance lie in its block or in the header of the next
+/// block, always mapped; another allocator (a preloaded jemalloc, a sanitizer's) makes no such
+/// promise, so there a trailer is read only when `malloc_usable_size` says it is in the block.
+static atomic_bool trailerReadsNeedNoCheck = false;
+
+static bool mallocIsGlibcs(void) {
+  Dl_info info;
+  void *symbol = dlsym(RTLD_DEFAULT, "malloc");
+  return symbol != NULL && dladdr(symbol, &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "/libc.so") != NULL;
+}
+
 /// Forgets an object of `size` bytes (its instance size) that is being freed.
 __attribute__((always_inline)) static inline void forget(uintptr_t object, size_t size) {
-  if (!cleak_entries_forget(object, size) && cleak_address_table_in_use()) cleak_address_table_remove(object);
+  bool trailerReadable = atomic_load_explicit(&trailerReadsNeedNoCheck, memory_order_relaxed) ||
+                         malloc_usable_size((void *)object) >= cleak_trailer_end(size);
+  if (trailerReadable && cleak_entries_forget(object, size)) return;
+  if (cleak_address_table_in_use()) cleak_address_table_remove(object);
 }
 
 void cleak_tracker_forget(const cleak_tracked_object *entry) {
@@ -152,6 +168,7 @@ void cleak_tracker_start(bool stacks, unsigned interval) {
     void *real = dlsym(RTLD_NEXT, "swift_allocObject");
     if (real != NULL) dl_iterate_phdr(findImage, real);
   }
+  atomic_store(&trailerReadsNeedNoCheck, mallocIsGlibcs());
   atomic_store(&sampleInterval, interval ? interval : 1);
   atomic_store(&capturingStacks, stacks);
   atomic_store(&recording, true);
