@@ -136,7 +136,9 @@ __attribute__((noinline)) static void *allocateTracked(allocate_t allocate, cons
 /// Whether the trailer of an object without one may be read without asking the allocator. With
 /// glibc's `malloc`, the 8 bytes after an instance lie in its block or in the header of the next
 /// block, always mapped; another allocator (a preloaded jemalloc, a sanitizer's) makes no such
-/// promise, so there a trailer is read only when `malloc_usable_size` says it is in the block.
+/// promise, so there a trailer is read only when `malloc_usable_size` says it is in the block
+/// (and never asked about an object the optimizer put on this thread's stack: such objects reach
+/// the deallocation entry points too, and are not the allocator's).
 static atomic_bool trailerReadsNeedNoCheck = false;
 
 static bool mallocIsGlibcs(void) {
@@ -148,7 +150,7 @@ static bool mallocIsGlibcs(void) {
 /// Forgets an object of `size` bytes (its instance size) that is being freed.
 __attribute__((always_inline)) static inline void forget(uintptr_t object, size_t size) {
   bool trailerReadable = atomic_load_explicit(&trailerReadsNeedNoCheck, memory_order_relaxed) ||
-                         malloc_usable_size((void *)object) >= cleak_trailer_end(size);
+                         (!cleak_stack_contains(object) && malloc_usable_size((void *)object) >= cleak_trailer_end(size));
   if (trailerReadable && cleak_entries_forget(object, size)) return;
   if (cleak_address_table_in_use()) cleak_address_table_remove(object);
 }

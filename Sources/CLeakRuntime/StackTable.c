@@ -29,6 +29,11 @@ static const stack_bounds_t *currentThreadStack(void) {
   return &threadStack;
 }
 
+bool cleak_stack_contains(uintptr_t address) {
+  const stack_bounds_t *stack = currentThreadStack();
+  return address >= stack->low && address < stack->high;
+}
+
 int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
   const stack_bounds_t *stack = currentThreadStack();
   uintptr_t frame = framePointer;

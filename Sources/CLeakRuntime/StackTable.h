@@ -1,6 +1,7 @@
 // Allocation stacks: walked along the frame-pointer chain, deduplicated into ids from 1.
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define CLEAK_MAX_STACK_DEPTH 64
@@ -10,6 +11,10 @@
 /// Swift toolchain's code and its runtime libraries keep frame pointers on this platform. Returns
 /// 0 when `framePointer` is not in this thread's stack (an alternate signal stack, say).
 int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity);
+
+/// Whether `address` lies in this thread's stack (where the optimizer puts objects that do not
+/// escape; they are destroyed, never freed, by the thread that made them).
+bool cleak_stack_contains(uintptr_t address);
 
 /// The id of a stack, adding it when new: a thread-local cache answers repeated stacks without a
 /// lock. Returns 0 when the table is full or out of memory.
