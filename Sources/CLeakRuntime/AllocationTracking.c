@@ -11,6 +11,7 @@
 #include <libunwind.h>
 #include <link.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,12 +166,16 @@ void cleak_tracker_forget(const cleak_tracked_object *entry) {
 
 // MARK: - Control and queries
 
-void cleak_tracker_start(bool stacks, unsigned interval) {
-  if (atomic_load(&stdlibEnd) == 0) {
-    void *real = dlsym(RTLD_NEXT, "swift_allocObject");
-    if (real != NULL) dl_iterate_phdr(findImage, real);
-  }
+/// What the hooks need to know about the process, which does not change while it runs.
+static void learnAboutTheProcess(void) {
+  void *real = dlsym(RTLD_NEXT, "swift_allocObject");
+  if (real != NULL) dl_iterate_phdr(findImage, real);
   atomic_store(&trailerReadsNeedNoCheck, mallocIsGlibcs());
+}
+
+void cleak_tracker_start(bool stacks, unsigned interval) {
+  static pthread_once_t learned = PTHREAD_ONCE_INIT;
+  pthread_once(&learned, learnAboutTheProcess);
   atomic_store(&sampleInterval, interval ? interval : 1);
   atomic_store(&capturingStacks, stacks);
   atomic_store(&recording, true);
@@ -221,7 +226,7 @@ size_t cleak_tracker_count(void) {
 }
 
 size_t cleak_tracker_entry_capacity(void) {
-  return (size_t)atomic_load(&cleak_entry_block_count) * CLEAK_BLOCK_ENTRIES;
+  return cleak_entries_capacity();
 }
 
 size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity, int64_t generation) {

@@ -30,13 +30,9 @@ static void makeOwnerKey(void) {
   pthread_key_create(&ownerKey, releaseOnThreadExit);
 }
 
-static tracked_entry_t *blockEntries(unsigned block) {
-  return cleak_entries + (size_t)block * CLEAK_BLOCK_ENTRIES;
-}
-
 /// How many of 64 entries spread over the block are free.
 static unsigned freeOfSample(unsigned block) {
-  const tracked_entry_t *entries = blockEntries(block);
+  const tracked_entry_t *entries = cleak_block_entries(block);
   unsigned free = 0;
   for (unsigned slot = 0; slot < CLEAK_BLOCK_ENTRIES; slot += CLEAK_BLOCK_ENTRIES / 64) {
     free += atomic_load_explicit(&entries[slot].object, memory_order_relaxed) == 0;
@@ -96,16 +92,16 @@ bool cleak_entries_refill(entry_cursor_t *cursor) {
 }
 
 bool cleak_entries_forget_entry(uint32_t number, uintptr_t object) {
-  if (number == 0 || number > atomic_load(&cleak_entry_block_count) * CLEAK_BLOCK_ENTRIES) return false;
+  tracked_entry_t *entry = cleak_entry_numbered(number);
   uintptr_t expected = object;
-  return atomic_compare_exchange_strong(&cleak_entries[number - 1].object, &expected, 0);
+  return entry != NULL && atomic_compare_exchange_strong(&entry->object, &expected, 0);
 }
 
 size_t cleak_entries_count(void) {
   size_t total = 0;
   unsigned count = atomic_load_explicit(&cleak_entry_block_count, memory_order_acquire);
   for (unsigned block = 0; block < count; block++) {
-    const tracked_entry_t *entries = blockEntries(block);
+    const tracked_entry_t *entries = cleak_block_entries(block);
     for (unsigned slot = 0; slot < CLEAK_BLOCK_ENTRIES; slot++) {
       total += atomic_load_explicit(&entries[slot].object, memory_order_relaxed) != 0;
     }
@@ -116,7 +112,7 @@ size_t cleak_entries_count(void) {
 size_t cleak_entries_copy(cleak_tracked_object *buffer, size_t copied, size_t capacity, int64_t generation) {
   unsigned count = atomic_load_explicit(&cleak_entry_block_count, memory_order_acquire);
   for (unsigned block = 0; block < count && copied < capacity; block++) {
-    tracked_entry_t *entries = blockEntries(block);
+    tracked_entry_t *entries = cleak_block_entries(block);
     for (unsigned slot = 0; slot < CLEAK_BLOCK_ENTRIES && copied < capacity; slot++) {
       uintptr_t object = atomic_load_explicit(&entries[slot].object, memory_order_acquire);
       if (object == 0) continue;
@@ -140,7 +136,7 @@ size_t cleak_entries_copy(cleak_tracked_object *buffer, size_t copied, size_t ca
 void cleak_entries_clear(void) {
   unsigned count = atomic_load_explicit(&cleak_entry_block_count, memory_order_acquire);
   for (unsigned block = 0; block < count; block++) {
-    tracked_entry_t *entries = blockEntries(block);
+    tracked_entry_t *entries = cleak_block_entries(block);
     for (unsigned slot = 0; slot < CLEAK_BLOCK_ENTRIES; slot++) {
       atomic_store_explicit(&entries[slot].object, 0, memory_order_release);
     }

@@ -41,13 +41,28 @@ extern _Thread_local entry_cursor_t cleak_entry_cursor __attribute__((tls_model(
 /// unowned one with room, or a new one. Returns false when no memory is left.
 bool cleak_entries_refill(entry_cursor_t *cursor);
 
+/// The entries of block `block` (counted from 0).
+static inline tracked_entry_t *cleak_block_entries(unsigned block) {
+  return cleak_entries + (size_t)block * CLEAK_BLOCK_ENTRIES;
+}
+
+/// How many entries the blocks in use hold.
+static inline size_t cleak_entries_capacity(void) {
+  return (size_t)atomic_load_explicit(&cleak_entry_block_count, memory_order_acquire) * CLEAK_BLOCK_ENTRIES;
+}
+
+/// The entry with number `number` (its index + 1, as trailers and copies give it), or NULL when
+/// no block in use has it.
+static inline tracked_entry_t *cleak_entry_numbered(uint32_t number) {
+  return number == 0 || number > cleak_entries_capacity() ? NULL : &cleak_entries[number - 1];
+}
 
 /// A free entry of this thread's block, with its index + 1 in `number`; NULL when none can be had.
 static inline tracked_entry_t *cleak_entries_take(uint32_t *number) {
   entry_cursor_t *cursor = &cleak_entry_cursor;
   for (;;) {
     if (cursor->block != 0) {
-      tracked_entry_t *entries = cleak_entries + (size_t)(cursor->block - 1) * CLEAK_BLOCK_ENTRIES;
+      tracked_entry_t *entries = cleak_block_entries(cursor->block - 1);
       while (cursor->next < CLEAK_BLOCK_ENTRIES) {
         uint32_t slot = cursor->next++;
         if (atomic_load_explicit(&entries[slot].object, memory_order_acquire) == 0) {
@@ -66,14 +81,18 @@ static inline uint32_t cleak_trailer_tag(uintptr_t object) {
   return (uint32_t)(object >> 4) ^ 0x5A17C0DEu;
 }
 
-/// Where the trailer of an object of `size` bytes is: right after the instance, 8-byte aligned.
-static inline uint32_t *cleak_trailer(uintptr_t object, uint64_t size) {
-  return (uint32_t *)(object + ((size + 7) & ~(uint64_t)7));
+/// Where the trailer of an object of `size` bytes starts: right after the instance, 8-byte aligned.
+static inline size_t cleak_trailer_offset(size_t size) {
+  return (size + 7) & ~(size_t)7;
+}
+
+static inline uint32_t *cleak_trailer(uintptr_t object, size_t size) {
+  return (uint32_t *)(object + cleak_trailer_offset(size));
 }
 
 /// How many bytes an object of `size` bytes with its trailer needs.
 static inline size_t cleak_trailer_end(size_t size) {
-  return ((size + 7) & ~(size_t)7) + 8;
+  return cleak_trailer_offset(size) + 8;
 }
 
 /// Records `object` in `entry` (number `number`) and writes its trailer.
@@ -92,15 +111,11 @@ static inline void cleak_entries_publish(tracked_entry_t *entry, uint32_t number
 /// Forgets `object`, an instance of `size` bytes being freed, when its trailer names an entry that holds it.
 /// An object without a trailer has its 8 bytes read all the same: the sanitizers are told that
 /// this read past the instance is meant.
-__attribute__((no_sanitize("address", "thread"))) static inline bool cleak_entries_forget(uintptr_t object, uint64_t size) {
+__attribute__((no_sanitize("address", "thread"))) static inline bool cleak_entries_forget(uintptr_t object, size_t size) {
   uint32_t *trailer = cleak_trailer(object, size);
   if (trailer[0] != cleak_trailer_tag(object)) return false;
-  uint32_t number = trailer[1];
-  if (number == 0 || number > atomic_load_explicit(&cleak_entry_block_count, memory_order_acquire) * CLEAK_BLOCK_ENTRIES) {
-    return false;
-  }
-  tracked_entry_t *entry = &cleak_entries[number - 1];
-  if (atomic_load_explicit(&entry->object, memory_order_relaxed) != object) return false;
+  tracked_entry_t *entry = cleak_entry_numbered(trailer[1]);
+  if (entry == NULL || atomic_load_explicit(&entry->object, memory_order_relaxed) != object) return false;
   trailer[0] = 0;
   atomic_store_explicit(&entry->object, 0, memory_order_release);
   return true;
