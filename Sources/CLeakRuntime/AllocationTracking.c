@@ -93,15 +93,21 @@ static inline bool canCarryTrailer(uintptr_t metadata, size_t size) {
 
 /// The allocation stack of an object allocated in the frame above `framePointer` (the
 /// interposer's): its return addresses from the allocating function outwards. When the walk finds
-/// no frame (the interposer ran off this thread's stack), libunwind walks it instead.
+/// no frame (the interposer ran off this thread's stack), libunwind walks it instead, and the
+/// stack starts at the interposer's return address, as the walk's would.
 __attribute__((noinline)) static uint32_t allocationStack(uintptr_t framePointer) {
   uintptr_t frames[CLEAK_MAX_STACK_DEPTH];
   int depth = cleak_stack_walk(framePointer, frames, CLEAK_MAX_STACK_DEPTH);
   if (depth == 0) {
-    void *unwound[CLEAK_MAX_STACK_DEPTH + 2];
-    depth = unw_backtrace(unwound, CLEAK_MAX_STACK_DEPTH + 2) - 2;  // this function and the interposer
+    enum { ownFrames = 4 };  // unw_backtrace, this function, allocateTracked, the interposer
+    void *unwound[CLEAK_MAX_STACK_DEPTH + ownFrames];
+    int count = unw_backtrace(unwound, CLEAK_MAX_STACK_DEPTH + ownFrames);
+    uintptr_t returnAddress = ((const uintptr_t *)framePointer)[1];
+    int first = 0;
+    while (first < count && (uintptr_t)unwound[first] != returnAddress) first++;
+    depth = count - first < CLEAK_MAX_STACK_DEPTH ? count - first : CLEAK_MAX_STACK_DEPTH;
     if (depth <= 0) return 0;
-    memcpy(frames, unwound + 2, sizeof(uintptr_t) * (size_t)depth);
+    memcpy(frames, unwound + first, sizeof(uintptr_t) * (size_t)depth);
   }
   return cleak_stack_intern(frames, depth);
 }

@@ -158,6 +158,10 @@ final class AllocationTrackerTests: XCTestCase {
       XCTAssertTrue((line - 1...line + 1).contains(frame.line ?? 0), "line \(frame.line ?? 0), allocation on line \(line)")
     #endif
     XCTAssertFalse(tracked.allocationStack.contains { $0.symbol?.contains("cleak_tracker") ?? false }, "tracker frames are trimmed")
+    let trackerFunctions = ["swift_allocObject", "allocateTracked", "allocationStack", "unw_backtrace"]
+    XCTAssertFalse(
+      tracked.allocationStack.contains { frame in trackerFunctions.contains { frame.symbol?.hasPrefix($0) ?? false } },
+      "\(tracked.allocationStack)")
   }
 
   /// The stack the tracker walks along frame pointers is the one DWARF unwinding finds: from the
