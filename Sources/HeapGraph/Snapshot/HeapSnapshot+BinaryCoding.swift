@@ -31,7 +31,7 @@ extension HeapSnapshot {
   /// The encoding of a snapshot file's bytes, told by its first bytes: binary snapshots start
   /// with `BDLS`, which no JSON text does.
   public static func encoding(of bytes: [UInt8]) -> FileEncoding {
-    bytes.count >= 4 && bytes[0] == 0x42 && bytes[1] == 0x44 && bytes[2] == 0x4C && bytes[3] == 0x53 ? .binary : .json
+    bytes.prefix(4).elementsEqual(withUnsafeBytes(of: binaryMagic.littleEndian, Array.init)) ? .binary : .json
   }
 
   /// The snapshot in its binary encoding (Documentation/SnapshotFormat.md, "Binary encoding"):
