@@ -45,41 +45,33 @@ def run(command, **kwargs):
     return subprocess.run(command, check=True, **kwargs)
 
 
-def timed_analyze(snapshot, report):
-    """Runs analyze in a child process; returns (wall seconds, peak RSS in MiB of that child)."""
-    pid_start = time.perf_counter()
-    child = subprocess.Popen(
-        [os.path.join(BIN, "leak-detector"), "analyze", snapshot, "--format", "json", "--output", report],
-        stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - pid_start
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 2):
-        sys.exit(f"leak-detector analyze failed with exit code {code}")
-    return wall, usage.ru_maxrss / 1024.0
-
-
 def timed_child(command):
-    """Runs a command in a child process; returns (wall seconds, peak RSS in MiB of that child)."""
+    """Runs a command in a child process (exit status 0 or 2, as leak-detector's when it finds
+    something); returns (wall seconds, peak RSS in MiB of that child)."""
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) not in (0, 2):
-        sys.exit(f"{command[0]} failed")
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 2):
+        sys.exit(f"{' '.join(command[:2])} failed with exit code {code}")
     return wall, usage.ru_maxrss / 1024.0
+
+
+def timed_analyze(snapshot, report):
+    """Runs analyze in a child process; returns (wall seconds, peak RSS in MiB of that child)."""
+    return timed_child([os.path.join(BIN, "leak-detector"), "analyze", snapshot, "--format", "json", "--output", report])
 
 
 def encodings(snapshot, runs):
     """analyze on the JSON and on its binary encoding, against Python's json.load of the JSON."""
     binary = snapshot.replace(".json", ".heapsnapshot")
     run([os.path.join(BIN, "leak-detector"), "convert", snapshot, "--output", binary])
-    analyze = lambda path: [os.path.join(BIN, "leak-detector"), "analyze", path, "--format", "json", "--output", os.devnull]
     samples = {"pythonJsonLoad": [], "analyzeJSON": [], "analyzeBinary": []}
     for _ in range(runs):  # alternating, so drift hits each alike
         samples["pythonJsonLoad"].append(timed_child([sys.executable, "-c", "import json,sys; json.load(open(sys.argv[1]))", snapshot]))
-        samples["analyzeJSON"].append(timed_child(analyze(snapshot)))
-        samples["analyzeBinary"].append(timed_child(analyze(binary)))
+        samples["analyzeJSON"].append(timed_analyze(snapshot, os.devnull))
+        samples["analyzeBinary"].append(timed_analyze(binary, os.devnull))
     median = {name: statistics.median(wall for wall, _ in values) for name, values in samples.items()}
     peak = {name: round(max(rss for _, rss in values)) for name, values in samples.items()}
     result = {
