@@ -4,101 +4,186 @@
 /// it were).
 ///
 /// Computed with the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
-/// Algorithm", 2001) over a reverse-postorder numbering from an iterative depth-first search.
+/// Algorithm", 2001). Nodes are renumbered in postorder of an iterative depth-first search, so a
+/// dominator always has a larger number than the nodes it dominates, the "intersect" step
+/// compares numbers directly, and predecessors are stored as compressed rows by number.
 ///
 /// - Complexity: O((*n* + *e*) · *d*) where *d*, the number of passes, is small for heaps.
-struct DominatorTree {
-  /// Immediate dominator of each node (`virtualRoot` for nodes held only by the virtual root).
-  let immediateDominator: [Int32]
-  /// Retained size of each node, in bytes (objects without a size count 0).
-  let retainedSize: [Int64]
-  /// Objects dominated by each node, itself included.
-  let retainedCount: [Int32]
-  /// The index used for the virtual root.
-  let virtualRoot: Int
+package struct DominatorTree {
+  /// Retained size of each node, in bytes (objects without a size count 0; unreached nodes 0).
+  package let retainedSize: [Int64]
+  /// Objects dominated by each node, itself included (unreached nodes 0).
+  package let retainedCount: [Int32]
 
-  init(graph: ObjectGraph, entries: [Int]) {
+  package init(graph: ObjectGraph, entries: [Int]) {
     let count = graph.objectCount
-    virtualRoot = count
-    // Depth-first postorder from the virtual root.
-    var order = [Int32](repeating: -1, count: count + 1)  // postorder number
-    var postorder: [Int32] = []
-    postorder.reserveCapacity(count + 1)
-    var stack: [(node: Int32, edge: Int32)] = [(Int32(count), 0)]
-    var visited = [Bool](repeating: false, count: count + 1)
-    visited[count] = true
-    func successors(_ node: Int) -> Range<Int> {
-      node == count ? 0..<entries.count : Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1])
+    let virtualRoot = count
+    var retainedSize = [Int64](repeating: 0, count: count + 1)
+    var retainedCount = [Int32](repeating: 0, count: count + 1)
+    graph.strongOffsets.withUnsafeBufferPointer { offsets in
+      graph.strongTargets.withUnsafeBufferPointer { targets in
+        entries.withUnsafeBufferPointer { entries in
+          // The virtual root's successors are `entries`; every other node's are its strong edges.
+          let successors = Successors(offsets: offsets, targets: targets, entries: entries, virtualRoot: virtualRoot)
+          let postorder = Self.postorder(successors)
+          defer { postorder.release() }
+          let dominator = Self.immediateDominators(postorder, successors)
+          defer { dominator.deallocate() }
+          // Retained sizes: children before parents (postorder), in node order at the end.
+          retainedSize.withUnsafeMutableBufferPointer { size in
+            retainedCount.withUnsafeMutableBufferPointer { objects in
+              for number in 0..<postorder.reachedCount {
+                let node = Int(postorder.node[number])
+                if node != virtualRoot {
+                  size[node].addSaturating(max(graph.sizes[node], 0))
+                  if !graph.isClosureValue(node) { objects[node] += 1 }
+                }
+                let parent = Int(dominator[number])
+                guard parent != number else { continue }
+                let parentNode = Int(postorder.node[parent])
+                size[parentNode].addSaturating(size[node])
+                objects[parentNode] += objects[node]
+              }
+            }
+          }
+        }
+      }
     }
-    func successor(_ node: Int, _ position: Int) -> Int {
-      node == count ? entries[position] : Int(graph.strongTargets[position])
+    self.retainedSize = retainedSize
+    self.retainedCount = retainedCount
+  }
+
+  /// A node's successors: the strong edges' targets, or the entries for the virtual root.
+  private struct Successors {
+    let offsets: UnsafeBufferPointer<Int32>
+    let targets: UnsafeBufferPointer<Int32>
+    let entries: UnsafeBufferPointer<Int>
+    let virtualRoot: Int
+
+    var nodeCount: Int { virtualRoot + 1 }
+
+    /// Positions of `node`'s successors (indices into `targets`, or into `entries`).
+    func positions(of node: Int) -> Range<Int> {
+      node == virtualRoot ? 0..<entries.count : Int(offsets[node])..<Int(offsets[node + 1])
     }
-    while let (node, edge) = stack.last {
-      let range = successors(Int(node))
-      let position = range.lowerBound + Int(edge)
-      if position < range.upperBound {
-        stack[stack.count - 1].edge += 1
-        let next = successor(Int(node), position)
-        if !visited[next] {
-          visited[next] = true
-          stack.append((Int32(next), 0))
+
+    func successor(of node: Int, at position: Int) -> Int {
+      node == virtualRoot ? entries[position] : Int(targets[position])
+    }
+  }
+
+  /// The nodes reached from the virtual root, numbered in depth-first postorder.
+  private struct Postorder {
+    /// Node of each number, for `0..<reachedCount` (the virtual root is the last).
+    let node: UnsafeMutableBufferPointer<Int32>
+    /// Number of each node; -1 for a node not reached.
+    let number: UnsafeMutableBufferPointer<Int32>
+    let reachedCount: Int
+
+    func release() {
+      node.deallocate()
+      number.deallocate()
+    }
+  }
+
+  private static func postorder(_ successors: Successors) -> Postorder {
+    let nodeCount = successors.nodeCount
+    let node = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
+    let number = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
+    number.initialize(repeating: -1)  // -1: not seen, -2: on the search stack, ≥ 0: numbered
+    // Each node is pushed at most once, so the stack never outgrows the node count.
+    let stackNode = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
+    let stackPosition = UnsafeMutableBufferPointer<Int>.allocate(capacity: nodeCount)
+    defer {
+      stackNode.deallocate()
+      stackPosition.deallocate()
+    }
+    var depth = 1
+    stackNode[0] = Int32(successors.virtualRoot)
+    stackPosition[0] = successors.positions(of: successors.virtualRoot).lowerBound
+    number[successors.virtualRoot] = -2
+    var reached = 0
+    while depth > 0 {
+      let current = Int(stackNode[depth - 1])
+      let position = stackPosition[depth - 1]
+      if position < successors.positions(of: current).upperBound {
+        stackPosition[depth - 1] = position + 1
+        let next = successors.successor(of: current, at: position)
+        if number[next] == -1 {
+          number[next] = -2
+          stackNode[depth] = Int32(next)
+          stackPosition[depth] = successors.positions(of: next).lowerBound
+          depth += 1
         }
       } else {
-        order[Int(node)] = Int32(postorder.count)
-        postorder.append(node)
-        stack.removeLast()
+        number[current] = Int32(reached)
+        node[reached] = Int32(current)
+        reached += 1
+        depth -= 1
       }
     }
-    // Predecessors (reachable nodes only).
-    var predecessors = [[Int32]](repeating: [], count: count + 1)
-    for node in postorder {
-      for position in successors(Int(node)) {
-        let next = successor(Int(node), position)
-        predecessors[next].append(node)
+    return Postorder(node: node, number: number, reachedCount: reached)
+  }
+
+  /// The immediate dominator of each postorder number, as a number (the virtual root's is itself).
+  private static func immediateDominators(_ postorder: Postorder, _ successors: Successors) -> UnsafeMutableBufferPointer<Int32> {
+    let reached = postorder.reachedCount
+    let root = reached - 1
+    // Predecessors by number, as compressed rows (reached sources only).
+    let predecessorStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached + 1)
+    predecessorStart.initialize(repeating: 0)
+    for source in 0..<reached {
+      let sourceNode = Int(postorder.node[source])
+      for position in successors.positions(of: sourceNode) {
+        let target = Int(postorder.number[successors.successor(of: sourceNode, at: position)])
+        predecessorStart[target + 1] += 1
       }
     }
-    var dominator = [Int32](repeating: -1, count: count + 1)
-    dominator[count] = Int32(count)
+    for index in 0..<reached { predecessorStart[index + 1] += predecessorStart[index] }
+    let predecessors = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Int(predecessorStart[reached]))
+    let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    _ = fill.initialize(from: predecessorStart[0..<reached])
+    for source in 0..<reached {
+      let sourceNode = Int(postorder.node[source])
+      for position in successors.positions(of: sourceNode) {
+        let target = Int(postorder.number[successors.successor(of: sourceNode, at: position)])
+        predecessors[Int(fill[target])] = Int32(source)
+        fill[target] += 1
+      }
+    }
+    fill.deallocate()
+    defer {
+      predecessorStart.deallocate()
+      predecessors.deallocate()
+    }
+
+    let dominator = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    dominator.initialize(repeating: -1)
+    dominator[root] = Int32(root)
     func intersect(_ first: Int32, _ second: Int32) -> Int32 {
       var a = first
       var b = second
       while a != b {
-        while order[Int(a)] < order[Int(b)] { a = dominator[Int(a)] }
-        while order[Int(b)] < order[Int(a)] { b = dominator[Int(b)] }
+        while a < b { a = dominator[Int(a)] }
+        while b < a { b = dominator[Int(b)] }
       }
       return a
     }
     var changed = true
     while changed {
       changed = false
-      for node in postorder.reversed() where Int(node) != count {
+      for number in stride(from: root - 1, through: 0, by: -1) {  // reverse postorder
         var candidate: Int32 = -1
-        for predecessor in predecessors[Int(node)] where dominator[Int(predecessor)] >= 0 {
+        for predecessor in predecessors[Int(predecessorStart[number])..<Int(predecessorStart[number + 1])]
+        where dominator[Int(predecessor)] >= 0 {
           candidate = candidate < 0 ? predecessor : intersect(predecessor, candidate)
         }
-        if candidate >= 0 && dominator[Int(node)] != candidate {
-          dominator[Int(node)] = candidate
+        if candidate >= 0 && dominator[number] != candidate {
+          dominator[number] = candidate
           changed = true
         }
       }
     }
-    // Retained sizes: children before parents (postorder).
-    var size = [Int64](repeating: 0, count: count + 1)
-    var objects = [Int32](repeating: 0, count: count + 1)
-    for node in postorder {
-      let index = Int(node)
-      if index < count {
-        size[index].addSaturating(max(graph.sizes[index], 0))
-        if !graph.isClosureValue(index) { objects[index] += 1 }
-      }
-      let parent = Int(dominator[index])
-      if parent >= 0 && parent != index {
-        size[parent].addSaturating(size[index])
-        objects[parent] += objects[index]
-      }
-    }
-    immediateDominator = dominator
-    retainedSize = size
-    retainedCount = objects
+    return dominator
   }
 }

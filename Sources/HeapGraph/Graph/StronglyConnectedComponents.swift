@@ -11,62 +11,15 @@ struct StronglyConnectedComponents {
   /// - Parameter startNodes: search only what is reachable from these; `nil` for every node.
   /// - Complexity: O(*n* + *e*).
   init(graph: ObjectGraph, startNodes: [Int]? = nil) {
-    let count = graph.objectCount
-    var order = [Int32](repeating: -1, count: count)  // discovery index, -1: unvisited
-    var lowLink = [Int32](repeating: 0, count: count)
-    var isOnStack = [Bool](repeating: false, count: count)
-    var stack: [Int32] = []
-    var callStack: [(node: Int32, edge: Int32)] = []
-    var nextOrder: Int32 = 0
     var found: [[Int32]] = []
-
     graph.strongOffsets.withUnsafeBufferPointer { offsets in
       graph.strongTargets.withUnsafeBufferPointer { targets in
-        func discover(_ node: Int) {
-          order[node] = nextOrder
-          lowLink[node] = nextOrder
-          nextOrder += 1
-          stack.append(Int32(node))
-          isOnStack[node] = true
-          callStack.append((Int32(node), offsets[node]))
-        }
-        func visit(_ root: Int) {
-          guard order[root] < 0 else { return }
-          discover(root)
-          while let (node, edge) = callStack.last {
-            let current = Int(node)
-            if edge < offsets[current + 1] {
-              callStack[callStack.count - 1].edge = edge + 1
-              let next = Int(targets[Int(edge)])
-              if order[next] < 0 {
-                discover(next)
-              } else if isOnStack[next] {
-                lowLink[current] = min(lowLink[current], order[next])
-              }
-              continue
-            }
-            callStack.removeLast()
-            if let parent = callStack.last {
-              lowLink[Int(parent.node)] = min(lowLink[Int(parent.node)], lowLink[current])
-            }
-            guard lowLink[current] == order[current] else { continue }
-            var members: [Int32] = []
-            while true {
-              let member = stack.removeLast()
-              isOnStack[Int(member)] = false
-              members.append(member)
-              if member == node { break }
-            }
-            if members.count > 1 || Self.hasSelfLoop(current, offsets: offsets, targets: targets) {
-              members.sort()
-              found.append(members)
-            }
-          }
-        }
+        var search = Search(offsets: offsets, targets: targets, nodeCount: graph.objectCount)
+        defer { search.release() }
         if let startNodes {
-          for node in startNodes { visit(node) }
+          for node in startNodes { search.visit(node, into: &found) }
         } else {
-          for node in 0..<count { visit(node) }
+          for node in 0..<graph.objectCount { search.visit(node, into: &found) }
         }
       }
     }
@@ -74,10 +27,91 @@ struct StronglyConnectedComponents {
     components = found
   }
 
-  private static func hasSelfLoop(_ node: Int, offsets: UnsafeBufferPointer<Int32>, targets: UnsafeBufferPointer<Int32>) -> Bool {
-    for edge in Int(offsets[node])..<Int(offsets[node + 1]) where targets[edge] == Int32(node) {
-      return true
+  /// Tarjan's search state. Each node enters each stack at most once, so every stack is
+  /// allocated once at the node count and indexed by a depth.
+  private struct Search {
+    let offsets: UnsafeBufferPointer<Int32>
+    let targets: UnsafeBufferPointer<Int32>
+    /// Discovery index of each node; -1: not yet discovered.
+    let order: UnsafeMutableBufferPointer<Int32>
+    let lowLink: UnsafeMutableBufferPointer<Int32>
+    let isOnStack: UnsafeMutableBufferPointer<Bool>
+    /// Tarjan's stack of discovered nodes whose component is still open.
+    let stack: UnsafeMutableBufferPointer<Int32>
+    var stackDepth = 0
+    /// The depth-first path: each node and the next of its edges to follow.
+    let pathNode: UnsafeMutableBufferPointer<Int32>
+    let pathEdge: UnsafeMutableBufferPointer<Int32>
+    var pathDepth = 0
+    var nextOrder: Int32 = 0
+
+    init(offsets: UnsafeBufferPointer<Int32>, targets: UnsafeBufferPointer<Int32>, nodeCount: Int) {
+      self.offsets = offsets
+      self.targets = targets
+      order = .allocate(capacity: nodeCount)
+      order.initialize(repeating: -1)
+      lowLink = .allocate(capacity: nodeCount)
+      isOnStack = .allocate(capacity: nodeCount)
+      isOnStack.initialize(repeating: false)
+      stack = .allocate(capacity: nodeCount)
+      pathNode = .allocate(capacity: nodeCount)
+      pathEdge = .allocate(capacity: nodeCount)
     }
-    return false
+
+    func release() {
+      for buffer in [order, lowLink, stack, pathNode, pathEdge] { buffer.deallocate() }
+      isOnStack.deallocate()
+    }
+
+    private mutating func discover(_ node: Int) {
+      order[node] = nextOrder
+      lowLink[node] = nextOrder
+      nextOrder += 1
+      stack[stackDepth] = Int32(node)
+      stackDepth += 1
+      isOnStack[node] = true
+      pathNode[pathDepth] = Int32(node)
+      pathEdge[pathDepth] = offsets[node]
+      pathDepth += 1
+    }
+
+    /// Finds the components reachable from `root` not found before, appending those that can
+    /// hold a cycle to `found`.
+    mutating func visit(_ root: Int, into found: inout [[Int32]]) {
+      guard order[root] < 0 else { return }
+      discover(root)
+      while pathDepth > 0 {
+        let current = Int(pathNode[pathDepth - 1])
+        let edge = pathEdge[pathDepth - 1]
+        if edge < offsets[current + 1] {
+          pathEdge[pathDepth - 1] = edge + 1
+          let next = Int(targets[Int(edge)])
+          if order[next] < 0 {
+            discover(next)
+          } else if isOnStack[next] {
+            lowLink[current] = min(lowLink[current], order[next])
+          }
+          continue
+        }
+        pathDepth -= 1
+        if pathDepth > 0 {
+          let parent = Int(pathNode[pathDepth - 1])
+          lowLink[parent] = min(lowLink[parent], lowLink[current])
+        }
+        guard lowLink[current] == order[current] else { continue }
+        var bottom = stackDepth - 1
+        while stack[bottom] != Int32(current) { bottom -= 1 }
+        for member in stack[bottom..<stackDepth] { isOnStack[Int(member)] = false }
+        let size = stackDepth - bottom
+        if size > 1 || hasSelfLoop(current) {
+          found.append(stack[bottom..<stackDepth].sorted())
+        }
+        stackDepth = bottom
+      }
+    }
+
+    private func hasSelfLoop(_ node: Int) -> Bool {
+      targets[Int(offsets[node])..<Int(offsets[node + 1])].contains(Int32(node))
+    }
   }
 }
