@@ -69,6 +69,18 @@ final class LeakAnalysisTests: XCTestCase {
     XCTAssertEqual(found.map { $0.path.last?.typeName }, ["New"])
   }
 
+  func testLeakedObjectsHoldingLiveOnes_leakAloneAndRetainNothingLive() throws {
+    let heap = TestHeap(
+      "App.shared -> Shared; Leaked.shared -> Shared; Leaked.cycle -> Cycle; Cycle.back -> Leaked; Cycle.shared -> Shared",
+      roots: ["App"], sizes: ["Shared": 100, "Leaked": 1, "Cycle": 2])
+    let analysis = HeapAnalysis(graph: heap.graph)
+    XCTAssertEqual(analysis.leaks.leakedObjectCount, 2)
+    let group = try XCTUnwrap(analysis.leaks.leakGroups.first)
+    XCTAssertEqual(analysis.leaks.leakGroups.count, 1)
+    XCTAssertEqual(group.summary, "Cycle.back -> Leaked.cycle -> Cycle")
+    XCTAssertEqual([group.objectCount, group.retainedSize], [2, 3], "Shared stays alive through App")
+  }
+
   func testRetainedSize_chainDiamondAndSharedChildren() throws {
     let sizes = ["A": 10, "B": 20, "C": 40, "D": 80, "S": 1, "T": 2, "Shared": 100]
     // Chain and diamond below A (a leaked entry); Shared is held by both S and T (survivors).

@@ -78,11 +78,14 @@ public struct HeapAnalysis: Sendable {
   ) {
     self.graph = graph
     self.options = options
-    cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, from: startNodes, progress: progress)
+    progress(.findingComponents)
+    let components = StronglyConnectedComponents(graph: graph, startNodes: startNodes).components
+    cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, components: components, progress: progress)
     progress(.findingLeaks)
     shortestPaths = ShortestPathTree(graph: graph)
     leaks = LeakAnalysis(
-      graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths)
+      graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths,
+      cyclicComponents: startNodes == nil ? components : nil)  // the whole graph's serve the leak analysis too
     findings = HeapFinding.findings(cycles: cycles, analysis: leaks, graph: graph)
   }
 

@@ -105,8 +105,13 @@ public struct LeakAnalysis: Sendable {
     self.init(graph: graph, expectedDead: expectedDead, rootsAreComplete: rootsAreComplete, shortestPaths: ShortestPathTree(graph: graph))
   }
 
-  /// Analyses `graph` with its shortest paths from the roots already computed (`tree`).
-  init(graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree) {
+  /// Analyses `graph` with its shortest paths from the roots already computed (`tree`), and
+  /// its cyclic strongly connected components if they are (`cyclicComponents`, as
+  /// ``StronglyConnectedComponents`` finds them for the whole graph).
+  init(
+    graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree,
+    cyclicComponents: [[Int32]]? = nil
+  ) {
     let count = graph.objectCount
     hasRoots = !graph.roots.isEmpty || rootsAreComplete
     // Reachability from the roots, with the shortest path's parent of each object.
@@ -116,29 +121,36 @@ public struct LeakAnalysis: Sendable {
 
     // Entries of the unreachable part: one node per component no other unreachable component holds.
     var component = [Int32](repeating: -1, count: count)
-    let cycles = StronglyConnectedComponents(graph: graph, startNodes: unreached).components
+    // A component is unreached whole or not at all.
+    let cycles =
+      !hasRoots ? []
+      : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
+        ?? StronglyConnectedComponents(graph: graph, startNodes: unreached).components
     for (index, members) in cycles.enumerated() {
       for member in members { component[Int(member)] = Int32(count + index) }
     }
     for node in unreached where component[node] < 0 { component[node] = Int32(node) }
-    var heldFromOutside = Set<Int32>()
+    // Component ids are nodes (a node alone) or `count` plus the index of a cyclic component.
+    // Not an entry: a component held from outside, or one whose entry is already chosen.
+    var isNotAnEntry = [Bool](repeating: false, count: count + cycles.count)
     for node in unreached {
       for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
         let target = Int(graph.strongTargets[edge])
-        if component[target] != component[node] { heldFromOutside.insert(component[target]) }
+        if component[target] >= 0 && component[target] != component[node] { isNotAnEntry[Int(component[target])] = true }
       }
     }
     var entries: [Int] = []
-    var entryComponents = Set<Int32>()
-    for node in unreached where !heldFromOutside.contains(component[node]) && entryComponents.insert(component[node]).inserted {
+    for node in unreached where !isNotAnEntry[Int(component[node])] {
       entries.append(node)  // the smallest node of its component (nodes are in id order)
+      isNotAnEntry[Int(component[node])] = true
     }
     let dominators = DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries)
 
     var groups: [Fingerprint: LeakGroup] = [:]
+    var previous = [Int32](repeating: -1, count: count)
     for entry in entries {
       let members = component[entry] >= Int32(count) ? cycles[Int(component[entry]) - count].map(Int.init) : [entry]
-      let (fingerprint, summary, cycle) = Self.describe(members: members, component: component, graph: graph)
+      let (fingerprint, summary, cycle) = Self.describe(members: members, component: component, graph: graph, previous: &previous)
       var group = groups[fingerprint] ?? LeakGroup(
         fingerprint: fingerprint, summary: summary, instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [],
         entryCycle: cycle)
@@ -183,12 +195,14 @@ public struct LeakAnalysis: Sendable {
   /// smallest of the shortest cycles through the members of the first type name, in canonical
   /// order, so that the same leak gets the same fingerprint whatever the addresses (a parent
   /// with three children is always described through `children[0]`); or its type.
-  private static func describe(members: [Int], component: [Int32], graph: ObjectGraph) -> (Fingerprint, String, cycle: RetainCycle?) {
+  private static func describe(
+    members: [Int], component: [Int32], graph: ObjectGraph, previous: inout [Int32]
+  ) -> (Fingerprint, String, cycle: RetainCycle?) {
     let firstType = members.map(graph.typeName(of:)).min() ?? ""
     let candidates = members.filter { graph.typeName(of: $0) == firstType }.prefix(32)
     var best: (cycle: RetainCycle, key: String)?
     for start in candidates {
-      guard let cycle = shortestCycle(through: start, component: component, graph: graph) else { continue }
+      guard let cycle = shortestCycle(through: start, component: component, graph: graph, previous: &previous) else { continue }
       // Compared by types and labels only: never by where the objects happen to be.
       let key = cycle.addressIndependentDescription
       if let chosen = best, (chosen.cycle.elements.count, chosen.key) <= (cycle.elements.count, key) { continue }
@@ -202,11 +216,12 @@ public struct LeakAnalysis: Sendable {
   }
 
   /// The shortest cycle from `start` back to it inside its component (breadth-first).
-  private static func shortestCycle(through start: Int, component: [Int32], graph: ObjectGraph) -> RetainCycle? {
-    var previous: [Int: (node: Int, edge: Int)] = [:]
+  /// `previous` maps each node to its predecessor on the search, -1 outside it; the search
+  /// leaves it as it found it.
+  private static func shortestCycle(through start: Int, component: [Int32], graph: ObjectGraph, previous: inout [Int32]) -> RetainCycle? {
     var queue = [start]
     var head = 0
-    var closing: (node: Int, edge: Int)?
+    var closing: Int?
     search: while head < queue.count {
       let node = queue[head]
       head += 1
@@ -214,21 +229,22 @@ public struct LeakAnalysis: Sendable {
         let target = Int(graph.strongTargets[edge])
         guard component[target] == component[start] else { continue }
         if target == start {
-          closing = (node, edge)
+          closing = node
           break search
         }
-        if previous[target] == nil {
-          previous[target] = (node, edge)
+        if previous[target] < 0 {
+          previous[target] = Int32(node)
           queue.append(target)
         }
       }
     }
+    defer { for node in queue { previous[node] = -1 } }
     guard let closing else { return nil }
-    var path = [closing.node]
-    var node = closing.node
-    while node != start, let step = previous[node] {
-      path.append(step.node)
-      node = step.node
+    var path = [closing]
+    var node = closing
+    while node != start {
+      node = Int(previous[node])
+      path.append(node)
     }
     return RetainCycle(graph: graph, path: path.reversed().map { Int32($0) })
   }

@@ -76,7 +76,11 @@ public struct CycleFinder: Sendable {
     in graph: ObjectGraph, from startNodes: [Int]? = nil, progress: (AnalysisStep) -> Void = { _ in }
   ) -> CycleReport {
     progress(.findingComponents)
-    let components = StronglyConnectedComponents(graph: graph, startNodes: startNodes).components
+    return findCycles(in: graph, components: StronglyConnectedComponents(graph: graph, startNodes: startNodes).components, progress: progress)
+  }
+
+  /// Finds the cycles of `graph` in its cyclic strongly connected `components`.
+  func findCycles(in graph: ObjectGraph, components: [[Int32]], progress: (AnalysisStep) -> Void) -> CycleReport {
     var search = ComponentCycleSearch(graph: graph, configuration: configuration)
     var results: [CycleReport.Component] = []
     for (index, members) in components.enumerated() {

@@ -113,21 +113,32 @@ struct JSONWriter {
   mutating func string(_ value: String) {
     separate()
     bytes.append(UInt8(ascii: "\""))
-    for byte in value.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): append("\\\"")
-      case UInt8(ascii: "\\"): append("\\\\")
-      case 0x0A: append("\\n")
-      case 0x0D: append("\\r")
-      case 0x09: append("\\t")
-      case 0..<0x20:
-        append("\\u00")
-        bytes.append(Self.hexDigits[Int(byte >> 4)])
-        bytes.append(Self.hexDigits[Int(byte & 0xF)])
-      default: bytes.append(byte)
+    var value = value
+    value.withUTF8 { utf8 in
+      // Runs of bytes that need no escape are copied whole.
+      var runStart = 0
+      for index in utf8.indices where utf8[index] < 0x20 || utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        appendEscaped(utf8[index])
+        runStart = index + 1
       }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  private mutating func appendEscaped(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "\""): append("\\\"")
+    case UInt8(ascii: "\\"): append("\\\\")
+    case 0x0A: append("\\n")
+    case 0x0D: append("\\r")
+    case 0x09: append("\\t")
+    default:
+      append("\\u00")
+      bytes.append(Self.hexDigits[Int(byte >> 4)])
+      bytes.append(Self.hexDigits[Int(byte & 0xF)])
+    }
   }
 
   mutating func integer<T: BinaryInteger>(_ value: T) {
