@@ -47,6 +47,15 @@ func writeFile(_ bytes: [UInt8], to path: String) throws(InputFailure) {
   }
 }
 
+/// Writes `text` as UTF-8 to the file at `path` atomically, as ``writeFile(_:to:)-([UInt8],_)`` does.
+func writeFile(_ text: String, to path: String) throws(InputFailure) {
+  do {
+    try FileBytes.writeAtomically(text, to: path)
+  } catch {
+    throw InputFailure(message: error.description)
+  }
+}
+
 /// Whether `first` and `second` name the same existing file (through links, `.` or `..`).
 func isSameFile(_ first: String, _ second: String) -> Bool {
   var firstStatus = stat()

@@ -39,6 +39,7 @@ struct LeakDetectorCommand: ParsableCommand {
   /// Runs a command and maps its outcome to the documented exit codes (ArgumentParser's own
   /// code for usage errors is 64; this tool uses 1 for every usage or input error).
   static func main() {
+    fixMallocMappingThreshold()
     do {
       var command = try parseAsRoot()
       try command.run()

@@ -45,7 +45,7 @@ struct OutputOptions: ParsableArguments {
       standardOutput.write(colored)
       return
     }
-    try writeFile(Array(colored.utf8), to: output)
+    try writeFile(colored, to: output)
   }
 
   /// Whether to colour, for output that is (`isTerminal`) or is not a terminal.

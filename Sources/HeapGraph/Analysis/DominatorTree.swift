@@ -9,7 +9,7 @@
 /// compares numbers directly, and predecessors are stored as compressed rows by number.
 ///
 /// - Complexity: O((*n* + *e*) · *d*) where *d*, the number of passes, is small for heaps.
-package struct DominatorTree {
+package struct DominatorTree: Sendable {
   /// Retained size of each node, in bytes (objects without a size count 0; unreached nodes 0).
   package let retainedSize: [Int64]
   /// Objects dominated by each node, itself included (unreached nodes 0).

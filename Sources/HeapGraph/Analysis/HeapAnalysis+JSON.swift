@@ -30,6 +30,6 @@ extension HeapAnalysis {
     cycles.writeMembers(into: &writer)
     leaks.write(into: &writer)
     writer.endObject()
-    return writer.documentText
+    return writer.finishDocumentText()
   }
 }

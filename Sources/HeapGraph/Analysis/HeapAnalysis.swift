@@ -80,12 +80,18 @@ public struct HeapAnalysis: Sendable {
     self.options = options
     progress(.findingComponents)
     let components = StronglyConnectedComponents(graph: graph, startNodes: startNodes).components
+    // Leaks on the second core while this one searches cycles; the whole graph's components
+    // serve the leak analysis too.
+    let leakWork = ConcurrentResult {
+      let shortestPaths = ShortestPathTree(graph: graph)
+      let leaks = LeakAnalysis(
+        graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths,
+        cyclicComponents: startNodes == nil ? components : nil)
+      return (shortestPaths, leaks)
+    }
     cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, components: components, progress: progress)
     progress(.findingLeaks)
-    shortestPaths = ShortestPathTree(graph: graph)
-    leaks = LeakAnalysis(
-      graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths,
-      cyclicComponents: startNodes == nil ? components : nil)  // the whole graph's serve the leak analysis too
+    (shortestPaths, leaks) = leakWork.value
     findings = HeapFinding.findings(cycles: cycles, analysis: leaks, graph: graph)
   }
 

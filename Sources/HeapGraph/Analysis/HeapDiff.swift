@@ -151,6 +151,6 @@ public struct HeapDiff: Sendable {
       writer.endArray()
     }
     writer.endObject()
-    return writer.documentText
+    return writer.finishDocumentText()
   }
 }

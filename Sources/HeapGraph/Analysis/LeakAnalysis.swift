@@ -144,13 +144,17 @@ public struct LeakAnalysis: Sendable {
       entries.append(node)  // the smallest node of its component (nodes are in id order)
       isNotAnEntry[Int(component[node])] = true
     }
-    let dominators = DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries)
+    // The dominator tree on another core while this one describes the entries.
+    let dominatorWork = ConcurrentResult { [entries] in DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries) }
+    var previous = [Int32](repeating: -1, count: count)
+    let descriptions = entries.map { entry in
+      let members = component[entry] >= Int32(count) ? cycles[Int(component[entry]) - count].map(Int.init) : [entry]
+      return Self.describe(members: members, component: component, graph: graph, previous: &previous)
+    }
+    let dominators = dominatorWork.value
 
     var groups: [Fingerprint: LeakGroup] = [:]
-    var previous = [Int32](repeating: -1, count: count)
-    for entry in entries {
-      let members = component[entry] >= Int32(count) ? cycles[Int(component[entry]) - count].map(Int.init) : [entry]
-      let (fingerprint, summary, cycle) = Self.describe(members: members, component: component, graph: graph, previous: &previous)
+    for (entry, (fingerprint, summary, cycle)) in zip(entries, descriptions) {
       var group = groups[fingerprint] ?? LeakGroup(
         fingerprint: fingerprint, summary: summary, instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [],
         entryCycle: cycle)

@@ -54,7 +54,7 @@ extension GateOutcome {
     for fingerprint in fixedFingerprints { writer.string(fingerprint) }
     writer.endArray()
     writer.endObject()
-    return writer.documentText
+    return writer.finishDocumentText()
   }
 
   /// SARIF 2.1.0: one result per finding (`baselineState` new, unchanged or absent), with the
@@ -152,7 +152,7 @@ extension GateOutcome {
     writer.endObject()
     writer.endArray()
     writer.endObject()
-    return writer.documentText
+    return writer.finishDocumentText()
   }
 
   /// JUnit XML: one test case per finding; new findings fail.

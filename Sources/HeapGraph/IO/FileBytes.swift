@@ -97,6 +97,16 @@ public enum FileBytes {
   /// directly. A directory is refused, and so is a file the caller may not write (a read-only
   /// file stays read-only).
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+    try bytes.withUnsafeBytes { buffer in Result { () throws(Failure) in try writeAtomically(buffer, to: path) } }.get()
+  }
+
+  /// Writes `text` as UTF-8, as ``writeAtomically(_:to:)-([UInt8],_)`` does, without copying it first.
+  public static func writeAtomically(_ text: String, to path: String) throws(Failure) {
+    var text = text
+    try text.withUTF8 { utf8 in Result { () throws(Failure) in try writeAtomically(UnsafeRawBufferPointer(utf8), to: path) } }.get()
+  }
+
+  private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String) throws(Failure) {
     guard !path.isEmpty else { throw emptyPath }
     var status = stat()
     let exists = stat(path, &status) == 0
@@ -138,19 +148,17 @@ public enum FileBytes {
   }
 
   /// Writes to a pipe or device that exists already.
-  private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(Failure) {
+  private static func writeInPlace(_ bytes: UnsafeRawBufferPointer, to path: String) throws(Failure) {
     let descriptor = open(path, O_WRONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Failure(path: path, reason: "cannot open: \(systemError())") }
     defer { close(descriptor) }
     try writeAll(bytes, to: descriptor, path: path)
   }
 
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure) {
+  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(Failure) {
     var written = 0
     while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-      }
+      let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
       if count < 0 {
         if errno == EINTR { continue }
         throw Failure(path: path, reason: "cannot write: \(systemError())")

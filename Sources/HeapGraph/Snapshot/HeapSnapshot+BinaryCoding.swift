@@ -169,11 +169,13 @@ extension HeapSnapshot {
     try Self.check(referenceSources, "reference sources", names: "objects", in: 0..<objects)
     try Self.check(referenceTargets, "reference targets", names: "objects", in: 0..<objects)
     try Self.check(referenceLabels, "reference labels", names: "labels", in: -1..<Int32(labels.count))
-    var ids = Set<Int64>(minimumCapacity: objectIDs.count)
-    for (index, id) in objectIDs.enumerated() where !ids.insert(id).inserted {
-      throw BinaryDecodingError(message: "object ids[\(index)]: id \(id) appears twice")
+    let ids: ObjectIDIndex
+    do {
+      ids = try ObjectIDIndex(ids: objectIDs)
+    } catch {
+      throw BinaryDecodingError(message: "object ids[\(error.index)]: id \(objectIDs[error.index]) appears twice")
     }
-    if let root = roots.firstIndex(where: { !ids.contains($0.object) }) {
+    if let root = roots.firstIndex(where: { ids[$0.object] == nil }) {
       throw BinaryDecodingError(message: "roots[\(root)]: no object has id \(roots[root].object)")
     }
     var stackIDs = Set<Int64>()

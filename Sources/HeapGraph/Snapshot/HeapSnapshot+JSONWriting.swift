@@ -84,7 +84,7 @@ extension HeapSnapshot {
     }
     writer.endArray()
     writer.endObject()
-    return writer.document
+    return writer.finishDocument()
   }
 }
 

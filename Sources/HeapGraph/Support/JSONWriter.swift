@@ -34,11 +34,17 @@ struct JSONWriter {
     bytes.reserveCapacity(capacity)
   }
 
-  /// The finished document as a file holds it: the bytes and a final newline.
-  var document: [UInt8] { bytes + [UInt8(ascii: "\n")] }
+  /// The finished document as a file holds it: the bytes and a final newline. It takes the
+  /// writer's buffer rather than copying it (a report can be tens of megabytes).
+  consuming func finishDocument() -> [UInt8] {
+    bytes.append(UInt8(ascii: "\n"))
+    return bytes
+  }
 
   /// The finished document as text, with its final newline.
-  var documentText: String { String(decoding: document, as: UTF8.self) }
+  consuming func finishDocumentText() -> String {
+    String(decoding: finishDocument(), as: UTF8.self)
+  }
 
   // MARK: - Containers
 
