@@ -195,6 +195,9 @@ struct JSONScanner {
     }
     let start = position
     let body = try scanStringBody()
+    if !body.hasEscapes && body.isASCII {
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[body.bytes]), as: UTF8.self)  // valid as it is
+    }
     if !body.hasEscapes {
       guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[body.bytes]), as: UTF8.self) else {
         throw failure(.syntax("the string is not valid UTF-8"), at: start)
@@ -321,17 +324,20 @@ struct JSONScanner {
 
   // MARK: - Strings
 
-  /// Scans a string starting at the opening quote; returns the bytes between the quotes.
-  private mutating func scanStringBody() throws(SnapshotDecodingError) -> (bytes: Range<Int>, hasEscapes: Bool) {
+  /// Scans a string starting at the opening quote; returns the bytes between the quotes, and
+  /// whether they hold an escape or a byte outside ASCII.
+  private mutating func scanStringBody() throws(SnapshotDecodingError) -> (bytes: Range<Int>, hasEscapes: Bool, isASCII: Bool) {
     let quote = position
     position += 1
     let start = position
     var hasEscapes = false
+    var allBytes: UInt8 = 0
     while position < bytes.count {
       let byte = bytes[position]
+      allBytes |= byte
       if byte == UInt8(ascii: "\"") {
         position += 1
-        return (start..<position - 1, hasEscapes)
+        return (start..<position - 1, hasEscapes, allBytes < 0x80)
       }
       if byte == UInt8(ascii: "\\") {
         hasEscapes = true
