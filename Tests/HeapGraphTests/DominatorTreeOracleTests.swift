@@ -9,7 +9,7 @@ final class DominatorTreeOracleTests: XCTestCase {
     var comparedNodes = 0
     for seed in 1...500 as ClosedRange<UInt64> {
       var random = SeededGenerator(seed: seed)
-      let nodeCount = Int.random(in: 1...12, using: &random)
+      let nodeCount = Int.random(in: 1...24, using: &random)
       var builder = HeapSnapshot.Builder()
       let sizes = (0..<nodeCount).map { _ in Int.random(in: 1...1_000, using: &random) }
       for node in 0..<nodeCount { builder.addObject(id: Int64(node + 1), type: "T", size: sizes[node]) }

@@ -3,12 +3,10 @@
 /// every object: its own size plus the sizes of everything it dominates (what would be freed if
 /// it were).
 ///
-/// Computed with the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
-/// Algorithm", 2001). Nodes are renumbered in postorder of an iterative depth-first search, so a
-/// dominator always has a larger number than the nodes it dominates, the "intersect" step
-/// compares numbers directly, and predecessors are stored as compressed rows by number.
+/// Computed with the Semi-NCA algorithm over the preorder of an iterative depth-first search
+/// (see `immediateDominators`), with predecessors stored as compressed rows by preorder number.
 ///
-/// - Complexity: O((*n* + *e*) · *d*) where *d*, the number of passes, is small for heaps.
+/// - Complexity: O((*n* + *e*) log *n*), near-linear on heaps.
 package struct DominatorTree: Sendable {
   /// Retained size of each node, in bytes (objects without a size count 0; unreached nodes 0).
   package let retainedSize: [Int64]
@@ -25,22 +23,23 @@ package struct DominatorTree: Sendable {
         entries.withUnsafeBufferPointer { entries in
           // The virtual root's successors are `entries`; every other node's are its strong edges.
           let successors = Successors(offsets: offsets, targets: targets, entries: entries, virtualRoot: virtualRoot)
-          let postorder = Self.postorder(successors)
-          defer { postorder.release() }
-          let dominator = Self.immediateDominators(postorder, successors)
+          let preorder = Self.preorder(successors)
+          defer { preorder.release() }
+          let dominator = Self.immediateDominators(preorder, successors)
           defer { dominator.deallocate() }
-          // Retained sizes: children before parents (postorder), in node order at the end.
+          // Retained sizes: children before parents (a dominator precedes what it dominates in
+          // preorder, so reverse preorder), in node order at the end.
           retainedSize.withUnsafeMutableBufferPointer { size in
             retainedCount.withUnsafeMutableBufferPointer { objects in
-              for number in 0..<postorder.reachedCount {
-                let node = Int(postorder.node[number])
+              for number in stride(from: preorder.reachedCount - 1, through: 0, by: -1) {
+                let node = Int(preorder.node[number])
                 if node != virtualRoot {
                   size[node].addSaturating(max(graph.sizes[node], 0))
                   if !graph.isClosureValue(node) { objects[node] += 1 }
                 }
                 let parent = Int(dominator[number])
                 guard parent != number else { continue }
-                let parentNode = Int(postorder.node[parent])
+                let parentNode = Int(preorder.node[parent])
                 size[parentNode].addSaturating(size[node])
                 objects[parentNode] += objects[node]
               }
@@ -72,70 +71,80 @@ package struct DominatorTree: Sendable {
     }
   }
 
-  /// The nodes reached from the virtual root, numbered in depth-first postorder.
-  private struct Postorder {
-    /// Node of each number, for `0..<reachedCount` (the virtual root is the last).
+  /// The nodes reached from the virtual root, numbered in depth-first preorder (the virtual
+  /// root is 0), with each one's parent in the depth-first tree.
+  private struct Preorder {
+    /// Node of each number, for `0..<reachedCount`.
     let node: UnsafeMutableBufferPointer<Int32>
     /// Number of each node; -1 for a node not reached.
     let number: UnsafeMutableBufferPointer<Int32>
+    /// Number of each number's parent in the depth-first tree (the root's is 0).
+    let parent: UnsafeMutableBufferPointer<Int32>
     let reachedCount: Int
 
     func release() {
       node.deallocate()
       number.deallocate()
+      parent.deallocate()
     }
   }
 
-  private static func postorder(_ successors: Successors) -> Postorder {
+  private static func preorder(_ successors: Successors) -> Preorder {
     let nodeCount = successors.nodeCount
     let node = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
     let number = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    number.initialize(repeating: -1)  // -1: not seen, -2: on the search stack, ≥ 0: numbered
-    // Each node is pushed at most once, so the stack never outgrows the node count.
-    let stackNode = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    let stackPosition = UnsafeMutableBufferPointer<Int>.allocate(capacity: nodeCount)
+    let parent = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
+    number.initialize(repeating: -1)
+    // The depth-first path, as numbers, with the next successor position of each. Each node is
+    // on it at most once, so it never outgrows the node count.
+    let pathNumber = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
+    let pathPosition = UnsafeMutableBufferPointer<Int>.allocate(capacity: nodeCount)
     defer {
-      stackNode.deallocate()
-      stackPosition.deallocate()
+      pathNumber.deallocate()
+      pathPosition.deallocate()
     }
-    var depth = 1
-    stackNode[0] = Int32(successors.virtualRoot)
-    stackPosition[0] = successors.positions(of: successors.virtualRoot).lowerBound
-    number[successors.virtualRoot] = -2
     var reached = 0
+    func discover(_ discovered: Int, from parentNumber: Int32, depth: Int) {
+      number[discovered] = Int32(reached)
+      node[reached] = Int32(discovered)
+      parent[reached] = parentNumber
+      pathNumber[depth] = Int32(reached)
+      pathPosition[depth] = successors.positions(of: discovered).lowerBound
+      reached += 1
+    }
+    discover(successors.virtualRoot, from: 0, depth: 0)
+    var depth = 1
     while depth > 0 {
-      let current = Int(stackNode[depth - 1])
-      let position = stackPosition[depth - 1]
-      if position < successors.positions(of: current).upperBound {
-        stackPosition[depth - 1] = position + 1
-        let next = successors.successor(of: current, at: position)
-        if number[next] == -1 {
-          number[next] = -2
-          stackNode[depth] = Int32(next)
-          stackPosition[depth] = successors.positions(of: next).lowerBound
-          depth += 1
-        }
-      } else {
-        number[current] = Int32(reached)
-        node[reached] = Int32(current)
-        reached += 1
+      let current = Int(node[Int(pathNumber[depth - 1])])
+      let position = pathPosition[depth - 1]
+      guard position < successors.positions(of: current).upperBound else {
         depth -= 1
+        continue
+      }
+      pathPosition[depth - 1] = position + 1
+      let next = successors.successor(of: current, at: position)
+      if number[next] < 0 {
+        discover(next, from: pathNumber[depth - 1], depth: depth)
+        depth += 1
       }
     }
-    return Postorder(node: node, number: number, reachedCount: reached)
+    return Preorder(node: node, number: number, parent: parent, reachedCount: reached)
   }
 
-  /// The immediate dominator of each postorder number, as a number (the virtual root's is itself).
-  private static func immediateDominators(_ postorder: Postorder, _ successors: Successors) -> UnsafeMutableBufferPointer<Int32> {
-    let reached = postorder.reachedCount
-    let root = reached - 1
+  /// The immediate dominator of each preorder number, as a number (the root's is itself), by
+  /// the Semi-NCA algorithm: semidominators as Lengauer and Tarjan compute them (with path
+  /// compression), then each immediate dominator as the nearest common ancestor of the
+  /// semidominator and the depth-first parent (Georgiadis, "Linear-Time Algorithms for
+  /// Dominators and Related Problems", 2005; the variant LLVM uses).
+  private static func immediateDominators(_ preorder: Preorder, _ successors: Successors) -> UnsafeMutableBufferPointer<Int32> {
+    let reached = preorder.reachedCount
     // Predecessors by number, as compressed rows (reached sources only).
     let predecessorStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached + 1)
     predecessorStart.initialize(repeating: 0)
     for source in 0..<reached {
-      let sourceNode = Int(postorder.node[source])
+      let sourceNode = Int(preorder.node[source])
       for position in successors.positions(of: sourceNode) {
-        let target = Int(postorder.number[successors.successor(of: sourceNode, at: position)])
+        let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
         predecessorStart[target + 1] += 1
       }
     }
@@ -144,46 +153,72 @@ package struct DominatorTree: Sendable {
     let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
     _ = fill.initialize(from: predecessorStart[0..<reached])
     for source in 0..<reached {
-      let sourceNode = Int(postorder.node[source])
+      let sourceNode = Int(preorder.node[source])
       for position in successors.positions(of: sourceNode) {
-        let target = Int(postorder.number[successors.successor(of: sourceNode, at: position)])
+        let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
         predecessors[Int(fill[target])] = Int32(source)
         fill[target] += 1
       }
     }
     fill.deallocate()
-    defer {
-      predecessorStart.deallocate()
-      predecessors.deallocate()
-    }
 
     let dominator = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
-    dominator.initialize(repeating: -1)
-    dominator[root] = Int32(root)
-    func intersect(_ first: Int32, _ second: Int32) -> Int32 {
-      var a = first
-      var b = second
-      while a != b {
-        while a < b { a = dominator[Int(a)] }
-        while b < a { b = dominator[Int(b)] }
-      }
-      return a
+    _ = dominator.initialize(from: preorder.parent[0..<reached])
+    let semi = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    let label = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    // The forest of processed numbers, compressed as it is searched; starts as the parents.
+    let ancestor = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    _ = ancestor.initialize(from: preorder.parent[0..<reached])
+    let pending = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    defer {
+      for buffer in [predecessorStart, predecessors, semi, label, ancestor, pending] { buffer.deallocate() }
     }
-    var changed = true
-    while changed {
-      changed = false
-      for number in stride(from: root - 1, through: 0, by: -1) {  // reverse postorder
-        var candidate: Int32 = -1
-        for predecessor in predecessors[Int(predecessorStart[number])..<Int(predecessorStart[number + 1])]
-        where dominator[Int(predecessor)] >= 0 {
-          candidate = candidate < 0 ? predecessor : intersect(predecessor, candidate)
+    for number in 0..<reached {
+      semi[number] = Int32(number)
+      label[number] = Int32(number)
+    }
+    // The number of smallest semidominator on the forest path above `start`, once numbers from
+    // `firstLinked` on are processed.
+    func evaluate(_ start: Int32, firstLinked: Int32) -> Int32 {
+      guard ancestor[Int(start)] >= firstLinked else { return label[Int(start)] }
+      var depth = 0
+      var current = start
+      repeat {
+        pending[depth] = current
+        depth += 1
+        current = ancestor[Int(current)]
+      } while ancestor[Int(current)] >= firstLinked
+      var above = current
+      var aboveLabel = label[Int(above)]
+      repeat {
+        depth -= 1
+        current = pending[depth]
+        ancestor[Int(current)] = ancestor[Int(above)]
+        if semi[Int(aboveLabel)] < semi[Int(label[Int(current)])] {
+          label[Int(current)] = aboveLabel
+        } else {
+          aboveLabel = label[Int(current)]
         }
-        if candidate >= 0 && dominator[number] != candidate {
-          dominator[number] = candidate
-          changed = true
+        above = current
+      } while depth > 0
+      return label[Int(current)]
+    }
+    if reached > 1 {
+      for number in stride(from: reached - 1, through: 1, by: -1) {
+        var best = preorder.parent[number]
+        for predecessor in predecessors[Int(predecessorStart[number])..<Int(predecessorStart[number + 1])] {
+          let candidate = semi[Int(evaluate(predecessor, firstLinked: Int32(number + 1)))]
+          if candidate < best { best = candidate }
         }
+        semi[number] = best
+      }
+      for number in 1..<reached {
+        var candidate = dominator[number]
+        while candidate > semi[number] { candidate = dominator[Int(candidate)] }
+        dominator[number] = candidate
       }
     }
+    dominator[0] = 0
     return dominator
   }
 }
