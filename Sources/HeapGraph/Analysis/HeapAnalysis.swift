@@ -87,12 +87,14 @@ public struct HeapAnalysis: Sendable {
       let leaks = LeakAnalysis(
         graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths,
         cyclicComponents: startNodes == nil ? components : nil)
-      return (shortestPaths, leaks)
+      return (shortestPaths, leaks, HeapFinding.findings(leaks: leaks, graph: graph))
     }
     cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, components: components, progress: progress)
+    let cycleFindings = HeapFinding.findings(cycles: cycles)
     progress(.findingLeaks)
-    (shortestPaths, leaks) = leakWork.value
-    findings = HeapFinding.findings(cycles: cycles, analysis: leaks, graph: graph)
+    let leakFindings: [HeapFinding]
+    (shortestPaths, leaks, leakFindings) = leakWork.value
+    findings = HeapFinding.merged(cycleFindings + leakFindings)
   }
 
   /// Whether anything was found: a cycle, a leak group or a survivor.

@@ -5,6 +5,15 @@ public struct HeapFinding: Sendable, Hashable {
     case cycle
     case leak
     case survivor
+
+    /// The order of kinds in lists of findings: cycles, leaks, survivors.
+    var order: Int {
+      switch self {
+      case .cycle: 0
+      case .leak: 1
+      case .survivor: 2
+      }
+    }
   }
 
   /// An object of the finding and the reference it holds on the next.
@@ -49,21 +58,24 @@ public struct HeapFinding: Sendable, Hashable {
     self.note = note
   }
 
-  /// The findings of a cycle search and a leak analysis of `graph`, one per fingerprint, in a
-  /// stable order (``HeapAnalysis/findings``). A leak group is located at its entry object's allocation site, a survivor at
-  /// its own.
-  static func findings(cycles: CycleReport, analysis: LeakAnalysis, graph: ObjectGraph) -> [HeapFinding] {
+  /// One finding per listed cycle, in the order of `cycles`, located at the first allocation
+  /// site among its objects. ``HeapAnalysis/findings`` merges these with the leak findings.
+  static func findings(cycles: CycleReport) -> [HeapFinding] {
+    cycles.cycles.map { cycle in
+      HeapFinding(
+        kind: .cycle, fingerprint: cycle.fingerprint, summary: cycle.description, count: 1,
+        location: cycle.elements.lazy.compactMap(\.allocationSite.allocationSite).first, links: cycle.links)
+    }
+  }
+
+  /// One finding per leak group, then one per survivor, of `analysis`: a leak group located at
+  /// its entry object's allocation site, a survivor at its own.
+  static func findings(leaks analysis: LeakAnalysis, graph: ObjectGraph) -> [HeapFinding] {
     func allocationSite(ofObject id: Int64?) -> StackFrame? {
       guard let id, let node = graph.node(forObjectID: id) else { return nil }
       return graph.allocationStack(of: node)?.frames.allocationSite
     }
     var found: [HeapFinding] = []
-    for cycle in cycles.cycles {
-      found.append(
-        HeapFinding(
-          kind: .cycle, fingerprint: cycle.fingerprint, summary: cycle.description, count: 1,
-          location: cycle.elements.lazy.compactMap(\.allocationSite.allocationSite).first, links: cycle.links))
-    }
     for group in analysis.leakGroups {
       found.append(
         HeapFinding(
@@ -79,7 +91,7 @@ public struct HeapFinding: Sendable, Hashable {
           count: 1, location: allocationSite(ofObject: survivor.path.last?.objectID),
           links: survivor.path.map(\.link), root: survivor.root))
     }
-    return merged(found)
+    return found
   }
 
   /// `findings` with one finding per fingerprint (instances summed; the first one's summary and
@@ -93,6 +105,8 @@ public struct HeapFinding: Sendable, Hashable {
         byFingerprint[finding.fingerprint]!.count += finding.count
       }
     }
-    return byFingerprint.values.sorted { ($0.kind.rawValue, $0.summary, $0.fingerprint) < ($1.kind.rawValue, $1.summary, $1.fingerprint) }
+    return byFingerprint.values.sorted {
+      $0.kind != $1.kind ? $0.kind.order < $1.kind.order : ($0.summary, $0.fingerprint) < ($1.summary, $1.fingerprint)
+    }
   }
 }

@@ -109,46 +109,11 @@ public struct ObjectGraph: Sendable {
     labels = sortedLabels
 
     // Strong edges as CSR: count per source, place, then sort and merge each row.
-    var offsets = [Int32](repeating: 0, count: count + 1)
-    var strongCount = 0
-    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index].isRetaining {
-      offsets[Int(node(snapshot.referenceSources[index])) + 1] += 1
-      strongCount += 1
-    }
-    strongReferenceCount = strongCount
-    for index in 0..<count { offsets[index + 1] += offsets[index] }
-    var cursor = offsets
-    var keys = [UInt64](repeating: 0, count: strongCount)  // target << 32 | (labelRank + 1)
-    for index in 0..<snapshot.referenceCount where snapshot.referenceOwnerships[index].isRetaining {
-      let source = Int(node(snapshot.referenceSources[index]))
-      let label = snapshot.referenceLabels[index]
-      let rank = label < 0 ? 0 : UInt64(labelRank[Int(label)] + 1)
-      keys[Int(cursor[source])] = UInt64(UInt32(node(snapshot.referenceTargets[index]))) << 32 | rank
-      cursor[source] += 1
-    }
-    var targets = [Int32]()
-    var edgeLabels = [Int32]()
-    targets.reserveCapacity(strongCount)
-    edgeLabels.reserveCapacity(strongCount)
-    var mergedOffsets = [Int32](repeating: 0, count: count + 1)
-    keys.withUnsafeMutableBufferPointer { keys in
-      for source in 0..<count {
-        let row = Int(offsets[source])..<Int(offsets[source + 1])
-        Self.sortRow(keys, row)
-        var previousTarget: Int32 = -1
-        for position in row {
-          let target = Int32(truncatingIfNeeded: keys[position] >> 32)
-          guard target != previousTarget else { continue }  // parallel edge: keep the smallest label
-          previousTarget = target
-          targets.append(target)
-          edgeLabels.append(Int32(truncatingIfNeeded: keys[position] & 0xFFFF_FFFF) - 1)
-        }
-        mergedOffsets[source + 1] = Int32(targets.count)
-      }
-    }
-    strongOffsets = mergedOffsets
-    strongTargets = targets
-    strongLabels = edgeLabels
+    let csr = Self.strongEdges(of: snapshot, node: canonicalNode, labelRank: labelRank)
+    strongReferenceCount = csr.unmergedCount
+    strongOffsets = csr.offsets
+    strongTargets = csr.targets
+    strongLabels = csr.labels
 
     var rootNodes: [Root] = []
     if !snapshot.roots.isEmpty {
@@ -159,6 +124,79 @@ public struct ObjectGraph: Sendable {
       }
     }
     roots = rootNodes
+  }
+
+  /// The strong references of `snapshot` as compressed sparse rows over nodes (`node` maps a
+  /// snapshot index to its node; empty when they are the same), each row sorted by target and
+  /// label rank with parallel references merged, and how many there were before merging.
+  private static func strongEdges(
+    of snapshot: HeapSnapshot, node canonicalNode: [Int32], labelRank: [Int32]
+  ) -> (offsets: [Int32], targets: [Int32], labels: [Int32], unmergedCount: Int) {
+    let count = snapshot.objectCount
+    return snapshot.referenceSources.withUnsafeBufferPointer { sources in
+      snapshot.referenceTargets.withUnsafeBufferPointer { referenceTargets in
+        snapshot.referenceLabels.withUnsafeBufferPointer { referenceLabels in
+          snapshot.referenceOwnerships.withUnsafeBufferPointer { ownerships in
+            canonicalNode.withUnsafeBufferPointer { canonicalNode in
+              func node(_ index: Int32) -> Int32 { canonicalNode.isEmpty ? index : canonicalNode[Int(index)] }
+              func isRetaining(_ index: Int) -> Bool { ownerships[index].isRetaining }
+              var offsets = [Int32](repeating: 0, count: count + 1)
+              var strongCount = 0
+              offsets.withUnsafeMutableBufferPointer { offsets in
+                for index in sources.indices where isRetaining(index) {
+                  offsets[Int(node(sources[index])) + 1] += 1
+                  strongCount += 1
+                }
+                for index in 0..<count { offsets[index + 1] += offsets[index] }
+              }
+              // target << 32 | (label rank + 1), placed by source.
+              var keys = [UInt64](repeating: 0, count: strongCount)
+              var cursor = offsets
+              keys.withUnsafeMutableBufferPointer { keys in
+                cursor.withUnsafeMutableBufferPointer { cursor in
+                  for index in sources.indices where isRetaining(index) {
+                    let source = Int(node(sources[index]))
+                    let label = referenceLabels[index]
+                    let rank = label < 0 ? 0 : UInt64(labelRank[Int(label)] + 1)
+                    keys[Int(cursor[source])] = UInt64(UInt32(node(referenceTargets[index]))) << 32 | rank
+                    cursor[source] += 1
+                  }
+                }
+              }
+              var targets = [Int32](repeating: 0, count: strongCount)
+              var labels = [Int32](repeating: 0, count: strongCount)
+              var mergedOffsets = [Int32](repeating: 0, count: count + 1)
+              var merged = 0
+              keys.withUnsafeMutableBufferPointer { keys in
+                targets.withUnsafeMutableBufferPointer { targets in
+                  labels.withUnsafeMutableBufferPointer { labels in
+                    mergedOffsets.withUnsafeMutableBufferPointer { mergedOffsets in
+                      for source in 0..<count {
+                        let row = Int(offsets[source])..<Int(offsets[source + 1])
+                        sortRow(keys, row)
+                        var previousTarget: Int32 = -1
+                        for position in row {
+                          let target = Int32(truncatingIfNeeded: keys[position] >> 32)
+                          guard target != previousTarget else { continue }  // parallel edge: keep the smallest label
+                          previousTarget = target
+                          targets[merged] = target
+                          labels[merged] = Int32(truncatingIfNeeded: keys[position] & 0xFFFF_FFFF) - 1
+                          merged += 1
+                        }
+                        mergedOffsets[source + 1] = Int32(merged)
+                      }
+                    }
+                  }
+                }
+              }
+              targets.removeLast(strongCount - merged)
+              labels.removeLast(strongCount - merged)
+              return (mergedOffsets, targets, labels, strongCount)
+            }
+          }
+        }
+      }
+    }
   }
 
   /// Sorts `strings` and returns, for each original index, its rank in the sorted table.
