@@ -47,7 +47,7 @@ func writeFile(_ bytes: [UInt8], to path: String) throws(InputFailure) {
   }
 }
 
-/// Writes `text` as UTF-8 to the file at `path` atomically, as ``writeFile(_:to:)-([UInt8],_)`` does.
+/// Writes `text` as UTF-8 to the file at `path` atomically, as the byte-array version does.
 func writeFile(_ text: String, to path: String) throws(InputFailure) {
   do {
     try FileBytes.writeAtomically(text, to: path)

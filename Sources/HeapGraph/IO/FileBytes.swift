@@ -100,7 +100,7 @@ public enum FileBytes {
     try bytes.withUnsafeBytes { buffer in Result { () throws(Failure) in try writeAtomically(buffer, to: path) } }.get()
   }
 
-  /// Writes `text` as UTF-8, as ``writeAtomically(_:to:)-([UInt8],_)`` does, without copying it first.
+  /// Writes `text` as UTF-8, as the byte-array version does, without copying it first.
   public static func writeAtomically(_ text: String, to path: String) throws(Failure) {
     var text = text
     try text.withUTF8 { utf8 in Result { () throws(Failure) in try writeAtomically(UnsafeRawBufferPointer(utf8), to: path) } }.get()

@@ -84,9 +84,16 @@ extension HeapSnapshot {
     }
   }
 
-  /// Reads what ``binaryBytes()`` wrote, checking every count and index, so that a truncated or
-  /// corrupt buffer is an error.
-  package init(binaryBytes bytes: [UInt8]) throws(BinaryDecodingError) {
+  /// Reads a snapshot in the binary encoding (what ``fileBytes(_:)`` writes for
+  /// ``FileEncoding/binary``), checking every count and index, so that a truncated or corrupt
+  /// buffer is an error.
+  ///
+  /// ```swift
+  /// let bytes = try FileBytes.read("heap.heapsnapshot")
+  /// let snapshot = HeapSnapshot.encoding(of: bytes) == .binary
+  ///   ? try HeapSnapshot(binaryBytes: bytes) : try HeapSnapshot(jsonBytes: bytes)
+  /// ```
+  public init(binaryBytes bytes: [UInt8]) throws(BinaryDecodingError) {
     var reader = BinaryReader(bytes)
     try self.init(reading: &reader)
     try reader.expectEnd(after: "the snapshot")

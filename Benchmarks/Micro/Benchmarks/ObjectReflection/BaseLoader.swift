@@ -1,0 +1,4 @@
+/// A superclass with a stored reference of its own, for ``Loader``.
+class BaseLoader {
+  var source: Node?
+}

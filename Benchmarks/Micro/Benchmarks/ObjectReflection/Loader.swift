@@ -1,0 +1,5 @@
+/// A subclass shape: its own enum payload and an existential, then its superclass's fields.
+final class Loader: BaseLoader {
+  var state: LoadState = .idle
+  var context: Any?
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The micro-benchmarks as CI runs them (README.md beside this script): every benchmark at the
+# small size (LEAK_BENCH_SIZE=small: a second or so each), checked against the thresholds
+# committed in Thresholds/. Exits non-zero when a benchmark fails or a checked metric (a malloc
+# count or a same-run ratio) is worse than its threshold by more than the benchmark's
+# tolerance. A metric better than its threshold by more than that only prints a note: update the
+# thresholds to keep the gain.
+#
+#   Benchmarks/Micro/run-ci.sh                      # build, run and check
+#   Benchmarks/Micro/run-ci.sh --update-thresholds  # write Thresholds/ from a run on this machine
+set -euo pipefail
+cd "$(dirname "$0")"
+
+../../Scripts/bootstrap.sh  # libdw and libunwind, which LeakDetector links
+export LEAK_BENCH_SIZE=small
+thresholds=Thresholds
+
+case "${1:-}" in
+  --update-thresholds)
+    swift package --allow-writing-to-package-directory benchmark thresholds update --path "$thresholds" --no-progress
+    # The update writes every metric's 90th percentile; keep only the ones that hold from run to
+    # run and machine to machine (malloc counts, and the ratios measured in the same iteration),
+    # since the check compares every metric a file names.
+    python3 - "$thresholds" <<'PYTHON'
+import json, pathlib, sys
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*.p90.json")):
+    values = json.loads(path.read_text())
+    kept = {name: value for name, value in values.items() if name == "mallocCountTotal" or "×100" in name}
+    path.write_text(json.dumps(kept, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    print(f"{path}: {kept}")
+PYTHON
+    ;;
+  "")
+    log="$(mktemp)"
+    trap 'rm -f "$log"' EXIT
+    status=0
+    swift package benchmark thresholds check --path "$thresholds" --no-progress 2>&1 | tee "$log" || status=$?
+    if ((status != 0)); then
+      # The harness fails the check for metrics better than their thresholds too; only a
+      # regression, a failed benchmark or a build error fails CI.
+      if grep -q "is BETTER than the defined thresholds" "$log" && ! grep -q "is WORSE than the defined thresholds" "$log"; then
+        echo "run-ci: better than the committed thresholds; run $0 --update-thresholds to keep the gain" >&2
+        exit 0
+      fi
+      echo "run-ci: the micro-benchmarks failed their threshold check (exit $status)" >&2
+      exit "$status"
+    fi
+    ;;
+  *)
+    echo "usage: $0 [--update-thresholds]" >&2
+    exit 64
+    ;;
+esac
