@@ -3,6 +3,7 @@
 #include "SpinLock.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -20,10 +21,33 @@ static atomic_flag growLock = ATOMIC_FLAG_INIT;
 static pthread_key_t ownerKey;
 static pthread_once_t ownerKeyOnce = PTHREAD_ONCE_INIT;
 
+/// Blocks that ended threads gave back, most recent last (behind `givenBackLock`): the first
+/// place a thread looks for a block, so that a program that starts and ends threads all the time
+/// reuses their blocks however many full blocks there are to probe.
+static unsigned givenBack[CLEAK_MAX_BLOCKS];
+static unsigned givenBackCount = 0;
+static atomic_flag givenBackLock = ATOMIC_FLAG_INIT;
+
 /// A thread that ends gives its block back, so short-lived threads do not strand entries.
 static void releaseOnThreadExit(void *value) {
-  atomic_store(&owned[(uintptr_t)value - 1], 0);
+  unsigned block = (unsigned)((uintptr_t)value - 1);
+  atomic_store(&owned[block], 0);
   if (cleak_entry_cursor.block == (uintptr_t)value) cleak_entry_cursor = (entry_cursor_t){0, 0};
+  cleak_spin_lock(&givenBackLock);
+  if (givenBackCount < CLEAK_MAX_BLOCKS) givenBack[givenBackCount++] = block;
+  cleak_spin_unlock(&givenBackLock);
+}
+
+/// Takes the most recently given-back block that no thread owns, or returns UINT32_MAX.
+static unsigned takeGivenBack(void) {
+  cleak_spin_lock(&givenBackLock);
+  unsigned found = UINT32_MAX;
+  while (givenBackCount > 0 && found == UINT32_MAX) {
+    unsigned block = givenBack[--givenBackCount];
+    if (!atomic_exchange(&owned[block], 1)) found = block;  // else taken since by a probe
+  }
+  cleak_spin_unlock(&givenBackLock);
+  return found;
 }
 
 static void makeOwnerKey(void) {
@@ -71,6 +95,10 @@ bool cleak_entries_refill(entry_cursor_t *cursor) {
     }
     atomic_store(&owned[cursor->block - 1], 0);
     cursor->block = 0;
+  }
+  for (unsigned block = takeGivenBack(); block != UINT32_MAX; block = takeGivenBack()) {
+    if (freeOfSample(block) >= enough) return take(cursor, block);
+    atomic_store(&owned[block], 0);  // still full: the probes below find it once it has room
   }
   unsigned count = atomic_load_explicit(&cleak_entry_block_count, memory_order_acquire);
   for (int attempt = 0; attempt < 4 && count > 0; attempt++) {
