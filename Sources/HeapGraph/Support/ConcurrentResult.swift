@@ -1,8 +1,16 @@
-import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-/// A value computed on another thread while the caller goes on: the analysis of a big heap
-/// uses the second core for its dominator tree and leak grouping while the first searches
-/// cycles. Reading ``value`` waits for the computation and returns its result (each time the same).
+/// A value computed on a thread of its own while the caller goes on: the analysis of a big heap
+/// uses the second core for its leak analysis while the first searches cycles, and the leak
+/// analysis its own for the dominator tree. Reading ``value`` waits for the computation.
+///
+/// A thread of its own, not a pool's: a computation that waits for another (the leak analysis for
+/// its dominator tree) would otherwise hold a pool thread while the other waits for one, and
+/// analyses that run side by side (tests checked in parallel) could take every pool thread.
 ///
 /// ```swift
 /// let dominators = ConcurrentResult { DominatorTree(graph: graph, entries: entries) }
@@ -10,21 +18,49 @@ import Dispatch
 /// let retained = dominators.value.retainedSize
 /// ```
 final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {
-  // Written once by the worker before it signals `finished`; read only after waiting for it.
+  // Written by the computing thread before it ends; read only after joining it, and only by
+  // the thread that made this value (``value`` is not for several readers).
   private var result: Value?
-  private let finished = DispatchSemaphore(value: 0)
+  private var thread: pthread_t?
 
   init(_ work: @escaping @Sendable () -> Value) {
-    DispatchQueue.global(qos: .userInitiated).async {
-      self.result = work()
-      self.finished.signal()
+    let body = ThreadBody { [unowned(unsafe) self] in self.result = work() }
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(body).toOpaque()
+    let started = pthread_create(&thread, nil, { context in
+      Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+      return nil
+    }, context)
+    if started == 0 {
+      self.thread = thread
+    } else {  // no thread to be had: compute here
+      Unmanaged<ThreadBody>.fromOpaque(context).release()
+      result = work()
     }
+  }
+
+  deinit {
+    joinThread()
   }
 
   /// The computed value, once the computation has finished.
   var value: Value {
-    finished.wait()
-    defer { finished.signal() }  // so that a later read finds it finished too
+    joinThread()
     return result!
+  }
+
+  private func joinThread() {
+    guard let thread else { return }
+    pthread_join(thread, nil)
+    self.thread = nil
+  }
+}
+
+/// What a ``ConcurrentResult``'s thread runs (a class, so that a C thread entry point can take it).
+private final class ThreadBody {
+  let run: () -> Void
+
+  init(_ run: @escaping () -> Void) {
+    self.run = run
   }
 }
