@@ -38,10 +38,9 @@ final class RuntimeReflector: Sendable {
       }
       switch kind {
       case .classInstance:
-        guard state.className(metadata: metadata) != State.unknownClassName else {
+        guard let layout = state.knownClassLayout(metadata: metadata) else {
           return (nil, "<unknown object>", [], ["0x\(String(address, radix: 16)) has no known class metadata; it was not read"])
         }
-        let layout = state.classLayout(metadata: metadata)
         diagnostics += layout.diagnostics
         state.collect(layout.items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
         return (kind, layout.typeName, references, diagnostics)
@@ -223,6 +222,13 @@ extension RuntimeReflector {
     }
 
     // MARK: - Layouts
+
+    /// The layout of the class whose metadata is `metadata`, or `nil` when it is not a class the
+    /// reflection library knows. One dictionary lookup for a class seen before.
+    mutating func knownClassLayout(metadata: UInt) -> ClassLayout? {
+      if let layout = classLayouts[metadata] { return layout.typeName == Self.unknownClassName ? nil : layout }
+      return className(metadata: metadata) == Self.unknownClassName ? nil : classLayout(metadata: metadata)
+    }
 
     mutating func classLayout(metadata: UInt) -> ClassLayout {
       if let layout = classLayouts[metadata] { return layout }
