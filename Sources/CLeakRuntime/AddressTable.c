@@ -137,3 +137,16 @@ void cleak_address_table_lock_all(void) {
 void cleak_address_table_unlock_all(void) {
   for (int index = SHARD_COUNT - 1; index >= 0; index--) cleak_spin_unlock(&shards[index].lock);
 }
+
+size_t cleak_address_table_storage(cleak_memory_range *ranges, size_t capacity) {
+  size_t count = 0;
+  for (size_t index = 0; index < SHARD_COUNT; index++) {
+    if (shards[index].slots == NULL) continue;
+    if (count < capacity) {
+      uintptr_t start = (uintptr_t)shards[index].slots;
+      ranges[count] = (cleak_memory_range){start, start + shards[index].capacity * sizeof(cleak_tracked_object)};
+    }
+    count += 1;
+  }
+  return count;
+}

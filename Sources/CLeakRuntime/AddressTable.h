@@ -19,5 +19,7 @@ size_t cleak_address_table_count(void);
 /// Appends entries (of `generation`, or all when negative) after `buffer[copied]`; returns the new count.
 size_t cleak_address_table_copy(cleak_tracked_object *buffer, size_t copied, size_t capacity, int64_t generation);
 void cleak_address_table_clear(void);
+/// The shards' slot arrays, which hold object addresses: writes up to `capacity`; returns how many there are.
+size_t cleak_address_table_storage(cleak_memory_range *ranges, size_t capacity);
 void cleak_address_table_lock_all(void);
 void cleak_address_table_unlock_all(void);

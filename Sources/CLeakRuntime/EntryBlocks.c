@@ -170,3 +170,8 @@ void cleak_entries_clear(void) {
     }
   }
 }
+
+cleak_memory_range cleak_entries_storage(void) {
+  uintptr_t start = (uintptr_t)cleak_entries;
+  return (cleak_memory_range){start, start + (uintptr_t)reservedBlocks * CLEAK_BLOCK_ENTRIES * sizeof(tracked_entry_t)};
+}

@@ -28,6 +28,8 @@
 extern tracked_entry_t *cleak_entries;
 /// How many blocks of the range are in use.
 extern atomic_uint cleak_entry_block_count;
+/// The whole reserved range (empty before the first entry): its entries hold object addresses.
+cleak_memory_range cleak_entries_storage(void);
 
 /// The block this thread takes entries from (its number + 1; 0: none) and the next entry to try.
 typedef struct {

@@ -158,6 +158,41 @@ final class RunReportTests: XCTestCase {
     assertMatchesGolden(report.renderText(), named: "run-report.txt")
     assertMatchesGolden(report.renderHTML(command: "swift test"), named: "run-report.html")
   }
+
+  func testUnbalancedRetain_readsBackFromItsDiagnosticOnly() {
+    let retain = UnbalancedRetain(typeName: "closure at 0x10 in App.Token<Int>", address: 0x55d1c2a3e8f0, count: 2)
+    XCTAssertEqual(
+      retain.diagnostic,
+      "closure at 0x10 in App.Token<Int> at 0x55d1c2a3e8f0: 2 strong references that no word of memory holds, an unbalanced retain (such as Unmanaged.passRetained whose pointer was dropped); it counts as leaked")
+    XCTAssertEqual(UnbalancedRetain(diagnostic: retain.diagnostic), retain)
+    XCTAssertNil(UnbalancedRetain(diagnostic: "App.Feed: task._task: 0x51 is not a readable heap object; the reference was dropped"))
+  }
+
+  /// The objects a capture found held by unbalanced retains are named once, by type, apart from
+  /// the other diagnostics, which are only counted.
+  func testReport_namesUnbalancedRetainsByTypeAndCountsOtherDiagnostics() {
+    var builder = HeapSnapshot.Builder(metadata: .init(tool: "test", process: "Retains (pid 7)"))
+    builder.addObject(id: 1, type: "Retains.DroppedRetain", address: 0x1000, size: 24)
+    builder.addObject(id: 2, type: "Retains.DroppedRetain", address: 0x2000, size: 24)
+    builder.addObject(id: 3, type: "Retains.WeaklyReferenced", address: 0x3000, size: 16)
+    var snapshot = builder.snapshot
+    snapshot.metadata.diagnostics = [
+      UnbalancedRetain(typeName: "Retains.DroppedRetain", address: 0x1000, count: 1).diagnostic,
+      UnbalancedRetain(typeName: "Retains.DroppedRetain", address: 0x2000, count: 1).diagnostic,
+      UnbalancedRetain(typeName: "Retains.WeaklyReferenced", address: 0x3000, count: 1).diagnostic,
+      "Foundation.DateFormatter has no reflection metadata",
+    ]
+    let analysis = HeapAnalysis(graph: ObjectGraph(snapshot), options: .init(rootsAreComplete: true))
+    let report = RunReport(analyses: [(process: "Retains (pid 7)", isTestProcess: false, analysis: analysis)], suppressions: .standard)
+    XCTAssertEqual(
+      report.renderProcesses(),
+      """
+      Checked Retains (pid 7): 3 objects when it exited, 3 leaked
+        note: 3 objects retained with no pointer left to them, counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): 2 × DroppedRetain, WeaklyReferenced
+        note: 1 diagnostic of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)
+
+      """)
+  }
 }
 
 /// Leak analysis as `run` needs it: complete roots, and groups that read the same in every run.

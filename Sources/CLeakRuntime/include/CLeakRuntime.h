@@ -190,6 +190,49 @@ size_t cleak_scan_for_collection_storage(
     uintptr_t start, uintptr_t end, const uintptr_t *descriptors, size_t descriptorCount,
     cleak_reference_hit *hits, size_t capacity);
 
+// MARK: - Reference census
+
+/// An object a census looks for: words that point into [start, end) refer to it, except its own
+/// words and the first word of its side table (`sideTable`, 0 when it has none), which points
+/// back at it.
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+  uintptr_t sideTable;
+} cleak_census_object;
+
+#define CLEAK_CENSUS_SLOTS 8
+
+/// What a census found for one object: how many words refer to it, and where the first
+/// `CLEAK_CENSUS_SLOTS` of them are.
+typedef struct {
+  uint64_t count;
+  uintptr_t slots[CLEAK_CENSUS_SLOTS];
+} cleak_census_result;
+
+/// A census process and the pipes to it.
+typedef struct {
+  int request;
+  int reply;
+  pid_t pid;
+} cleak_census;
+
+/// Forks a census process from a capture child, before the child writes any object address into
+/// memory: it keeps this instant's image of every private writable mapping and scans it on request
+/// (`cleak_census_take`), leaving out the tracker's tables and its own buffers and frames. It
+/// counts its work in `progress` (may be NULL), so the capture's stall detector sees it. Returns 0
+/// when it could not start.
+int cleak_census_begin(cleak_census *census, cleak_capture_progress *progress);
+/// Asks the census process for the words that refer to each of `objects` (ascending by start,
+/// not overlapping) and writes one result per object. Returns 0 when it could not answer: it
+/// failed, or swap is in use (pages in swap look absent to it). Answers once.
+int cleak_census_take(cleak_census *census, const cleak_census_object *objects, size_t count, cleak_census_result *results);
+/// Ends the census process (whether or not it was asked) and reaps it.
+void cleak_census_end(cleak_census *census);
+/// The address of `object`'s side table, from its inline reference-count word, or 0 when it has
+/// none; for comparing with addresses only.
+uintptr_t cleak_side_table_of(uintptr_t object);
+
 // MARK: - Symbolication (libdw)
 
 /// Symbolizes a code address of this process with libdw: the (mangled) function symbol from the

@@ -5,7 +5,7 @@ extension RunReport {
   ///   the leaks' types.
   public func renderText(names: NameStyle? = nil) -> String {
     let names = names ?? nameStyle
-    var out = renderProcesses()
+    var out = renderProcesses(names: names)
     if leaks.isEmpty {
       out += "\nLeaks: none\n"
     } else {
@@ -36,8 +36,10 @@ extension RunReport {
     return out
   }
 
-  /// The report's first lines: the processes checked, with what their captures could not see.
-  public func renderProcesses() -> String {
+  /// The report's first lines: the processes checked, with what their captures could not see and
+  /// the objects they found held by unbalanced retains.
+  public func renderProcesses(names: NameStyle? = nil) -> String {
+    let names = names ?? nameStyle
     var out = ""
     for process in processes {
       out += "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
@@ -46,7 +48,16 @@ extension RunReport {
       // common and mostly noise, so it is counted.
       let failures = process.diagnostics.filter { $0.hasPrefix("the capture process") }
       for failure in failures { out += "  note: \(failure)\n" }
-      let others = process.diagnostics.count - failures.count
+      let unbalanced = process.diagnostics.compactMap(UnbalancedRetain.init(diagnostic:))
+      if !unbalanced.isEmpty {
+        let types = Dictionary(grouping: unbalanced, by: \.typeName).map { name, retains in
+          retains.count == 1 ? names.type(name) : "\(retains.count) × \(names.type(name))"
+        }.sorted()
+        out += "  note: \(count(unbalanced.count, "object")) retained with no pointer left to \(unbalanced.count == 1 ? "it" : "them"), "
+        out += "counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "
+        out += types.joined(separator: ", ") + "\n"
+      }
+      let others = process.diagnostics.count - failures.count - unbalanced.count
       if others > 0 {
         out += "  note: \(count(others, "diagnostic")) of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)\n"
       }

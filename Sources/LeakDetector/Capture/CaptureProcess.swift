@@ -61,7 +61,7 @@ package struct CaptureProcess {
 
   /// Where the child is, in memory shared with the parent.
   package struct ProgressRecorder {
-    fileprivate let shared: UnsafeMutablePointer<cleak_capture_progress>
+    let shared: UnsafeMutablePointer<cleak_capture_progress>
 
     /// One more object is being read, at `address` (a heap object the child already checked).
     func reading(_ address: UInt) {

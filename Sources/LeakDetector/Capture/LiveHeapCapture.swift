@@ -10,7 +10,7 @@ import HeapGraph
 /// them (``CapturedHeap/symbolicated()``), where symbol caches outlive the child.
 struct LiveHeapCapture {
   private let configuration: RetainCycleDetector.Configuration
-  private let progress: CaptureProcess.ProgressRecorder?
+  let progress: CaptureProcess.ProgressRecorder?
   private let reader = LiveObjectReader()
   private var builder: HeapSnapshot.Builder
   private var queue: [(address: UInt, typeName: String, kind: HeapObjectKind)] = []
@@ -105,17 +105,78 @@ struct LiveHeapCapture {
   /// The counts are those of the instant of the fork, as are the references, so they agree; a
   /// reference the reflection could not read makes its target a root, so errors go towards
   /// "held", never towards "leaked".
-  mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int]) {
+  ///
+  /// With a `census` of the whole memory, a retain that no word of memory accounts for is not a
+  /// root (``unbalancedRetains(among:census:)``): the object counts as leaked, with a diagnostic.
+  mutating func addExternallyHeldObjectsAsRoots(retainedByCaller: [UInt: Int], census: ReferenceCensus? = nil) {
     resolveConservativeReferences(retainedByCaller: retainedByCaller)
+    var held: [(address: UInt, id: Int64, count: Int)] = []
     for address in addresses {
       guard let id = idByAddress[address] else { continue }
       let external =
         cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
         - variableReferencesInto[address, default: 0]
-      guard external > 0 else { continue }
-      builder.addRoot(
-        object: id, kind: .external,
-        label: external == 1 ? "1 strong reference from outside the snapshot" : "\(external) strong references from outside the snapshot")
+      if external > 0 { held.append((address, id, external)) }
+    }
+    var unbalanced: [UInt: String] = [:]
+    if var census {
+      // Only objects the tracker saw allocated: static and immortal objects have counts of their own.
+      unbalanced = unbalancedRetains(among: held.map(\.address).filter { annotations[$0] != nil }, census: &census)
+    }
+    for object in held {
+      if let typeName = unbalanced[object.address] {
+        diagnostics.append(UnbalancedRetain(typeName: typeName, address: UInt64(object.address), count: object.count).diagnostic)
+      } else {
+        let references = object.count == 1 ? "1 strong reference" : "\(object.count) strong references"
+        builder.addRoot(object: object.id, kind: .external, label: references + " from outside the snapshot")
+      }
+    }
+  }
+
+  /// The objects among `candidates` (held from outside the walk by their reference counts) that
+  /// no word of memory refers to, but for words inside captured objects whose references the walk
+  /// already counted, with their type names: their extra retains are held by nothing. A word
+  /// anywhere else (a C structure, a collection's buffer, a stack, an `Unmanaged` field, an
+  /// interior pointer) keeps its object held, as do a failed census and more words than it lists.
+  private func unbalancedRetains(among candidates: [UInt], census: inout ReferenceCensus) -> [UInt: String] {
+    let sorted = candidates.sorted()
+    var objects: [cleak_census_object] = []
+    for (index, address) in sorted.enumerated() {
+      var end = address + UInt(max(annotations[address]?.size ?? 0, 16))
+      if index + 1 < sorted.count { end = min(end, sorted[index + 1]) }
+      objects.append(cleak_census_object(start: address, end: end, sideTable: cleak_side_table_of(address)))
+    }
+    guard let results = census.wordsReferring(to: objects) else { return [:] }
+    // Each unreferenced-looking target, with the captured objects its words lie in.
+    var suspects: [(target: UInt, wordsBySource: [UInt: Int])] = []
+    lazy var extents = CapturedExtents(addresses: addresses, sizes: annotations.mapValues(\.size))
+    for (target, result) in zip(sorted, results) where result.count <= UInt64(CLEAK_CENSUS_SLOTS) {
+      let slots = withUnsafeBytes(of: result.slots) { Array($0.bindMemory(to: UInt.self).prefix(Int(result.count))) }
+      let sources = slots.map { extents.object(containing: $0) }
+      guard !sources.contains(nil) else { continue }
+      suspects.append((target, sources.reduce(into: [:]) { $0[$1!, default: 0] += 1 }))
+    }
+    guard !suspects.isEmpty else { return [:] }
+    var described: [UInt: (typeName: String, kind: HeapObjectKind)] = [:]
+    let wanted = Set(suspects.flatMap { [$0.target] + $0.wordsBySource.keys })
+    for object in queue where wanted.contains(object.address) { described[object.address] = (object.typeName, object.kind) }
+    var unbalanced: [UInt: String] = [:]
+    for suspect in suspects {
+      let counted = suspect.wordsBySource.allSatisfy { source, words in
+        described[source].map { countedReferences(from: source, described: $0, to: suspect.target) >= words } ?? false
+      }
+      if counted { unbalanced[suspect.target] = described[suspect.target]?.typeName ?? "an object" }
+    }
+    return unbalanced
+  }
+
+  /// The references from the captured object at `source` to `target` that the walk counted as
+  /// retains (``expand(_:typeName:kind:)``'s rule).
+  private func countedReferences(from source: UInt, described: (typeName: String, kind: HeapObjectKind), to target: UInt) -> Int {
+    allReferences(of: source, kind: described.kind).references.count { reference in
+      !reference.isConservative && reference.targetAddress == target && reference.retainsTarget
+        && recorded(reference).ownership.isRetaining
+        && !configuration.edgeFilters.contains(where: { $0(described.typeName, reference.label, reference.targetTypeName) })
     }
   }
 

@@ -22,10 +22,12 @@ package struct RootRegion: Sendable, Hashable {
 
   /// The root regions of this process, with `callerStackPointer` the stack pointer of the
   /// calling thread at the frame whose callers are to be scanned (the capture's own frames
-  /// below it hold no references of the program).
-  static func ofThisProcess(callerStackPointer: UInt) -> (regions: [RootRegion], diagnostics: [String]) {
+  /// below it hold no references of the program). `everyThreadBlocked` is false when a thread
+  /// was running: its stack was not scanned, and its registers may hold what nothing else does.
+  static func ofThisProcess(callerStackPointer: UInt) -> (regions: [RootRegion], diagnostics: [String], everyThreadBlocked: Bool) {
     var regions = globalData()
     var diagnostics: [String] = []
+    var everyThreadBlocked = true
     let mappings = Self.mappings()
     let process = getpid()
     let current = cleak_thread_id()
@@ -44,11 +46,12 @@ package struct RootRegion: Sendable, Hashable {
       if let pointer = stackPointer(of: thread) {
         stack(from: pointer, thread: thread)
       } else {
+        everyThreadBlocked = false
         diagnostics.append(
           "\(name(thread)) was running, so its stack was not scanned; what it holds counts as held from outside the snapshot")
       }
     }
-    return (regions, diagnostics)
+    return (regions, diagnostics, everyThreadBlocked)
   }
 
   /// The global and static data of every loaded image: its writable segments (the agent's own

@@ -38,10 +38,12 @@ extension AllocationTracker {
   /// checks and ``captureWholeProcess(process:limits:)``. `failure` is set when no capture
   /// attempt succeeded (the snapshot is then empty).
   ///
-  /// With `rootRegions`, the objects their words refer to are roots too (``RootRegion``).
+  /// With `rootRegions`, the objects their words refer to are roots too (``RootRegion``). With
+  /// `findsUnbalancedRetains`, which needs `rootRegions` to cover every stack, an object held from
+  /// outside by a retain that no word of memory accounts for is not a root (``ReferenceCensus``).
   package static func captureLiveHeap(
     inGeneration generation: Int? = nil, including objects: [AnyObject] = [], process: String? = nil,
-    limits: CaptureLimits = CaptureLimits(), rootRegions: [RootRegion] = []
+    limits: CaptureLimits = CaptureLimits(), rootRegions: [RootRegion] = [], findsUnbalancedRetains: Bool = false
   ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64], failure: String?) {
     var configuration = RetainCycleDetector.Configuration()
     configuration.maxObjects = Int.max
@@ -51,6 +53,9 @@ extension AllocationTracker {
         configuration: configuration, limits: limits,
         metadata: .init(tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process)
       ) { capture in
+        // Started first, while nothing in this child holds the address of an object.
+        var census = findsUnbalancedRetains ? ReferenceCensus(progress: capture.progress) : nil
+        defer { census?.end() }
         let entries = entries(inGeneration: generation)
         for entry in entries {
           capture.annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
@@ -61,7 +66,8 @@ extension AllocationTracker {
         capture.addPendingWorkRoots()
         capture.addRootsFound(in: rootRegions)
         // The caller's array holds each included object once more than the program does.
-        capture.addExternallyHeldObjectsAsRoots(retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 })
+        capture.addExternallyHeldObjectsAsRoots(
+          retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 }, census: census)
       }
     }
     return (snapshot, heap.objectIDsByAddress, failure)
@@ -70,15 +76,17 @@ extension AllocationTracker {
   /// A snapshot of every tracked live object of this process and what they reference, with the
   /// roots a leak analysis needs: the objects that global data, the live part of each thread's
   /// stack or the calling thread's thread-local storage refers to (globals named by their
-  /// variable), and those held from outside the snapshot (reference counts). What
+  /// variable), and those held from outside the snapshot (reference counts) unless no word of
+  /// memory refers to them (an unbalanced retain) while every other thread is blocked. What
   /// `leak-detector run` records when a program exits or receives its snapshot signal.
   package static func captureWholeProcess(process: String?, limits: CaptureLimits = CaptureLimits())
     -> (snapshot: HeapSnapshot, failure: String?)
   {
     var marker = 0
     let stackPointer = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-    let (regions, notes) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
-    var (snapshot, _, failure) = captureLiveHeap(process: process, limits: limits, rootRegions: regions)
+    let (regions, notes, everyThreadBlocked) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
+    var (snapshot, _, failure) = captureLiveHeap(
+      process: process, limits: limits, rootRegions: regions, findsUnbalancedRetains: everyThreadBlocked)
     snapshot.metadata.diagnostics += notes
     return (snapshot, failure)
   }
