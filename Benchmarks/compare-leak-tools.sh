@@ -335,7 +335,9 @@ def ld_snapshot_counts(path, module):
             root_kinds[normalized(objects[r["object"]]["type"], module)][r["kind"]] += 1
     return {
         "roots": len(roots),
-        "unreachable": len(leaked),
+        # Closure values (a closure whose context is the one object it captures) have no address
+        # and are not objects: the tool's counts leave them out too.
+        "unreachable": sum(1 for o in leaked if "address" in o),
         "present": Counter(normalized(o["type"], module) for o in objects.values()),
         "leaked": Counter(normalized(o["type"], module) for o in leaked),
         "root_kinds": root_kinds,

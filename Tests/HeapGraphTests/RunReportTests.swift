@@ -159,6 +159,25 @@ final class RunReportTests: XCTestCase {
     assertMatchesGolden(report.renderHTML(command: "swift test"), named: "run-report.html")
   }
 
+  /// A group names the types its cycle does not: what else its entries hold, most numerous first.
+  func testReport_namesTheTypesAGroupHoldsBeyondItsCycle() {
+    var builder = HeapSnapshot.Builder(metadata: .init(tool: "test", process: "Uploads (pid 8)"))
+    builder.addObject(id: 1, type: "App.Uploader", address: 0x1000, size: 48)
+    builder.addObject(id: 2, type: "App.Retry", address: 0x2000, size: 32)
+    builder.addObject(id: 3, type: "Dispatch.DispatchQueue", address: 0x3000, size: 64)
+    builder.addObject(id: 4, type: "App.Chunk", address: 0x4000, size: 16)
+    builder.addObject(id: 5, type: "App.Chunk", address: 0x5000, size: 16)
+    builder.addReference(from: 1, to: 2, label: "retry", ownership: .strong)
+    builder.addReference(from: 2, to: 1, label: "uploader", ownership: .strong)
+    builder.addReference(from: 1, to: 3, label: "queue", ownership: .strong)
+    builder.addReference(from: 2, to: 4, label: "chunks[0]", ownership: .strong)
+    builder.addReference(from: 2, to: 5, label: "chunks[1]", ownership: .strong)
+    let analysis = HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true))
+    let report = RunReport(analyses: [(process: "Uploads (pid 8)", isTestProcess: false, analysis: analysis)], suppressions: Suppressions())
+    XCTAssertEqual(report.leaks.map(\.objectTypes), [["App.Uploader": 1, "App.Retry": 1, "Dispatch.DispatchQueue": 1, "App.Chunk": 2]])
+    XCTAssertTrue(report.renderText().contains("\n     also holds 2 × Chunk, 1 × Dispatch.DispatchQueue\n"), report.renderText())
+  }
+
   func testUnbalancedRetain_readsBackFromItsDiagnosticOnly() {
     let retain = UnbalancedRetain(typeName: "closure at 0x10 in App.Token<Int>", address: 0x55d1c2a3e8f0, count: 2)
     XCTAssertEqual(

@@ -48,6 +48,9 @@ extension RunReport {
         id: "l\(index + 1)-objects", columns: [("object", "Object", false), ("site", "Allocated or written at", false)],
         rows: leak.members.map { ["<code>\(HTMLPage.escaped(names.link(type: $0.typeName, reference: $0.reference)))</code>", HTMLPage.siteCell($0.site, names: names)] },
         sortable: false)
+      if let others = names.otherTypes(leak.objectTypes, named: leak.members.map(\.typeName)) {
+        page.body += "<p>Also holds \(HTMLPage.escaped(others)).</p>"
+      }
       page.body += "<p class=\"fingerprint\">fingerprint \(leak.fingerprint) · \(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes</p></article>\n"
     }
     page.body += "</section>\n<section id=\"processes\"><h2>Processes checked</h2>\n<ul>"

@@ -166,4 +166,15 @@ public struct NameStyle: Sendable, Hashable {
     guard let module = ReadableName.module(of: name) else { return false }
     return module != homeModule
   }
+
+  /// The types of `counts` that `named` does not name already, most numerous first
+  /// (`3 × Dispatch.DispatchQueue, 2 × closure #1 in Uploader.start()`), at most `limit` of them;
+  /// `nil` when there are none.
+  public func otherTypes(_ counts: [String: Int], named: [String], limit: Int = 5) -> String? {
+    let others = counts.filter { !named.contains($0.key) }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+    guard !others.isEmpty else { return nil }
+    var text = others.prefix(limit).map { "\($0.value) × \(type($0.key))" }.joined(separator: ", ")
+    if others.count > limit { text += " and \(count(others.count - limit, "more type"))" }
+    return text
+  }
 }

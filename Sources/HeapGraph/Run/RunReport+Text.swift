@@ -22,6 +22,7 @@ extension RunReport {
             : member.site.map { "allocated at \(names.frame($0))" }
           out += "     - \(name)" + (site.map { "  " + $0 } ?? "") + "\n"
         }
+        if let others = names.otherTypes(leak.objectTypes, named: leak.members.map(\.typeName)) { out += "     also holds \(others)\n" }
         if processes.count > 1 { out += "     in \(leak.processes.joined(separator: "; "))\n" }
         out += "     fingerprint \(leak.fingerprint)\n"
       }

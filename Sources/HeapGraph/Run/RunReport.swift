@@ -57,6 +57,9 @@ public struct RunReport: Sendable {
     public var retainedSize: Int
     /// The entry's objects, as in its first instance.
     public var members: [Member]
+    /// How many objects of each type the group's instances are made of (closure values left
+    /// out), entry objects included: what a report names beyond the entry's cycle.
+    public var objectTypes: [String: Int]
     /// The tests whose code allocated an entry object, sorted.
     public var tests: [String]
     /// The processes it was found in.
@@ -97,7 +100,9 @@ public struct RunReport: Sendable {
         if let rule = suppressions.rule(suppressingTypes: members.map(\.typeName), stacks: stacks, fingerprint: group.fingerprint) {
           suppressedBy[group.fingerprint] = suppressedBy[group.fingerprint] ?? rule
         }
+        let objectTypes = Self.objectTypes(of: group, in: analysis)
         if var known = byFingerprint[group.fingerprint] {
+          known.objectTypes.merge(objectTypes, uniquingKeysWith: +)
           known.instanceCount += group.instanceCount
           known.objectCount += group.objectCount
           known.retainedSize.addSaturating(group.retainedSize)
@@ -108,8 +113,8 @@ public struct RunReport: Sendable {
           order.append(group.fingerprint)
           byFingerprint[group.fingerprint] = Leak(
             fingerprint: group.fingerprint, summary: group.summary, instanceCount: group.instanceCount,
-            objectCount: group.objectCount, retainedSize: group.retainedSize, members: members, tests: tests,
-            processes: [process])
+            objectCount: group.objectCount, retainedSize: group.retainedSize, members: members, objectTypes: objectTypes,
+            tests: tests, processes: [process])
         }
       }
     }
@@ -137,6 +142,24 @@ public struct RunReport: Sendable {
         typeName: graph.typeName(of: node), kind: graph.kind(of: node), reference: nil,
         site: graph.allocationStack(of: node)?.frames.allocationSite)
     ]
+  }
+
+  /// The types of the objects `group`'s entries reach through leaked objects, with their counts
+  /// (at most `limit` objects per group are looked at).
+  private static func objectTypes(of group: LeakAnalysis.LeakGroup, in analysis: HeapAnalysis, limit: Int = 100_000) -> [String: Int] {
+    let graph = analysis.graph
+    var seen = Set(group.entryObjectIDs.compactMap { graph.node(forObjectID: $0) })
+    var queue = Array(seen)
+    var next = 0
+    while next < queue.count && seen.count < limit {
+      let node = queue[next]
+      next += 1
+      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+        let target = Int(graph.strongTargets[edge])
+        if !analysis.shortestPaths.isReached(target) && seen.insert(target).inserted { queue.append(target) }
+      }
+    }
+    return seen.filter { !graph.isClosureValue($0) }.reduce(into: [:]) { $0[graph.typeName(of: $1), default: 0] += 1 }
   }
 
   /// Whether there is a leak to report.
