@@ -77,6 +77,10 @@ final class ReadableNameTests: XCTestCase {
     XCTAssertEqual(ReadableName.type("closure #1 in App.Feed.load(to: View, Int)"), "closure #1 in Feed.load(to:_:)")
     XCTAssertEqual(
       ReadableName.type("closure #1 in App.Feed.load(to: View, Int)", keepingModule: true), "closure #1 in App.Feed.load(to:_:)")
+    XCTAssertEqual(
+      ReadableName.type("reabstraction thunk of closure #2 in App.Container.register(_: App.Entry)"),
+      "reabstraction thunk of closure #2 in Container.register(_:)")
+    XCTAssertEqual(ReadableName.type("reabstraction thunk"), "reabstraction thunk")
   }
 
   func testModules_areTheOutermostDeclarations() {

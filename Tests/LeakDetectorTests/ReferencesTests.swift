@@ -163,7 +163,7 @@ final class ReferencesTests: XCTestCase {
     let feed = escaping(Feed())
     feed.bindAsAny()
     let thunk = try XCTUnwrap(references(of: feed).first { $0.label == "erased" })
-    XCTAssertEqual(thunk.targetTypeName, "reabstraction thunk")
+    XCTAssertEqual(thunk.targetTypeName, "reabstraction thunk of closure #1 in LeakDetectorTests.Feed.bindAsAny()")
     let inner = try XCTUnwrap(LiveObject(thunk)).references
     XCTAssertEqual(inner.map(\.targetAddress), [address(of: feed)])
   }

@@ -112,7 +112,7 @@ func scenarioCycle(_ description: String, matches steps: [ScenarioStep], closing
       pattern += NSRegularExpression.escapedPattern(for: function) + ".*?\\.capture #\\d+: "
         + NSRegularExpression.escapedPattern(for: captured) + " -> "
     case .optionalThunk:
-      pattern += "(?:reabstraction thunk\\.capture #\\d+: .*? -> )?"
+      pattern += "(?:reabstraction thunk(?: of .*?)?\\.capture #\\d+: .*? -> )?"
     }
   }
   pattern += NSRegularExpression.escapedPattern(for: closing) + "$"

@@ -104,12 +104,25 @@ struct LiveObjectReader {
     case (_, .box(let boxedType)):
       return (.box, "box<\(boxedType)>")
     case (_, .closure(let function)):
-      return (kind, Symbolicator.shared.closureName(at: function) ?? "closure at 0x\(String(function, radix: 16))")
+      let name = Symbolicator.shared.closureName(at: function) ?? "closure at 0x\(String(function, radix: 16))"
+      return (kind, name == "reabstraction thunk" ? thunkName(context: address, kind: kind) : name)
     case (.box, .none):
       return (.box, "box")
     case (.closureContext, .none):
       return (kind, "closure context")
     }
+  }
+}
+
+extension LiveObjectReader {
+  /// A reabstraction thunk's context named by the closure it wraps, its first captured function:
+  /// `reabstraction thunk of closure #1 in Container.register(_:)`.
+  fileprivate func thunkName(context: UInt, kind: HeapObjectKind) -> String {
+    guard kind == .closureContext,
+      let wrapped = reflector.reflect(address: context, asBox: false).references.first(where: { $0.function != 0 }),
+      let name = Symbolicator.shared.closureName(at: wrapped.function), name != "reabstraction thunk"
+    else { return "reabstraction thunk" }
+    return "reabstraction thunk of " + name
   }
 }
 
