@@ -143,6 +143,8 @@ struct RunCommand: ParsableCommand {
     // The agent scanned every root region: a snapshot without roots has leaked everything.
     var options = analysis.heapAnalysisOptions
     options.rootsAreComplete = true
+    // What XCTest keeps for the whole run never hides a cycle a test made, suppressed or not.
+    options.frameworkTypes = .standard
     var analyses: [(process: String, isTestProcess: Bool, analysis: HeapAnalysis)] = []
     for (index, capture) in captures.enumerated() {
       if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }

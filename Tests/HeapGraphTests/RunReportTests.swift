@@ -37,6 +37,21 @@ final class RunReportTests: XCTestCase {
     XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "SwinjectTests.LazyTests.testCircular()")
   }
 
+  func testAttribution_allocationInAHelpersAssertion_namesTheTestThatCalledTheHelper() {
+    let frames = [
+      StackFrame(symbol: "Tests.Pair.__allocating_init() -> Tests.Pair"),
+      StackFrame(symbol: "Tests.makePair() throws -> Tests.Pair"),
+      StackFrame(symbol: "implicit closure #1 () throws -> Tests.Pair in Tests.HelperTests.makeFixture() -> ()"),
+      StackFrame(symbol: "XCTest.XCTAssertNoThrow<A>(_: @autoclosure () throws -> A, _: @autoclosure () -> Swift.String, file: Swift.StaticString, line: Swift.UInt) -> ()"),
+      StackFrame(symbol: "Tests.HelperTests.makeFixture() -> ()"),
+      StackFrame(symbol: "Tests.HelperTests.testLeakThroughHelper() -> ()"),
+      StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
+      StackFrame(symbol: "static Tests.Runner.main() -> ()"),
+      StackFrame(symbol: "main"),
+    ]
+    XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "Tests.HelperTests.testLeakThroughHelper()")
+  }
+
   func testAttribution_swiftTestingFunction_isFoundInsideTheMacroExpansion() {
     let frames = [
       StackFrame(symbol: "Pets.Timerish.__allocating_init() -> Pets.Timerish"),
@@ -232,6 +247,33 @@ final class WholeProcessLeakAnalysisTests: XCTestCase {
       builder.addRoot(object: 4, kind: .global, label: "App.unrelated")
     }
     return ObjectGraph(builder.snapshot)
+  }
+
+  /// XCTest's suite and run hold a test case (in a cycle with its run), whose properties hold a
+  /// fixture (no cycle) and a cycle of the program's; the fixture holds another. Unless framework
+  /// types are named, the suite's group swallows both program cycles; with them, each is a group.
+  func testFrameworkTypes_cyclesOnlyTheFrameworkHolds_areGroupsOfTheirOwn() {
+    var builder = HeapSnapshot.Builder()
+    let types: [Int64: String] = [
+      1: "XCTest.XCTestSuite", 2: "XCTest.XCTestSuiteRun", 3: "AppTests.ShelterTests", 4: "XCTest.XCTestCaseRun",
+      5: "App.Owner", 6: "App.Pet", 7: "AppTests.Fixture", 8: "App.Node", 9: "App.Node",
+    ]
+    for (id, type) in types.sorted(by: { $0.key < $1.key }) { builder.addObject(id: id, type: type, address: UInt64(id) * 0x1000) }
+    for (from, to, label) in [
+      (1, 2, "testRun"), (2, 1, "test"), (1, 3, "tests[0]"), (3, 4, "testRun"), (4, 3, "test"), (3, 5, "owner"),
+      (5, 6, "pets[0]"), (6, 5, "owner"), (3, 7, "fixture"), (7, 8, "first"), (8, 9, "next"), (9, 8, "next"),
+    ] as [(Int64, Int64, String)] {
+      builder.addReference(from: from, to: to, label: label, ownership: .strong)
+    }
+    let graph = ObjectGraph(builder.snapshot)
+    let plain = HeapAnalysis(graph: graph, options: .init(rootsAreComplete: true)).leaks
+    XCTAssertEqual(plain.leakGroups.map(\.objectCount), [9])
+    let split = HeapAnalysis(graph: graph, options: .init(rootsAreComplete: true, frameworkTypes: .standard)).leaks
+    XCTAssertEqual(split.leakedObjectCount, 9)
+    XCTAssertEqual(
+      Set(split.leakGroups.map { "\($0.summary) \($0.objectCount)" }),
+      ["XCTest.XCTestSuite.testRun -> XCTest.XCTestSuiteRun.test -> XCTest.XCTestSuite 5", "App.Node.next -> App.Node.next -> App.Node 2",
+       "App.Owner.pets[0] -> App.Pet.owner -> App.Owner 2"])
   }
 
   func testCompleteRoots_snapshotWithoutRoots_hasLeakedEverything() {

@@ -38,14 +38,19 @@ public struct HeapAnalysis: Sendable {
     /// root region), so that a snapshot without roots has leaked every object. Otherwise no roots
     /// means that the producer listed none, and nothing can be called leaked.
     public var rootsAreComplete: Bool
+    /// The types of runtime and test-framework objects (their `type` rules): a cycle of other
+    /// types that only such objects hold (an XCTest test case's stored property, say) is a leak
+    /// group of its own, not part of the framework's, which reports suppress. `nil`: no such types.
+    public var frameworkTypes: Suppressions?
 
     public init(
       cycles: CycleFinder.Configuration = .init(), expectedDead: LeakAnalysis.ExpectedDead? = nil,
-      rootsAreComplete: Bool = false
+      rootsAreComplete: Bool = false, frameworkTypes: Suppressions? = nil
     ) {
       self.cycles = cycles
       self.expectedDead = expectedDead
       self.rootsAreComplete = rootsAreComplete
+      self.frameworkTypes = frameworkTypes
     }
   }
 
@@ -86,7 +91,7 @@ public struct HeapAnalysis: Sendable {
       let shortestPaths = ShortestPathTree(graph: graph)
       let leaks = LeakAnalysis(
         graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths,
-        cyclicComponents: startNodes == nil ? components : nil)
+        cyclicComponents: startNodes == nil ? components : nil, frameworkTypes: options.frameworkTypes)
       return (shortestPaths, leaks, HeapFinding.findings(leaks: leaks, graph: graph))
     }
     cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, components: components, progress: progress)

@@ -108,9 +108,13 @@ public struct LeakAnalysis: Sendable {
   /// Analyses `graph` with its shortest paths from the roots already computed (`tree`), and
   /// its cyclic strongly connected components if they are (`cyclicComponents`, as
   /// ``StronglyConnectedComponents`` finds them for the whole graph).
+  ///
+  /// With `frameworkTypes`, a cycle of other types that only objects of those types hold (and what
+  /// they alone hold: a test case XCTest keeps, its stored properties) is an entry of its own,
+  /// not part of the framework's group, which a report may suppress.
   init(
     graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree,
-    cyclicComponents: [[Int32]]? = nil
+    cyclicComponents: [[Int32]]? = nil, frameworkTypes: Suppressions? = nil
   ) {
     let count = graph.objectCount
     hasRoots = !graph.roots.isEmpty || rootsAreComplete
@@ -143,6 +147,10 @@ public struct LeakAnalysis: Sendable {
     for node in unreached where !isNotAnEntry[Int(component[node])] {
       entries.append(node)  // the smallest node of its component (nodes are in id order)
       isNotAnEntry[Int(component[node])] = true
+    }
+    if let frameworkTypes {
+      entries += Self.cyclesHeldOnlyByFramework(
+        unreached: unreached, component: component, cycles: cycles, graph: graph, isFramework: frameworkTypes.suppresses(type:))
     }
     // The dominator tree on another core while this one describes the entries.
     let dominatorWork = ConcurrentResult { [entries] in DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries) }
@@ -193,6 +201,53 @@ public struct LeakAnalysis: Sendable {
       }
     }
     self.survivors = survivors
+  }
+
+  /// The entries (the smallest node of each) of the unreached cycles of the program's own types
+  /// that nothing holds but components with a framework object in them (`isFramework` of its type
+  /// name) and the objects those alone hold, short of such cycles: what XCTest keeps alive for
+  /// the whole run (its suite, each test case and the test case's stored properties) must not
+  /// swallow a cycle a test made. `component` maps unreached nodes to their component (a node, or
+  /// the object count plus an index into `cycles`).
+  private static func cyclesHeldOnlyByFramework(
+    unreached: [Int], component: [Int32], cycles: [[Int32]], graph: ObjectGraph, isFramework: (String) -> Bool
+  ) -> [Int] {
+    let count = graph.objectCount
+    var hasFramework = [Bool](repeating: false, count: count + cycles.count)
+    for node in unreached where isFramework(graph.typeName(of: node)) { hasFramework[Int(component[node])] = true }
+    var heldByFramework = [Bool](repeating: false, count: count)
+    var queue = unreached.filter { hasFramework[Int(component[$0])] }
+    for node in queue { heldByFramework[node] = true }
+    var reachedCycles: [Int] = []
+    var isReachedCycle = [Bool](repeating: false, count: cycles.count)
+    var next = 0
+    while next < queue.count {
+      let node = queue[next]
+      next += 1
+      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+        let target = Int(graph.strongTargets[edge])
+        let targetComponent = Int(component[target])
+        guard targetComponent >= 0, !heldByFramework[target] else { continue }
+        if targetComponent >= count && !hasFramework[targetComponent] {  // a cycle of the program's own
+          if !isReachedCycle[targetComponent - count] {
+            isReachedCycle[targetComponent - count] = true
+            reachedCycles.append(targetComponent - count)
+          }
+          continue
+        }
+        heldByFramework[target] = true
+        queue.append(target)
+      }
+    }
+    // Such a cycle is an entry when nothing else (another of the program's cycles) holds it too.
+    var heldElsewhere = [Bool](repeating: false, count: cycles.count)
+    for node in unreached where !heldByFramework[node] {
+      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+        let targetComponent = Int(component[Int(graph.strongTargets[edge])])
+        if targetComponent >= count && targetComponent != Int(component[node]) { heldElsewhere[targetComponent - count] = true }
+      }
+    }
+    return reachedCycles.filter { !heldElsewhere[$0] }.map { Int(cycles[$0].min()!) }
   }
 
   /// The fingerprint and summary of a leak group's entry (its component's `members`): the

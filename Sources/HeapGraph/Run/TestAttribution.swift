@@ -1,6 +1,7 @@
 /// Which test allocated an object, read from its allocation stack: the test function is the
-/// outermost frame of the test's own code, just inside the test framework's frames (XCTest's
-/// `XCTestCase.invokeTest()`, Swift Testing's runner and the thunks its `@Test` macro generates).
+/// outermost frame of the test's own code, just inside the test framework's outermost frames
+/// (XCTest's `XCTestCase.invokeTest()`, Swift Testing's runner and the thunks its `@Test` macro
+/// generates), past the framework frames the test's code calls itself (an assertion).
 /// After an `await`, an async test's frames are resumed by the concurrency runtime rather than
 /// called by the framework; in a test process, the outermost async function there is the test.
 ///
@@ -12,16 +13,23 @@ public enum TestAttribution {
   /// The test function that allocated an object with `frames` (innermost first), or `nil` when
   /// the stack shows none. `inTestProcess` allows the async rule (a test runner's process).
   public static func test(allocating frames: [StackFrame], inTestProcess: Bool) -> String? {
+    // The test's code may call into the framework and be called back (an assertion's autoclosure
+    // in a helper): the test is the candidate below the framework's outermost frames.
     var candidate: String?
+    var found: String?
     for frame in frames {
       guard let symbol = frame.symbol else { continue }
-      if isFramework(symbol) { return candidate.map(functionName) }
-      if isConcurrencyRuntime(symbol) {
+      if isFramework(symbol) {
+        found = candidate ?? found
+        candidate = nil
+      } else if isConcurrencyRuntime(symbol) {
+        guard found == nil else { break }
         return inTestProcess && candidate.map(isAsyncFunctionName) == true ? candidate.map(functionName) : nil
+      } else if !isThunk(symbol) {
+        candidate = symbol
       }
-      if !isThunk(symbol) { candidate = symbol }
     }
-    return nil
+    return found.map(functionName)
   }
 
   /// The function a frame's symbol names as people write it: no async-resumption prefix, no

@@ -14,3 +14,14 @@ final class XCPetsTests: XCTestCase {
     XCTAssertNotNil(a.friend)
   }
 }
+
+/// XCTest keeps every test case alive for the whole run, and with it what its properties hold:
+/// an owner and its pet kept here still refer to each other once the test case goes.
+final class XCShelterTests: XCTestCase {
+  var owner: Owner?
+
+  func testKeptOwnerLeaks() {
+    owner = Owner()
+    owner?.adopt(Pet(name: "Kept"))
+  }
+}
