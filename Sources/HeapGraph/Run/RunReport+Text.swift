@@ -11,6 +11,8 @@ extension RunReport {
     } else {
       let objects = leaks.reduce(0) { $0 + $1.objectCount }
       out += "\nLeaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\n"
+      let shared = processes.reduce(0) { $0 + $1.sharedLeakedObjectCount }
+      if shared > 0 { out += "(\(count(shared, "more leaked object")) held by several groups \(shared == 1 ? "is" : "are") counted in none.)\n" }
       if let note = names.homeModuleNote { out += note + "\n" }
       for (index, leak) in leaks.enumerated() {
         out += "  \(index + 1)) \(leak.instanceCount) × \(names.leak(leak.links, summary: leak.summary))  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"

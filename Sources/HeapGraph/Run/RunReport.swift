@@ -30,6 +30,9 @@ public struct RunReport: Sendable {
     public var leakedObjectCount: Int
     /// What its capture could not see.
     public var diagnostics: [String]
+    /// Leaked objects that no group counts: several groups' entries hold them (no one entry
+    /// dominates them).
+    public var sharedLeakedObjectCount: Int
   }
 
   /// A group of leaked objects with the same entry shape.
@@ -84,7 +87,8 @@ public struct RunReport: Sendable {
       processes.append(
         Process(
           description: process, objectCount: graph.allocationCount, leakedObjectCount: analysis.leaks.leakedObjectCount,
-          diagnostics: graph.metadata.diagnostics))
+          diagnostics: graph.metadata.diagnostics,
+          sharedLeakedObjectCount: max(0, analysis.leaks.leakedObjectCount - analysis.leaks.leakGroups.reduce(0) { $0 + $1.objectCount })))
       for group in analysis.leaks.leakGroups {
         let members = Self.members(of: group, in: graph)
         let entryStacks = group.entryObjectIDs.compactMap { id in
