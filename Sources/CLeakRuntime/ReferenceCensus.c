@@ -3,6 +3,7 @@
 #include "CLeakRuntime.h"
 #include "EntryBlocks.h"
 #include "ReadableMemory.h"
+#include "ReferenceWords.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,16 +24,6 @@
 // out of the scan, as are the tracker's tables (they hold the address of every tracked object)
 // and its own stack frames below the point of the fork.
 
-#define UNINSTRUMENTED __attribute__((no_sanitize("address", "thread", "memory")))
-
-#if defined(__x86_64__)
-static const uintptr_t spareBits = 0xFF00000000000007ULL;
-#elif defined(__aarch64__)
-static const uintptr_t spareBits = 0xF000000000000007ULL;
-#else
-static const uintptr_t spareBits = 0x7;
-#endif
-
 enum { pageSize = 4096, excludedCapacity = 256 };
 
 typedef struct {
@@ -50,10 +41,12 @@ typedef struct {
   uintptr_t start, end;
 } census_chunk_t;
 
-static int fullyRead(int descriptor, void *buffer, size_t length) {
+/// Reads (`reading`) or writes all `length` bytes; returns 0 when the other end is gone.
+static int transferAll(int descriptor, void *buffer, size_t length, int reading) {
   size_t done = 0;
   while (done < length) {
-    ssize_t count = read(descriptor, (char *)buffer + done, length - done);
+    ssize_t count = reading ? read(descriptor, (char *)buffer + done, length - done)
+                            : write(descriptor, (const char *)buffer + done, length - done);
     if (count > 0) {
       done += (size_t)count;
     } else if (count < 0 && errno == EINTR) {
@@ -65,19 +58,10 @@ static int fullyRead(int descriptor, void *buffer, size_t length) {
   return 1;
 }
 
+static int fullyRead(int descriptor, void *buffer, size_t length) { return transferAll(descriptor, buffer, length, 1); }
+
 static int fullyWritten(int descriptor, const void *buffer, size_t length) {
-  size_t done = 0;
-  while (done < length) {
-    ssize_t count = write(descriptor, (const char *)buffer + done, length - done);
-    if (count > 0) {
-      done += (size_t)count;
-    } else if (count < 0 && errno == EINTR) {
-      continue;
-    } else {
-      return 0;
-    }
-  }
-  return 1;
+  return transferAll(descriptor, (void *)buffer, length, 0);
 }
 
 static void *mapped(size_t length) {
@@ -110,13 +94,13 @@ static int swapInUse(void) {
   return total < 0 || available < 0 || total != available;
 }
 
-UNINSTRUMENTED static void scanChunk(void *context) {
+CLEAK_UNINSTRUMENTED static void scanChunk(void *context) {
   census_chunk_t *chunk = context;
   census_t *census = chunk->census;
   const cleak_census_object *objects = census->objects;
   const uintptr_t lowest = objects[0].start, highest = objects[census->count - 1].end;
   for (uintptr_t slot = chunk->start; slot + sizeof(uintptr_t) <= chunk->end; slot += sizeof(uintptr_t)) {
-    uintptr_t value = *(volatile const uintptr_t *)slot & ~spareBits;
+    uintptr_t value = cleak_word_at(slot) & ~cleak_spare_pointer_bits;
     if (value < lowest || value >= highest) continue;
     size_t low = 0, high = census->count;  // the last object that starts at or below the value
     while (low < high) {

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLeakRuntime.h"
 #include "ReadableMemory.h"
+#include "ReferenceWords.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -8,20 +9,10 @@
 #include <unistd.h>
 
 // Conservative scanning of root memory (global data, thread stacks, thread-local storage) for
-// references to captured objects. A word counts when, with Swift's spare pointer bits cleared,
-// it is the address of one of the objects: the bits that multi-payload enums and bridge objects
-// keep their tags in (the top byte and the low three bits on x86-64) never hide a reference.
-
-#if defined(__x86_64__)
-static const uintptr_t spareBits = 0xFF00000000000007ULL;
-#elif defined(__aarch64__)
-static const uintptr_t spareBits = 0xF000000000000007ULL;
-#else
-static const uintptr_t spareBits = 0x7;
-#endif
+// references to captured objects (`ReferenceWords.h` says which words count).
 
 uintptr_t cleak_decode_reference_word(uintptr_t word) {
-  return word & ~spareBits;
+  return word & ~cleak_spare_pointer_bits;
 }
 
 typedef struct {
@@ -83,15 +74,6 @@ int cleak_static_tls_of_current_thread(cleak_memory_range *range) {
   return 1;
 }
 
-// Root memory is read as it is, redzones and stale frames included: a conservative scan reads
-// every word on purpose, so the sanitizers do not instrument these reads (as in
-// ReadableMemory.c), and volatile keeps the loads as written.
-#define UNINSTRUMENTED __attribute__((no_sanitize("address", "thread", "memory")))
-
-UNINSTRUMENTED static uintptr_t wordAt(uintptr_t address) {
-  return *(volatile const uintptr_t *)address;
-}
-
 typedef struct {
   cleak_reference_hit *hits;
   size_t capacity;
@@ -117,7 +99,7 @@ typedef struct {
 static inline __attribute__((always_inline)) void scanChunkWith(
     chunk_scan_t *scan, void (*visit)(uintptr_t slot, uintptr_t candidate, void *context)) {
   for (uintptr_t slot = scan->start; slot + sizeof(uintptr_t) <= scan->end; slot += sizeof(uintptr_t)) {
-    visit(slot, cleak_decode_reference_word(wordAt(slot)), scan->context);
+    visit(slot, cleak_decode_reference_word(cleak_word_at(slot)), scan->context);
   }
 }
 
@@ -182,9 +164,9 @@ static inline __attribute__((always_inline)) void findStorage(uintptr_t slot, ui
   if ((candidate & 15) != 0 || candidate < 0x10000 || candidate >= ((uintptr_t)1 << 56) ||
       !cleak_is_readable_while_held(candidate, 16))
     return;
-  uintptr_t metadata = wordAt(candidate);
+  uintptr_t metadata = cleak_word_at(candidate);
   if ((metadata & 7) != 0 || metadata < 0x10000 || !cleak_is_readable_while_held(metadata, 48)) return;
-  uintptr_t descriptor = wordAt(metadata + 40);
+  uintptr_t descriptor = cleak_word_at(metadata + 40);
   for (size_t index = 0; index < search->count; index++) {
     if (descriptor == search->descriptors[index]) append(&search->list, slot, candidate);
   }
