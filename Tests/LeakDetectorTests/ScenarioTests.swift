@@ -316,9 +316,13 @@ final class ScenarioTests: XCTestCase {
     XCTAssertTrue(scenarioWait { !survivors.contains { $0.isAlive } })
   }
 
-  /// Whether the by-design `URLSession.taskRegistry → task → session` cycle (P3) is there yet.
-  static func isRegistered(_ task: URLSessionTask) -> Bool {
-    scenarioCycles(from: [task]).contains { $0.contains("_TaskRegistry.tasks[") }
+  /// Whether the by-design `URLSession.taskRegistry → task → session` cycle (P3) is there yet,
+  /// and with `withHandler` the one through the task's completion handler: the registry stores
+  /// the task and its handler one after the other, so a capture can fall between the two.
+  static func isRegistered(_ task: URLSessionTask, withHandler: Bool = false) -> Bool {
+    let cycles = scenarioCycles(from: [task])
+    return cycles.contains { $0.contains("_TaskRegistry.tasks[") }
+      && (!withHandler || cycles.contains { $0.contains("_TaskRegistry.behaviours[") })
   }
 
   // MARK: - YTK-1
@@ -362,7 +366,8 @@ final class ScenarioTests: XCTestCase {
       let agent = YTK1NetworkAgent.make()
       let session = URLSession(configuration: .ephemeral)
       let task = agent.startRequest(on: session, url: URL(string: "data:text/plain,hello")!)
-      XCTAssertTrue(scenarioWait { Self.isRegistered(task) }, "corelibs registers a new task asynchronously, on its work queue")
+      XCTAssertTrue(
+        scenarioWait { Self.isRegistered(task, withHandler: true) }, "corelibs registers a new task asynchronously, on its work queue")
       let cycles = scenarioCycles(from: [task])
       XCTAssertTrue(
         cycles.contains {
@@ -386,7 +391,8 @@ final class ScenarioTests: XCTestCase {
     let agent = escaping(YTK1NetworkAgent.make())
     let session = URLSession(configuration: .ephemeral)
     let task = escaping(agent.startRequest(on: session, url: URL(string: "data:text/plain,hello")!))
-    XCTAssertTrue(scenarioWait { Self.isRegistered(task) }, "corelibs registers a new task asynchronously, on its work queue")
+    XCTAssertTrue(
+      scenarioWait { Self.isRegistered(task, withHandler: true) }, "corelibs registers a new task asynchronously, on its work queue")
     let cycles = scenarioCycles(from: [task])
     XCTAssertTrue(cycles.contains { $0.contains("box<URLSessionDataTask?>") }, "\(cycles)")
     XCTAssertTrue(scenarioReaches(task, agent))
