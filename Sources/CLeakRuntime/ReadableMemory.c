@@ -55,35 +55,52 @@ static int isRemembered(uintptr_t address, size_t length) {
   return 0;
 }
 
-static void refresh(void) {
+int cleak_for_each_mapping(void (*visit)(uintptr_t start, uintptr_t end, const char *permissions, void *context), void *context) {
   FILE *maps = fopen("/proc/self/maps", "r");
-  if (maps == NULL) return;
-  size_t capacity = 256, count = 0;
-  region_t *fresh = malloc(capacity * sizeof(region_t));
+  if (maps == NULL) return 0;
   char line[512];
-  while (fresh != NULL && fgets(line, sizeof line, maps) != NULL) {
+  while (fgets(line, sizeof line, maps) != NULL) {
     unsigned long start, end;
     char permissions[5] = {0};
-    if (sscanf(line, "%lx-%lx %4s", &start, &end, permissions) != 3 || permissions[0] != 'r') continue;
-    if (count > 0 && fresh[count - 1].end == start) {  // merge adjacent readable mappings
-      fresh[count - 1].end = end;
-      continue;
-    }
-    if (count == capacity) {
-      capacity *= 2;
-      region_t *grown = realloc(fresh, capacity * sizeof(region_t));
-      if (grown == NULL) break;
-      fresh = grown;
-    }
-    fresh[count].start = start;
-    fresh[count].end = end;
-    count += 1;
+    if (sscanf(line, "%lx-%lx %4s", &start, &end, permissions) == 3) visit(start, end, permissions, context);
   }
   fclose(maps);
-  if (fresh == NULL) return;
+  return 1;
+}
+
+typedef struct {
+  region_t *regions;
+  size_t count, capacity;
+} region_list_t;
+
+static void addReadable(uintptr_t start, uintptr_t end, const char *permissions, void *context) {
+  region_list_t *list = context;
+  if (list->regions == NULL || permissions[0] != 'r') return;
+  if (list->count > 0 && list->regions[list->count - 1].end == start) {  // merge adjacent readable mappings
+    list->regions[list->count - 1].end = end;
+    return;
+  }
+  if (list->count == list->capacity) {
+    list->capacity *= 2;
+    region_t *grown = realloc(list->regions, list->capacity * sizeof(region_t));
+    if (grown == NULL) {  // keep what was read
+      list->capacity /= 2;
+      return;
+    }
+    list->regions = grown;
+  }
+  list->regions[list->count++] = (region_t){start, end};
+}
+
+static void refresh(void) {
+  region_list_t fresh = {malloc(256 * sizeof(region_t)), 0, 256};
+  if (!cleak_for_each_mapping(addReadable, &fresh) || fresh.regions == NULL) {
+    free(fresh.regions);
+    return;
+  }
   free(regions);
-  regions = fresh;
-  regionCount = count;
+  regions = fresh.regions;
+  regionCount = fresh.count;
   staleAfterFork = 0;
   atomic_fetch_add_explicit(&snapshotGeneration, 1, memory_order_release);
   clock_gettime(CLOCK_MONOTONIC, &lastRefresh);

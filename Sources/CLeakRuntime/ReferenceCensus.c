@@ -20,9 +20,9 @@
 // cannot scan its own memory for that purpose: its tables and snapshot columns hold the
 // address of every object it captured.
 //
-// Everything the census process needs while it scans lives in memory it maps itself and leaves
-// out of the scan, as are the tracker's tables (they hold the address of every tracked object)
-// and its own stack frames below the point of the fork.
+// What the census process is asked about and what it answers lives in memory it maps itself and
+// leaves out of the scan, as are the tracker's tables (they hold the address of every tracked
+// object) and its own stack frames below the point of the fork; the mappings it reads are text.
 
 enum { pageSize = 4096, excludedCapacity = 256 };
 
@@ -100,7 +100,7 @@ CLEAK_UNINSTRUMENTED static void scanChunk(void *context) {
   const cleak_census_object *objects = census->objects;
   const uintptr_t lowest = objects[0].start, highest = objects[census->count - 1].end;
   for (uintptr_t slot = chunk->start; slot + sizeof(uintptr_t) <= chunk->end; slot += sizeof(uintptr_t)) {
-    uintptr_t value = cleak_word_at(slot) & ~cleak_spare_pointer_bits;
+    uintptr_t value = cleak_reference_in_word(cleak_word_at(slot));
     if (value < lowest || value >= highest) continue;
     size_t low = 0, high = census->count;  // the last object that starts at or below the value
     while (low < high) {
@@ -165,39 +165,13 @@ static void sortExcluded(census_t *census) {
   }
 }
 
-/// Scans every private, readable and writable mapping of this process (as `/proc/self/maps`
-/// lists them). Returns 0 when the mappings cannot be read.
-static int scanMappings(census_t *census) {
-  const size_t capacity = 64 << 20;
-  char *text = mapped(capacity);
-  if (text == NULL) return 0;
-  exclude(census, (uintptr_t)text, (uintptr_t)text + capacity);
-  sortExcluded(census);
-  int file = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (file < 0) return 0;
-  size_t length = 0;
-  ssize_t count;
-  while (length < capacity - 1 && ((count = read(file, text + length, capacity - 1 - length)) > 0 || (count < 0 && errno == EINTR))) {
-    if (count > 0) length += (size_t)count;
-  }
-  close(file);
-  text[length] = '\0';
-  for (char *line = text; *line != '\0';) {
-    char *next = strchr(line, '\n');
-    if (next) *next = '\0';
-    char *cursor = line;
-    uintptr_t start = strtoull(cursor, &cursor, 16);
-    uintptr_t end = *cursor == '-' ? strtoull(cursor + 1, &cursor, 16) : 0;
-    // "rw-p": memory shared with other processes (the capture's progress page among it) is left out.
-    if (end > start && cursor[0] == ' ' && cursor[1] == 'r' && cursor[2] == 'w' && cursor[4] == 'p') {
-      // Of the stack this process runs on, only the frames above the fork: its own are below.
-      if (census->stackLimit >= start && census->stackLimit < end) start = census->stackLimit & ~(uintptr_t)(sizeof(uintptr_t) - 1);
-      scanRange(census, start, end);
-    }
-    if (!next) break;
-    line = next + 1;
-  }
-  return 1;
+static void scanMapping(uintptr_t start, uintptr_t end, const char *permissions, void *context) {
+  census_t *census = context;
+  // "rw-p": memory shared with other processes (the capture's progress page among it) is left out.
+  if (permissions[0] != 'r' || permissions[1] != 'w' || permissions[3] != 'p') return;
+  // Of the stack this process runs on, only the frames above the fork: its own are below.
+  if (census->stackLimit >= start && census->stackLimit < end) start = census->stackLimit & ~(uintptr_t)(sizeof(uintptr_t) - 1);
+  scanRange(census, start, end);
 }
 
 /// The census process's life: wait for a request, answer it, end.
@@ -217,7 +191,8 @@ static void serve(int request, int reply, uintptr_t stackLimit, cleak_capture_pr
   cleak_memory_range table[128];
   size_t tableCount = cleak_address_table_storage(table, 128);
   for (size_t index = 0; index < tableCount && index < 128; index++) exclude(&census, table[index].start, table[index].end);
-  uint64_t status = !swapInUse() && scanMappings(&census);
+  sortExcluded(&census);
+  uint64_t status = !swapInUse() && cleak_for_each_mapping(scanMapping, &census);
   if (fullyWritten(reply, &status, sizeof status) && status) fullyWritten(reply, census.results, resultBytes);
   _exit(0);
 }

@@ -14,6 +14,11 @@ static const uintptr_t cleak_spare_pointer_bits = 0xF000000000000007ULL;
 static const uintptr_t cleak_spare_pointer_bits = 0x7;
 #endif
 
+/// The address a word of memory refers to, its spare bits cleared.
+static inline uintptr_t cleak_reference_in_word(uintptr_t word) {
+  return word & ~cleak_spare_pointer_bits;
+}
+
 // Scanned memory is read as it is, redzones and stale frames included: a conservative scan reads
 // every word on purpose, so the sanitizers do not instrument these reads, and volatile keeps the
 // loads as written.

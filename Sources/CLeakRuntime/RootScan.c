@@ -12,7 +12,7 @@
 // references to captured objects (`ReferenceWords.h` says which words count).
 
 uintptr_t cleak_decode_reference_word(uintptr_t word) {
-  return word & ~cleak_spare_pointer_bits;
+  return cleak_reference_in_word(word);
 }
 
 typedef struct {
@@ -99,7 +99,7 @@ typedef struct {
 static inline __attribute__((always_inline)) void scanChunkWith(
     chunk_scan_t *scan, void (*visit)(uintptr_t slot, uintptr_t candidate, void *context)) {
   for (uintptr_t slot = scan->start; slot + sizeof(uintptr_t) <= scan->end; slot += sizeof(uintptr_t)) {
-    visit(slot, cleak_decode_reference_word(cleak_word_at(slot)), scan->context);
+    visit(slot, cleak_reference_in_word(cleak_word_at(slot)), scan->context);
   }
 }
 

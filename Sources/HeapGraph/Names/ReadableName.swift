@@ -33,13 +33,14 @@ public enum ReadableName {
   }
 
   private static func readableSymbol(_ demangled: String, keepingModule: Bool) -> String {
+    let thunkOf = "reabstraction thunk of "  // a thunk's context, named by the closure it wraps
+    if demangled.hasPrefix(thunkOf) {
+      return thunkOf + readableSymbol(String(demangled.dropFirst(thunkOf.count)), keepingModule: keepingModule)
+    }
     var text = Text(preparing: demangled)
     text.removeUnmangledSuffix()
     let (prefix, isAsyncPartial) = removePrefixes(from: &text)
     var isAsync = isAsyncPartial
-    if text.hasPrefix("reabstraction thunk of ") {  // a thunk's context, named by the closure it wraps
-      return "reabstraction thunk of " + readableSymbol(String(demangled.dropFirst("reabstraction thunk of ".count)), keepingModule: keepingModule)
-    }
     if text.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
     // "X in conformance T : P in M": the witness, in its type.
     if let conformance = text.topLevelRanges(separatedBy: " in conformance ").dropFirst().first {

@@ -4,9 +4,10 @@ struct CapturedExtents {
   /// [start, end) of each object, ascending.
   private let extents: [(start: UInt, end: UInt)]
 
-  init(addresses: [UInt], sizes: [UInt: Int]) {
+  /// The extents of the objects at `addresses` whose `size` is known.
+  init(addresses: [UInt], size: (UInt) -> Int?) {
     extents = addresses.compactMap { address in
-      sizes[address].flatMap { $0 > 0 ? (address, address + UInt($0)) : nil }
+      size(address).flatMap { $0 > 0 ? (address, address + UInt($0)) : nil }
     }.sorted { $0.start < $1.start }
   }
 

@@ -113,9 +113,7 @@ struct LiveHeapCapture {
     var held: [(address: UInt, id: Int64, count: Int)] = []
     for address in addresses {
       guard let id = idByAddress[address] else { continue }
-      let external =
-        cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
-        - variableReferencesInto[address, default: 0]
+      let external = unexplainedRetains(of: address, retainedByCaller: retainedByCaller)
       if external > 0 { held.append((address, id, external)) }
     }
     var unbalanced: [UInt: String] = [:]
@@ -131,6 +129,13 @@ struct LiveHeapCapture {
         builder.addRoot(object: object.id, kind: .external, label: references + " from outside the snapshot")
       }
     }
+  }
+
+  /// The strong retains of the captured object at `address` that neither the caller, the
+  /// references the walk counted into it, nor global and thread-local words explain.
+  private func unexplainedRetains(of address: UInt, retainedByCaller: [UInt: Int]) -> Int {
+    cleak_strong_retain_count(address) - retainedByCaller[address, default: 0] - strongReferencesInto[address, default: 0]
+      - variableReferencesInto[address, default: 0]
   }
 
   /// The objects among `candidates` (held from outside the walk by their reference counts) that
@@ -149,7 +154,7 @@ struct LiveHeapCapture {
     guard let results = census.wordsReferring(to: objects) else { return [:] }
     // Each unreferenced-looking target, with the captured objects its words lie in.
     var suspects: [(target: UInt, wordsBySource: [UInt: Int])] = []
-    lazy var extents = CapturedExtents(addresses: addresses, sizes: annotations.mapValues(\.size))
+    lazy var extents = CapturedExtents(addresses: addresses) { annotations[$0]?.size }
     for (target, result) in zip(sorted, results) where result.count <= UInt64(CLEAK_CENSUS_SLOTS) {
       let slots = withUnsafeBytes(of: result.slots) { Array($0.bindMemory(to: UInt.self).prefix(Int(result.count))) }
       let sources = slots.map { extents.object(containing: $0) }
@@ -188,11 +193,7 @@ struct LiveHeapCapture {
   /// calls it first.
   mutating func resolveConservativeReferences(retainedByCaller: [UInt: Int]) {
     for edge in conservative {
-      guard let target = idByAddress[edge.to] else { continue }
-      let room =
-        cleak_strong_retain_count(edge.to) - retainedByCaller[edge.to, default: 0] - strongReferencesInto[edge.to, default: 0]
-        - variableReferencesInto[edge.to, default: 0]
-      guard room > 0 else { continue }
+      guard let target = idByAddress[edge.to], unexplainedRetains(of: edge.to, retainedByCaller: retainedByCaller) > 0 else { continue }
       builder.addReference(from: edge.from, to: target, label: edge.label, ownership: .strong)
       strongReferencesInto[edge.to, default: 0] += 1
     }
