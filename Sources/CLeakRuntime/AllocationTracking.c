@@ -63,27 +63,24 @@ static int findImage(struct dl_phdr_info *info, size_t size, void *data) {
 
 /// Whether a class is defined in libswiftCore (its metadata's class descriptor lies there).
 static inline bool isStandardLibraryClass(uintptr_t metadata) {
-  uintptr_t descriptor = *(const uintptr_t *)(metadata + 40);
+  uintptr_t descriptor = cleak_class_descriptor(metadata);
   return descriptor >= atomic_load_explicit(&stdlibStart, memory_order_relaxed) &&
          descriptor < atomic_load_explicit(&stdlibEnd, memory_order_relaxed);
 }
 
 static inline int isTrackableClass(uintptr_t metadata) {
-  uintptr_t kind = *(const uintptr_t *)metadata;
-  if (kind != 0 && kind < 0x800) return 0;  // closure contexts, boxes, other heap objects
+  uintptr_t kind = cleak_metadata_kind(metadata);
+  if (kind != cleak_metadata_kind_class && kind <= cleak_metadata_kind_last_enumerated) return 0;  // contexts, boxes, tasks
   return !isStandardLibraryClass(metadata);
 }
 
 /// Whether an object can carry a trailer. One with tail-allocated elements cannot: its owner may
 /// use the whole allocation (`ManagedBuffer.capacity` asks `malloc_usable_size`), even when it
 /// was created with no elements. Such an object is allocated with more than its metadata's
-/// instance size (a 32-bit field after the kind, the superclass, the flags and the instance
-/// address point), or is an instance of a subclass of the standard library's `ManagedBuffer`
-/// (the superclass is the metadata's second word).
+/// instance size, or is an instance of a subclass of the standard library's `ManagedBuffer`.
 static inline bool canCarryTrailer(uintptr_t metadata, size_t size) {
-  if (size != *(const uint32_t *)(metadata + 24)) return false;
-  for (uintptr_t superclass = *(const uintptr_t *)(metadata + 8); superclass != 0;
-       superclass = *(const uintptr_t *)(superclass + 8)) {
+  if (size != cleak_class_instance_size(metadata)) return false;
+  for (uintptr_t superclass = cleak_superclass(metadata); superclass != 0; superclass = cleak_superclass(superclass)) {
     if (isStandardLibraryClass(superclass)) return false;
   }
   return true;

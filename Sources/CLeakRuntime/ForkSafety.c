@@ -118,14 +118,12 @@ void cleak_capture_child_begin(int keepDescriptor) {
 }
 
 int cleak_enum_tag(uintptr_t value, uintptr_t metadata) {
-  // The value witness table sits just before the metadata; its flags word says whether the
-  // enum witnesses (getEnumTag, ...) follow the common ones.
-  const void *const *witnesses = ((const void *const *const *)metadata)[-1];
+  // The value witness table's flags say whether the enum witnesses (getEnumTag, ...) follow
+  // the common ones.
+  const cleak_value_witness_table *witnesses = cleak_value_witnesses(metadata);
   if (witnesses == NULL) return -1;
-  uint32_t flags = *(const uint32_t *)((const char *)witnesses + 80);
-  const uint32_t hasEnumWitnesses = 0x00200000;
-  if ((flags & hasEnumWitnesses) == 0) return -1;
+  if ((witnesses->flags & cleak_value_witness_flag_has_enum_witnesses) == 0) return -1;
   typedef unsigned (*get_enum_tag_t)(const void *value, const void *metadata) __attribute__((swiftcall));
-  get_enum_tag_t getEnumTag = (get_enum_tag_t)witnesses[11];
+  get_enum_tag_t getEnumTag = (get_enum_tag_t)witnesses->getEnumTag;
   return (int)getEnumTag((const void *)value, (const void *)metadata);
 }

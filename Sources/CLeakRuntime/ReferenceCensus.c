@@ -242,10 +242,3 @@ void cleak_census_end(cleak_census *census) {
   while (waitpid(census->pid, &status, 0) < 0 && errno == EINTR) {}
   census->pid = 0;
 }
-
-uintptr_t cleak_side_table_of(uintptr_t object) {
-  // The inline reference-count word at +8: with both of its top bits set, its low 62 bits are the
-  // side table's address shifted right by 3. Only compared with addresses, never followed.
-  uint64_t bits = *(const volatile uint64_t *)(object + 8);
-  return (bits >> 62) == 3 ? (uintptr_t)((bits & (((uint64_t)1 << 62) - 1)) << 3) : 0;
-}

@@ -11,10 +11,6 @@
 // Conservative scanning of root memory (global data, thread stacks, thread-local storage) for
 // references to captured objects (`ReferenceWords.h` says which words count).
 
-uintptr_t cleak_decode_reference_word(uintptr_t word) {
-  return cleak_reference_in_word(word);
-}
-
 typedef struct {
   cleak_memory_range *ranges;
   size_t capacity;
@@ -156,17 +152,17 @@ typedef struct {
   hit_list_t list;
 } storage_search_t;
 
-// A class instance's metadata holds its nominal type descriptor 40 bytes in (without
-// Objective-C interoperability). Storage objects come from malloc, 16-byte aligned: most words
-// of global data (pointers into code and constants, small integers) fail that test first.
+// A class instance's metadata holds its nominal type descriptor (`cleak_class_metadata`).
+// Storage objects come from malloc, 16-byte aligned: most words of global data (pointers into
+// code and constants, small integers) fail that test first.
 static inline __attribute__((always_inline)) void findStorage(uintptr_t slot, uintptr_t candidate, void *context) {
   storage_search_t *search = context;
   if ((candidate & 15) != 0 || candidate < 0x10000 || candidate >= ((uintptr_t)1 << 56) ||
       !cleak_is_readable_while_held(candidate, 16))
     return;
   uintptr_t metadata = cleak_word_at(candidate);
-  if ((metadata & 7) != 0 || metadata < 0x10000 || !cleak_is_readable_while_held(metadata, 48)) return;
-  uintptr_t descriptor = cleak_word_at(metadata + 40);
+  if ((metadata & 7) != 0 || metadata < 0x10000 || !cleak_is_readable_while_held(metadata, sizeof(cleak_class_metadata))) return;
+  uintptr_t descriptor = cleak_word_at(metadata + offsetof(cleak_class_metadata, description));
   for (size_t index = 0; index < search->count; index++) {
     if (descriptor == search->descriptors[index]) append(&search->list, slot, candidate);
   }

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "SwiftHeapObjectLayout.h"
+#include "SwiftMetadataLayout.h"
+#include "SwiftStandardLibraryLayout.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -160,10 +164,6 @@ typedef struct {
   uintptr_t object;
 } cleak_reference_hit;
 
-/// The address a word of memory refers to, with Swift's spare pointer bits (where enums and
-/// bridge objects keep tags) cleared.
-uintptr_t cleak_decode_reference_word(uintptr_t word);
-
 /// The writable loaded segments (global and static data) of every image loaded in this process
 /// but this library's own when it is a shared library (the agent). Writes up to `capacity` ranges; returns how many there are. Takes the
 /// dynamic loader's lock: call it before forking a capture child, not in one.
@@ -229,9 +229,6 @@ int cleak_census_begin(cleak_census *census, cleak_capture_progress *progress);
 int cleak_census_take(cleak_census *census, const cleak_census_object *objects, size_t count, cleak_census_result *results);
 /// Ends the census process (whether or not it was asked) and reaps it.
 void cleak_census_end(cleak_census *census);
-/// The address of `object`'s side table, from its inline reference-count word, or 0 when it has
-/// none; for comparing with addresses only.
-uintptr_t cleak_side_table_of(uintptr_t object);
 
 // MARK: - Symbolication (libdw)
 

@@ -25,8 +25,7 @@ struct NotificationCenterRegistrations {
   /// The registered blocks: `registrar["name"][nil].storage[0]`.
   func references(ofCenter center: UInt) -> [RawReference] {
     guard let registrar = reflector.storedPropertyOffset(named: "registrar", ofObjectAt: center) else { return [] }
-    // The mutex's value follows its 32-bit lock word, aligned to a word.
-    return reflector.referencesOfCollection(heldAt: center &+ UInt(registrar) &+ 8).map { reference in
+    return reflector.referencesOfCollection(heldAt: center &+ UInt(registrar) &+ FoundationLayout.Mutex.value).map { reference in
       var reference = reference
       reference.label = "registrar" + reference.label
       return reference
@@ -35,12 +34,11 @@ struct NotificationCenterRegistrations {
 
   /// The block the token's registration keeps in the default centre, labelled `registration`.
   func references(ofToken token: UInt) -> [RawReference] {
-    // `_NotificationObserverToken`: the key (UInt64), the name (String?), the object's identifier.
-    guard let field = reflector.storedPropertyOffset(named: "token", ofObjectAt: token),
-      let key = MemoryReader.readWord(at: token &+ UInt(field)),
-      let objectID = MemoryReader.readWord(at: token &+ UInt(field) &+ 24)
+    guard let field = reflector.storedPropertyOffset(named: "token", ofObjectAt: token).map({ token &+ UInt($0) }),
+      let key = MemoryReader.readWord(at: field &+ FoundationLayout.ObserverToken.key),
+      let objectID = MemoryReader.readWord(at: field &+ FoundationLayout.ObserverToken.objectID)
     else { return [] }
-    let name = RuntimeReflector.State.stringContents(at: token + UInt(field) + 8).map(doubleQuoted) ?? "nil"
+    let name = RuntimeReflector.State.stringContents(at: field &+ FoundationLayout.ObserverToken.name).map(doubleQuoted) ?? "nil"
     let entry = "registrar[\(name)][\(objectID == 0 ? "nil" : "0x" + String(objectID, radix: 16))].storage[\(key)]"
     let center = UInt(bitPattern: Unmanaged.passUnretained(NotificationCenter.default).toOpaque())
     return references(ofCenter: center).filter { $0.label == entry }.map { reference in

@@ -14,14 +14,14 @@ import CLeakRuntime
 /// where closure #1 in LeakTestSupport.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:113) is held by a block asyncAfter scheduled, not yet run
 /// ```
 ///
-/// Where they are (libdispatch on Linux, read-only): a queue's items are a list of
-/// continuations (head at +104, tail at +48, linked at +16), each holding a heap block at +40
-/// when its flags (its first word, small) have 0x10; a list element whose first word is large
-/// is an object instead: a queue waiting on this one (whose own items are read, one level
-/// down), or a source (recognised by its unote's back link), for `asyncAfter` its internal timer
-/// source with the block in its event handler. The concurrency runtime enqueues a task's job as a
-/// continuation without a block whose context (+40) is the task (`dispatch_async_f`, and
-/// `dispatch_after_f` for `Task.sleep`). Armed timers are in three timer heaps. The global
+/// Where they are (libdispatch on Linux, read-only, ``DispatchLayout``): a queue's items are a
+/// list of continuations, each holding a heap block when its flags (its first word, small) say
+/// so; a list element whose first word is large is an object instead: a queue waiting on this
+/// one (whose own items are read, one level down), or a source (recognised by its unote's back
+/// link), for `asyncAfter` its internal timer source with the block in its event handler. The
+/// concurrency runtime enqueues a task's job as a continuation without a block whose context is
+/// the task (`dispatch_async_f`, and `dispatch_after_f` for `Task.sleep`). Armed timers are in
+/// the timer heaps. The global
 /// queues, the manager queue and the timer heaps are local symbols of libdispatch, found in its
 /// full symbol table; without it only the main queue is read.
 struct PendingDispatchWork {
@@ -35,7 +35,8 @@ struct PendingDispatchWork {
     guard let anchor = dlsym(nil, "dispatch_source_create").map({ UInt(bitPattern: $0) }) else { return (main, [], 0) }
     let roots = cleak_local_symbol(anchor, "_dispatch_root_queues")
     let manager = cleak_local_symbol(anchor, "_dispatch_mgr_q")
-    let global = (roots == 0 ? [] : (0..<UInt(12)).map { roots &+ $0 &* 128 }) + (manager == 0 ? [] : [manager])
+    let rootQueues = (0..<DispatchLayout.RootQueues.count).map { roots &+ $0 &* DispatchLayout.RootQueues.stride }
+    let global = (roots == 0 ? [] : rootQueues) + (manager == 0 ? [] : [manager])
     return (main, global, cleak_local_symbol(anchor, "_dispatch_timers_heap"))
   }()
 
@@ -67,25 +68,26 @@ struct PendingDispatchWork {
 
   static let queueTypeName = "Dispatch.DispatchQueue"
 
-  /// The blocks and tasks waiting on a `DispatchQueue` (the Swift class wraps the C queue one
-  /// word after the object header), labelled `pending block` and `pending task`: the queue holds
-  /// them until they run.
+  /// The blocks and tasks waiting on a `DispatchQueue` (the Swift class wraps the C queue),
+  /// labelled `pending block` and `pending task`: the queue holds them until they run.
   func references(ofQueue object: UInt) -> [RawReference] {
-    guard let queue = MemoryReader.readWord(at: object &+ 16), queue != 0 else { return [] }
+    guard let queue = MemoryReader.readWord(at: object &+ DispatchLayout.SwiftWrapper.wrapped), queue != 0 else { return [] }
     return items(ofQueue: queue, labels: .pending, depth: 0)
   }
 
   /// The blocks and tasks on the queue `queue` (and, `depth` levels down, on the queues waiting
   /// there).
   private func items(ofQueue queue: UInt, labels: Labels, depth: Int) -> [RawReference] {
-    guard var item = MemoryReader.readWord(at: queue &+ 104), let tail = MemoryReader.readWord(at: queue &+ 48) else { return [] }
+    guard var item = MemoryReader.readWord(at: queue &+ DispatchLayout.Queue.itemsHead),
+      let tail = MemoryReader.readWord(at: queue &+ DispatchLayout.Queue.itemsTail)
+    else { return [] }
     var found: [RawReference] = []
     var walked = 0
-    // An empty list's head is 0; ~0 marks a global queue a worker is popping from right now.
-    while item != 0 && item != ~0 && walked < Self.maxListLength {
+    // An empty list's head is 0; a global queue a worker is popping from right now has a mark.
+    while item != 0 && item != DispatchLayout.Queue.headBeingPopped && walked < Self.maxListLength {
       walked += 1
       guard let first = MemoryReader.readWord(at: item) else { break }
-      if first < 0x1000 {
+      if first < DispatchLayout.Continuation.flagsLimit {
         found += reference(ofContinuation: item, labels: labels).map { [$0] } ?? []
       } else if let handler = DispatchReferences.afterTimerHandler(ofSource: item) {
         found += reference(ofContinuation: handler, labels: .after).map { [$0] } ?? []
@@ -93,7 +95,7 @@ struct PendingDispatchWork {
         found += items(ofQueue: item, labels: labels, depth: depth + 1)
       }
       if item == tail { break }
-      guard let next = MemoryReader.readWord(at: item &+ 16) else { break }
+      guard let next = MemoryReader.readWord(at: item &+ DispatchLayout.Continuation.next) else { break }
       item = next
     }
     return found
@@ -104,8 +106,8 @@ struct PendingDispatchWork {
   /// or nothing once the sleep is over.
   private func reference(ofContinuation continuation: UInt, labels: Labels) -> RawReference? {
     if let block = DispatchReferences.closureReference(ofContinuation: continuation, label: labels.block, keeping: keeping) { return block }
-    guard let flags = MemoryReader.readWord(at: continuation), flags & 0x10 == 0,
-      let task = MemoryReader.readWord(at: continuation &+ 40), TaskReferences.isTask(task)
+    guard let flags = MemoryReader.readWord(at: continuation), flags & DispatchLayout.Continuation.blockFlag == 0,
+      let task = MemoryReader.readWord(at: continuation &+ DispatchLayout.Continuation.context), TaskReferences.isTask(task)
     else { return nil }
     switch TaskReferences(reflector: reflector).sleep(wokenBy: task) {
     case .sleeper(let sleeper): return RawReference(label: Labels.sleeping, ownership: .strong, target: sleeper)
@@ -114,19 +116,20 @@ struct PendingDispatchWork {
     }
   }
 
-  /// The work of the `asyncAfter` and `Task.sleep` timers armed in the three timer heaps at `heaps` (32 bytes
-  /// each: a count at +0, the number of segments at +4, the first two entries at +8 and +16, the
-  /// segments at +24). Entries are timer unotes; only even slots are read (the heap by target
-  /// time; odd slots order the same timers by deadline).
+  /// The work of the `asyncAfter` and `Task.sleep` timers armed in the timer heaps at `heaps`
+  /// (each: a count, the number of segments, the first two entries, the segment table).
+  /// Entries are timer unotes; only even slots are read (the heap by target time; odd slots order
+  /// the same timers by deadline).
   private func afterWork(inTimerHeaps heaps: UInt) -> [RawReference] {
+    typealias Heaps = DispatchLayout.TimerHeaps
     var found: [RawReference] = []
-    for heap in (0..<UInt(3)).map({ heaps &+ $0 &* 32 }) {
-      guard let word = MemoryReader.readWord(at: heap) else { continue }
-      let count = UInt32(truncatingIfNeeded: word), segments = UInt32(truncatingIfNeeded: word >> 32) & 0xff
+    for heap in (0..<Heaps.count).map({ heaps &+ $0 &* Heaps.stride }) {
+      guard let word = MemoryReader.readWord(at: heap &+ Heaps.countAndSegments) else { continue }
+      let count = UInt32(truncatingIfNeeded: word), segments = UInt32(truncatingIfNeeded: word >> Heaps.segmentsShift) & Heaps.segmentsMask
       guard count < 1 << 20 else { continue }  // not a heap this code understands
       for index in stride(from: UInt32(0), to: count, by: 2) {
         guard let slot = Self.slot(index, ofTimerHeap: heap, segments: segments), let unote = MemoryReader.readWord(at: slot),
-          unote != 0, let owner = MemoryReader.readWord(at: unote &+ 8),
+          unote != 0, let owner = MemoryReader.readWord(at: unote &+ DispatchLayout.Unote.ownerLink),
           let handler = DispatchReferences.afterTimerHandler(ofSource: ~owner),
           let reference = reference(ofContinuation: handler, labels: .after)
         else { continue }
@@ -140,22 +143,23 @@ struct PendingDispatchWork {
   /// The first two entries are in the heap itself; the rest in segments of 8, 8, 16, 32… entries,
   /// whose table is the last segment (the newest, largest one holds the table at its end).
   private static func slot(_ index: UInt32, ofTimerHeap heap: UInt, segments: UInt32) -> UInt? {
-    if index < 2 { return heap &+ 8 &+ 8 &* UInt(index) }
+    let wordSize = UInt(MemoryLayout<UInt>.size)
+    if index < 2 { return heap &+ DispatchLayout.TimerHeaps.firstEntries &+ wordSize &* UInt(index) }
     var index = index - 2
-    let initialCapacity: UInt32 = 8
+    let initialCapacity = DispatchLayout.TimerHeaps.initialSegmentCapacity
     let segment = UInt32((initialCapacity - 1).leadingZeroBitCount - (index | (initialCapacity - 1)).leadingZeroBitCount)
-    guard segments >= 1, let table = MemoryReader.readWord(at: heap &+ 24), table != 0 else { return nil }
+    guard segments >= 1, let table = MemoryReader.readWord(at: heap &+ DispatchLayout.TimerHeaps.segmentTable), table != 0 else { return nil }
     let base: UInt
     if segment + 1 == segments {
       base = table
     } else {
       guard segments >= 2, segment + 1 < segments else { return nil }
       let capacity = UInt(initialCapacity) << (segments - 2)
-      guard let address = MemoryReader.readWord(at: table &+ 8 &* (capacity &- UInt(segment) &- 1)) else { return nil }
+      guard let address = MemoryReader.readWord(at: table &+ wordSize &* (capacity &- UInt(segment) &- 1)) else { return nil }
       base = address
     }
     if segment > 0 { index -= initialCapacity << (segment - 1) }
-    return base &+ 8 &* UInt(index)
+    return base &+ wordSize &* UInt(index)
   }
 
   /// A bound on a list's walk, against a list that a torn read made circular.

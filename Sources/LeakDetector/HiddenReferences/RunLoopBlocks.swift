@@ -4,7 +4,7 @@
 
 /// The blocks `RunLoop.perform(_:)` leaves for a run loop to run: until the loop runs them, its
 /// CoreFoundation run loop keeps each (a heap block made from the Swift closure) in a list of
-/// `{next, mode, block}` items whose head is at +128 of the `CFRunLoop`. A `RunLoop` holds its
+/// `{next, mode, block}` items (``CoreFoundationLayout``). A `RunLoop` holds its
 /// `CFRunLoop` in `_cfRunLoopStorage`. The blocks of a `RunLoop` the walk reaches are its edges,
 /// labelled `pending block`, with its timers (``RunLoopTimers``); those of the main run loop are
 /// roots of kind `runtime`.
@@ -42,15 +42,15 @@ struct RunLoopBlocks {
   }
 
   private static func blocks(ofCFRunLoop runLoop: UInt, label: String, keeping: (UInt) -> Bool = { _ in true }) -> [RawReference] {
-    var item = MemoryReader.readWord(at: runLoop &+ 128) ?? 0
+    var item = MemoryReader.readWord(at: runLoop &+ CoreFoundationLayout.RunLoop.blocksHead) ?? 0
     var found: [RawReference] = []
     var walked = 0
     while item != 0 && walked < 100_000 {
       walked += 1
-      if let block = MemoryReader.readWord(at: item &+ 16), let reference = DispatchReferences.closureReference(ofBlock: block, label: label, keeping: keeping) {
+      if let block = MemoryReader.readWord(at: item &+ CoreFoundationLayout.BlockItem.block), let reference = DispatchReferences.closureReference(ofBlock: block, label: label, keeping: keeping) {
         found.append(reference)
       }
-      item = MemoryReader.readWord(at: item) ?? 0
+      item = MemoryReader.readWord(at: item &+ CoreFoundationLayout.BlockItem.next) ?? 0
     }
     return found
   }

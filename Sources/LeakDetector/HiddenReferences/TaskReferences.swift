@@ -24,8 +24,8 @@ import HeapGraph
 /// Task.child task -> Task (strong)
 /// ```
 ///
-/// The layout is that of the concurrency runtime's layout version 1 (a 208-byte task); with any
-/// other runtime the reader says so and reads nothing.
+/// The layout is ``ConcurrencyLayout``, the concurrency runtime's layout version 1 (a 208-byte
+/// task); with any other runtime the reader says so and reads nothing.
 struct TaskReferences {
   var reflector: RuntimeReflector
 
@@ -37,9 +37,9 @@ struct TaskReferences {
       func value(_ symbol: String) -> UInt? {
         dlsym(nil, symbol).flatMap { MemoryReader.readWord(at: UInt(bitPattern: $0)) }
       }
-      guard let version = value("_swift_concurrency_debug_internal_layout_version"), UInt32(truncatingIfNeeded: version) == 1,
-        value("_swift_concurrency_debug_asyncTaskSize") == 208,
-        let slabMetadata = value("_swift_concurrency_debug_asyncTaskSlabMetadata")
+      typealias Symbols = ConcurrencyLayout.Symbols
+      guard let version = value(Symbols.layoutVersion), UInt32(truncatingIfNeeded: version) == Symbols.knownLayoutVersion,
+        value(Symbols.taskSize) == Symbols.knownTaskSize, let slabMetadata = value(Symbols.slabMetadata)
       else { return nil }
       return Runtime(slabMetadata: slabMetadata)
     }()
@@ -74,12 +74,14 @@ struct TaskReferences {
     var isRunning: Bool
 
     init?(ofTask task: UInt) {
-      guard let jobWord = MemoryReader.readWord(at: task &+ 32), let statusWord = MemoryReader.readWord(at: task &+ 96) else { return nil }
+      typealias Task = ConcurrencyLayout.Task
+      guard let jobWord = MemoryReader.readWord(at: task &+ Task.jobFlags), let statusWord = MemoryReader.readWord(at: task &+ Task.status)
+      else { return nil }
       let jobFlags = UInt32(truncatingIfNeeded: jobWord)
       let status = UInt32(truncatingIfNeeded: statusWord)
-      guard jobFlags & 0xFF == 0, status & 0x2000 == 0 else { return nil }  // not a task, or completed
+      guard jobFlags & Task.jobKindMask == Task.jobKindTask, status & Task.statusIsComplete == 0 else { return nil }  // not a task, or completed
       self.jobFlags = jobFlags
-      isRunning = status & 0x800 != 0
+      isRunning = status & Task.statusIsRunning != 0
     }
   }
 
@@ -87,43 +89,47 @@ struct TaskReferences {
   private func closure(ofTask task: UInt, state: State) -> RawReference? {
     guard let (context, entry) = closureContextAndEntry(ofTask: task, state: state) else { return nil }
     // An `async let` child borrows its closure from the parent's frame.
-    let isAsyncLetChild = state.jobFlags & (1 << 24) != 0 && state.jobFlags & (1 << 26) == 0
+    let isAsyncLetChild =
+      state.jobFlags & ConcurrencyLayout.Task.isChildTask != 0 && state.jobFlags & ConcurrencyLayout.Task.isGroupChildTask == 0
     return closureReference(context: context, entry: entry, owned: !isAsyncLetChild)
   }
 
   /// The context and the entry of the closure the task was created with, as its initial
   /// context's prefix keeps them (for `Task { }`, a thunk's).
   private func closureContextAndEntry(ofTask task: UInt, state: State) -> (context: UInt, entry: UInt)? {
+    typealias Fragments = ConcurrencyLayout.Fragments
     guard let initialContext = initialContext(ofTask: task, jobFlags: state.jobFlags),
-      MemoryReader.readWord(at: initialContext) == 0,  // the initial context has no parent: the layout checks out
-      let context = MemoryReader.readWord(at: initialContext &- 16), context != 0
+      // the initial context has no parent: the layout checks out
+      MemoryReader.readWord(at: initialContext &+ ConcurrencyLayout.AsyncContext.parent) == 0,
+      let context = MemoryReader.readWord(at: initialContext &- Fragments.closureContextBeforeContext), context != 0
     else { return nil }
-    return (context, MemoryReader.readWord(at: initialContext &- 24) ?? 0)
+    return (context, MemoryReader.readWord(at: initialContext &- Fragments.entryPointBeforeContext) ?? 0)
   }
 
   /// The children a task group of the task keeps (heap tasks the group retains until their
-  /// results are taken), found through the task's status records (+104, linked by their parent
-  /// at +8): a task group's record (kind 2) has its first child at +16; each child links the
-  /// next in its child fragment (+216). `async let` children live in the task's own frames, and
-  /// are read there.
+  /// results are taken), found through the task's status records: a task group's record has its
+  /// first child; each child links the next in its child fragment. `async let` children live in
+  /// the task's own frames, and are read there.
   private func childTaskReferences(ofTask task: UInt) -> [RawReference] {
+    typealias Record = ConcurrencyLayout.StatusRecord
+    typealias Task = ConcurrencyLayout.Task
     var references: [RawReference] = []
-    var record = MemoryReader.readWord(at: task &+ 104) ?? 0
+    var record = MemoryReader.readWord(at: task &+ Task.statusRecords) ?? 0
     var walked = 0
-    while record != 0, walked < 64, let flags = MemoryReader.readWord(at: record) {
+    while record != 0, walked < 64, let flags = MemoryReader.readWord(at: record &+ Record.flags) {
       walked += 1
-      if flags & 0xFF == 2 {
-        var child = MemoryReader.readWord(at: record &+ 16) ?? 0
+      if flags & Record.kindMask == Record.kindTaskGroup {
+        var child = MemoryReader.readWord(at: record &+ Record.firstChild) ?? 0
         var children = 0
-        while child != 0, children < 100_000, Self.isTask(child), let childFlags = MemoryReader.readWord(at: child &+ 32),
-          childFlags & (1 << 26) != 0  // a group child
+        while child != 0, children < 100_000, Self.isTask(child), let childFlags = MemoryReader.readWord(at: child &+ Task.jobFlags),
+          UInt32(truncatingIfNeeded: childFlags) & Task.isGroupChildTask != 0
         {
           children += 1
           references.append(RawReference(label: "child task", ownership: .strong, target: child))
-          child = MemoryReader.readWord(at: child &+ 216) ?? 0
+          child = MemoryReader.readWord(at: child &+ Task.nextChild) ?? 0
         }
       }
-      record = MemoryReader.readWord(at: record &+ 8) ?? 0
+      record = MemoryReader.readWord(at: record &+ Record.parent) ?? 0
     }
     return references
   }
@@ -132,9 +138,9 @@ struct TaskReferences {
   static func isTask(_ address: UInt) -> Bool {
     guard address != 0, address & 15 == 0, let metadata = MemoryReader.readWord(at: address), metadata & 7 == 0,
       let kindWord = MemoryReader.readWord(at: metadata), HeapObjectKind.of(kindWord: kindWord) == .task,
-      let jobFlags = MemoryReader.readWord(at: address &+ 32)
+      let jobFlags = MemoryReader.readWord(at: address &+ ConcurrencyLayout.Task.jobFlags)
     else { return false }
-    return jobFlags & 0xFF == 0
+    return UInt32(truncatingIfNeeded: jobFlags) & ConcurrencyLayout.Task.jobKindMask == ConcurrencyLayout.Task.jobKindTask
   }
 
   /// What a task that wakes a task in `Task.sleep` stands for, from its sleep token.
@@ -153,29 +159,36 @@ struct TaskReferences {
   func sleep(wokenBy wakeTask: UInt) -> Sleep? {
     guard Runtime.current != nil, let state = State(ofTask: wakeTask),
       let (context, _) = closureContextAndEntry(ofTask: wakeTask, state: state),
-      let token = MemoryReader.readWord(at: context &+ 16), token & 7 == 0, let word = MemoryReader.readWord(at: token)
+      let token = MemoryReader.readWord(at: context &+ ConcurrencyLayout.SleepWakeUp.token), token & 7 == 0,
+      let word = MemoryReader.readWord(at: token)
     else { return nil }
-    if (1...3).contains(word) { return .over }
+    if ConcurrencyLayout.SleepWakeUp.finishedStates.contains(word) { return .over }
     return word & 3 == 0 && Self.isTask(word) ? .sleeper(word) : nil
   }
 
-  /// Where the task's initial async context starts: after the task object (208 bytes), its child
-  /// and group-child fragments, and its future fragment with the result's storage.
+  /// Where the task's initial async context starts: after the task object, its child and
+  /// group-child fragments, and its future fragment with the result's storage, then the
+  /// context's prefix.
   private func initialContext(ofTask task: UInt, jobFlags: UInt32) -> UInt? {
-    var offset: UInt = 208
-    if jobFlags & (1 << 24) != 0 { offset += 16 }  // child
-    if jobFlags & (1 << 26) != 0 { offset += 8 }  // group child
-    if jobFlags & (1 << 25) != 0 {  // future: wait queue, result type, error, then the result
-      guard let resultType = MemoryReader.readWord(at: task &+ offset &+ 8), let witnesses = MemoryReader.readWord(at: resultType &- 8),
-        let size = MemoryReader.readWord(at: witnesses &+ 64), let flags = MemoryReader.readWord(at: witnesses &+ 80), size < 1 << 20
+    typealias Task = ConcurrencyLayout.Task
+    typealias Fragments = ConcurrencyLayout.Fragments
+    var offset = ConcurrencyLayout.Symbols.knownTaskSize
+    if jobFlags & Task.isChildTask != 0 { offset += Fragments.childFragmentSize }
+    if jobFlags & Task.isGroupChildTask != 0 { offset += Fragments.groupChildFragmentSize }
+    if jobFlags & Task.isFuture != 0 {  // the future fragment, then the result
+      guard let resultType = MemoryReader.readWord(at: task &+ offset &+ Fragments.futureResultType),
+        let witnesses = MemoryReader.readWord(at: resultType &- UInt(MemoryLayout<UInt>.size)),
+        let size = MemoryReader.read(\cleak_value_witness_table.size, of: witnesses),
+        let flags = MemoryReader.read(\cleak_value_witness_table.flags, of: witnesses), size < 1 << 20
       else { return nil }
-      let alignMask = flags & 0xFF
-      let resultOffset = (offset &+ 24 &+ alignMask) & ~alignMask
-      offset = resultOffset &+ size &+ 32
+      let alignMask = UInt(flags & cleak_value_witness_alignment_mask)
+      let resultOffset = (offset &+ Fragments.futureHeaderSize &+ alignMask) & ~alignMask
+      offset = resultOffset &+ size &+ Fragments.futureContextPrefixSize
     } else {
-      offset += 24
+      offset += Fragments.contextPrefixSize
     }
-    return task &+ ((offset &+ 15) & ~15)
+    let alignMask = Fragments.contextAlignment - 1
+    return task &+ ((offset &+ alignMask) & ~alignMask)
   }
 
   /// The closure's edge: to the closure written in the source when the context is a thunk's
@@ -190,12 +203,11 @@ struct TaskReferences {
     return RawReference(label: "closure", ownership: ownership, target: context, function: asyncFunctionCode(at: entry) ?? entry)
   }
 
-  /// The code an async function pointer (a 32-bit offset to the function, then its context
-  /// size) refers to.
+  /// The code an async function pointer (``ConcurrencyLayout/AsyncFunctionPointer``) refers to.
   private func asyncFunctionCode(at pointer: UInt) -> UInt? {
     guard let word = MemoryReader.readWord(at: pointer) else { return nil }
     let offset = Int(Int32(truncatingIfNeeded: word))
-    let contextSize = UInt32(truncatingIfNeeded: word >> 32)
+    let contextSize = UInt32(truncatingIfNeeded: word >> ConcurrencyLayout.AsyncFunctionPointer.contextSizeShift)
     guard contextSize > 0, contextSize < 1 << 20, offset != 0 else { return nil }
     return UInt(bitPattern: Int(bitPattern: pointer) &+ offset)
   }
@@ -203,19 +215,21 @@ struct TaskReferences {
   /// The words of the used part of each task-allocator slab, as conservative references.
   private func frameReferences(ofTask task: UInt, slabMetadata: UInt) -> [RawReference] {
     var references: [RawReference] = []
-    var slab = MemoryReader.readWord(at: task &+ 120) ?? 0
+    typealias Slab = ConcurrencyLayout.Slab
+    var slab = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.firstSlab) ?? 0
     var visited = 0
-    while slab != 0, visited < 256, MemoryReader.readWord(at: slab) == slabMetadata {
+    while slab != 0, visited < 256, MemoryReader.readWord(at: slab &+ Slab.metadata) == slabMetadata {
       visited += 1
-      let used = UInt(UInt32(truncatingIfNeeded: (MemoryReader.readWord(at: slab &+ 16) ?? 0) >> 32))
-      guard used < 1 << 24, cleak_is_readable(slab &+ 32, Int(used)) else { break }
-      for slot in stride(from: slab &+ 32, to: slab &+ 32 &+ used, by: 8) {
+      let used = UInt(UInt32(truncatingIfNeeded: (MemoryReader.readWord(at: slab &+ Slab.usedWord) ?? 0) >> Slab.usedShift))
+      let start = slab &+ Slab.headerSize
+      guard used < 1 << 24, cleak_is_readable(start, Int(used)) else { break }
+      for slot in stride(from: start, to: start &+ used, by: MemoryLayout<UInt>.size) {
         guard let word = MemoryReader.readWord(at: slot) else { continue }
-        let target = cleak_decode_reference_word(word)
+        let target = cleak_reference_in_word(word)
         guard target != task, target & 7 == 0, target >= 0x10000 else { continue }
         references.append(RawReference(label: "async frame", ownership: .strong, target: target, isConservative: true))
       }
-      slab = MemoryReader.readWord(at: slab &+ 8) ?? 0
+      slab = MemoryReader.readWord(at: slab &+ Slab.next) ?? 0
     }
     return references
   }

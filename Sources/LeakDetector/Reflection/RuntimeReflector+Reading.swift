@@ -22,16 +22,17 @@ extension RuntimeReflector.State {
         case .weak: target = cleak_weak_load(slot)
         default: target = Self.word(at: slot)
         }
-        if masked && ownership != .weak { target &= Self.pointerMask }
+        if masked && ownership != .weak { target = cleak_reference_in_word(target) }
         guard target != 0 else { continue }
         references.append(RawReference(label: joinLabel(prefix, label), ownership: ownership, target: target, boxedType: boxedType))
 
       case let .function(offset, label):
         let slot = base &+ UInt(offset)
-        var context = Self.word(at: slot + 8)
-        if masked { context &= Self.pointerMask }
+        var context = Self.word(\cleak_thick_function.context, of: slot)
+        if masked { context = cleak_reference_in_word(context) }
         guard context != 0 else { continue }
-        references.append(RawReference(label: joinLabel(prefix, label), ownership: .strong, target: context, function: Self.word(at: slot)))
+        let function = Self.word(\cleak_thick_function.function, of: slot)
+        references.append(RawReference(label: joinLabel(prefix, label), ownership: .strong, target: context, function: function))
 
       case let .existential(offset, label, typeRef):
         collectExistential(
@@ -40,7 +41,7 @@ extension RuntimeReflector.State {
 
       case let .errorExistential(offset, label, typeRef):
         // The field holds a pointer to an error box; the value lives inside it.
-        let box = Self.word(at: base &+ UInt(offset)) & Self.pointerMask
+        let box = cleak_reference_in_word(Self.word(at: base &+ UInt(offset)))
         guard box != 0 else { continue }
         guard MemoryReader.readWord(at: box) != nil else {
           diagnostics.append("\(joinLabel(prefix, label)): the error box at 0x\(String(box, radix: 16)) is not readable")
@@ -56,19 +57,20 @@ extension RuntimeReflector.State {
           into: &references, diagnostics: &diagnostics)
 
       case let .array(offset, label, element):
-        let storage = Self.word(at: base &+ UInt(offset)) & Self.pointerMask
+        let storage = cleak_reference_in_word(Self.word(at: base &+ UInt(offset)))
         let path = joinLabel(prefix, label)
         guard storage != 0 else { continue }
-        guard MemoryReader.readWord(at: storage) != nil, let count = MemoryReader.readWord(at: storage &+ 16).map({ Int(bitPattern: $0) }),
+        let elements = storage &+ UInt(MemoryLayout<cleak_array_storage>.size)
+        guard MemoryReader.readWord(at: storage) != nil, let count = MemoryReader.read(\cleak_array_storage.count, of: storage),
           count >= 0, count <= 1 << 36 / max(element.stride, 1),
-          count == 0 || cleak_is_readable(storage &+ 32, count * element.stride)  // bounds the loop by real memory
+          count == 0 || cleak_is_readable(elements, count * element.stride)  // bounds the loop by real memory
         else {
           diagnostics.append("\(path): the array storage at 0x\(String(storage, radix: 16)) is not readable")
           continue
         }
         for index in 0..<count {
           collect(
-            element.items, at: storage &+ 32 &+ UInt(index * element.stride), prefix: "\(path)[\(index)]", masked: false,
+            element.items, at: elements &+ UInt(index * element.stride), prefix: "\(path)[\(index)]", masked: false,
             depth: depth + 1, into: &references, diagnostics: &diagnostics)
         }
 
@@ -102,7 +104,7 @@ extension RuntimeReflector.State {
       : swift_reflection_projectExistential(context, UInt64(address), typeRef, &instanceTypeRef, &start)
     guard projected != 0, instanceTypeRef != 0 else {
       // An empty `Any` (never assigned) has no type; anything else is worth a note.
-      if Self.word(at: address &+ 24) != 0 || unwrapping {
+      if Self.word(\cleak_opaque_existential.type, of: address) != 0 || unwrapping {
         diagnostics.append("\(label): could not read the content of the existential")
       }
       return
@@ -151,7 +153,7 @@ extension RuntimeReflector.State {
       return
     }
     // `indirect`: the payload lives in a heap box, read through it (the box is not a node).
-    let box = Self.word(at: address) & Self.pointerMask
+    let box = cleak_reference_in_word(Self.word(at: address))
     guard box != 0, MemoryReader.readWord(at: box) != nil else {
       diagnostics.append("\(path): the indirect payload box is not readable")
       return
@@ -171,7 +173,7 @@ extension RuntimeReflector.State {
     at address: UInt, key: ElementLayout, value: ElementLayout?, label: String, depth: Int,
     into references: inout [RawReference], diagnostics: inout [String]
   ) {
-    let storage = Self.word(at: address) & Self.pointerMask
+    let storage = cleak_reference_in_word(Self.word(at: address))
     guard storage != 0, let metadata = MemoryReader.readWord(at: storage) else {
       diagnostics.append("\(label): the hashed storage is not readable")
       return
@@ -227,11 +229,13 @@ extension RuntimeReflector.State {
   ) {
     guard let context else { return }
     if kind == .box {
-      // A generic box: metadata +8 holds the value's offset, +16 the boxed type's metadata.
-      guard let offsetWord = MemoryReader.readWord(at: metadata &+ 8), let boxed = MemoryReader.readWord(at: metadata &+ 16) else { return }
+      // A generic box: its metadata says where the value starts and the boxed type.
+      guard let valueOffset = MemoryReader.read(\cleak_generic_box_metadata.valueOffset, of: metadata),
+        let boxed = MemoryReader.read(\cleak_generic_box_metadata.boxedType, of: metadata)
+      else { return }
       let typeRef = swift_reflection_typeRefForMetadata(context, boxed)
       let info = swift_reflection_infoForTypeRef(context, typeRef)
-      let items = items(kind: info.Kind, typeRef: typeRef, label: "value", offset: Int(UInt32(truncatingIfNeeded: offsetWord)), depth: 0)
+      let items = items(kind: info.Kind, typeRef: typeRef, label: "value", offset: Int(valueOffset), depth: 0)
       collect(items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
       return
     }
@@ -257,14 +261,14 @@ extension RuntimeReflector.State {
 
   /// Whether every context with this metadata has the same captures at the same offsets: true
   /// unless the closure is generic, when the context itself holds the metadata its layout
-  /// depends on. The context metadata keeps its capture descriptor at +16, whose second and
-  /// third words count those metadata sources and bindings.
+  /// depends on. The context metadata's capture descriptor counts those metadata sources and
+  /// bindings.
   static func closureLayoutIsPerType(metadata: UInt) -> Bool {
-    guard let descriptor = MemoryReader.readWord(at: metadata &+ 16), descriptor != 0,
-      let counts = MemoryReader.readWord(at: descriptor &+ 4)
+    guard let descriptor = MemoryReader.read(\cleak_closure_context_metadata.captureDescription, of: metadata), descriptor != 0,
+      let sources = MemoryReader.read(\cleak_capture_descriptor.numMetadataSources, of: descriptor)
     else { return false }
-    let bindings = MemoryReader.readWord(at: descriptor &+ 8).map { $0 & 0xFFFF_FFFF } ?? 1
-    return counts & 0xFFFF_FFFF == 0 && bindings == 0
+    let bindings = MemoryReader.read(\cleak_capture_descriptor.numBindings, of: descriptor) ?? 1
+    return sources == 0 && bindings == 0
   }
 
   // MARK: - Memory
@@ -274,26 +278,31 @@ extension RuntimeReflector.State {
     UnsafeRawPointer(bitPattern: address).map { $0.loadUnaligned(as: UInt.self) } ?? 0
   }
 
+  /// The word-sized field `field` of the `Layout` at `base`, which lies inside an object or
+  /// storage the caller keeps alive.
+  static func word<Layout>(_ field: KeyPath<Layout, UInt>, of base: UInt) -> UInt {
+    MemoryReader.address(of: field, in: base).map { word(at: $0) } ?? 0
+  }
+
   /// The first bytes of the `String` stored at `address`, read from its two words without copying
   /// the value (a copy would retain its storage): a small string's bytes are inline; a native or
-  /// literal one's are 32 bytes into the object its second word points to. `nil` for bridged or
-  /// foreign strings and unreadable storage. Keys longer than 64 bytes end with `…`.
+  /// literal one's follow the header of the object its second word points to. `nil` for bridged
+  /// or foreign strings and unreadable storage. Keys longer than 64 bytes end with `…`.
   static func stringContents(at address: UInt) -> String? {
-    let countAndFlags = word(at: address)
-    let object = word(at: address &+ 8)
-    let isSmall = object & (1 << 61) != 0
+    let countAndFlags = UInt64(word(at: MemoryReader.address(of: \cleak_string.countAndFlags, in: address) ?? 0))
+    let object = UInt64(word(at: MemoryReader.address(of: \cleak_string.object, in: address) ?? 0))
+    let isSmall = object & cleak_string_small_flag != 0
     if isSmall {
-      let count = Int((object >> 56) & 0xF)
-      guard count <= 15 else { return nil }
+      let count = Int((object >> cleak_string_small_count_shift) & cleak_string_small_count_mask)
       let bytes = withUnsafeBytes(of: (countAndFlags, object)) { Array($0.prefix(count)) }
       return String(decoding: bytes, as: UTF8.self)
     }
-    let isTailAllocated = countAndFlags & (1 << 60) != 0
+    let isTailAllocated = countAndFlags & cleak_string_tail_allocated_flag != 0
     guard isTailAllocated else { return nil }
-    let count = Int(countAndFlags & 0x0000_FFFF_FFFF_FFFF)
+    let count = Int(countAndFlags & cleak_string_count_mask)
     let limit = 64
     var bytes = [UInt8](repeating: 0, count: min(count, limit))
-    let start = (object & 0x0FFF_FFFF_FFFF_FFFF) + 32
+    let start = UInt(object & cleak_string_object_address_mask) + UInt(MemoryLayout<cleak_string_storage>.size)
     let copied = bytes.withUnsafeMutableBytes { cleak_read_memory($0.baseAddress, start, $0.count) }
     guard copied == bytes.count else { return nil }
     return String(decoding: bytes, as: UTF8.self) + (count > limit ? "…" : "")

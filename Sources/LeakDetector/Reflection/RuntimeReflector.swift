@@ -58,26 +58,14 @@ final class RuntimeReflector: Sendable {
   func referencesOfCollection(heldAt slot: UInt) -> [RawReference] {
     state.withLock { state in
       guard let context = state.context, let storage = MemoryReader.readWord(at: slot),
-        let metadata = MemoryReader.readWord(at: storage & State.pointerMask)
+        let metadata = MemoryReader.readWord(at: cleak_reference_in_word(storage))
       else {
         return []
       }
       let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
-      guard typeRef != 0 else { return [] }
-      let name = state.name(ofTypeRef: typeRef)
-      func element(_ index: UInt32) -> ElementLayout {
-        state.elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, index), depth: 0)
-      }
-      let item: LayoutItem
-      if name.hasPrefix("Swift._ContiguousArrayStorage<") {
-        item = .array(offset: 0, label: "", element: element(0))
-      } else if name.hasPrefix("Swift._DictionaryStorage<") {
-        item = .dictionary(offset: 0, label: "", key: element(0), value: element(1))
-      } else if name.hasPrefix("Swift._SetStorage<") {
-        item = .set(offset: 0, label: "", element: element(0))
-      } else {
-        return []
-      }
+      guard typeRef != 0, let collection = StandardCollection(storageClassName: state.name(ofTypeRef: typeRef)),
+        let item = collection.item(element: { state.elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, $0), depth: 0) })
+      else { return [] }
       var references: [RawReference] = []
       var diagnostics: [String] = []
       state.collect([item], at: slot, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
@@ -89,24 +77,22 @@ final class RuntimeReflector: Sendable {
   /// superclass's), from the runtime's field offsets: for fields whose type reflection cannot
   /// describe (a `Mutex`), whose content a ``HiddenReferences`` reader knows instead.
   func storedPropertyOffset(named name: String, ofObjectAt address: UInt) -> Int? {
-    var metadata = MemoryReader.readWord(at: address) ?? 0
-    for _ in 0..<64 where metadata != 0 {
-      if let names = State.fieldNames(ofClassMetadata: metadata), let offsets = State.fieldOffsets(ofClassMetadata: metadata),
-        names.count == offsets.count, let index = names.firstIndex(of: name)
+    var metadata = MemoryReader.readWord(at: address).flatMap { $0 == 0 ? nil : ClassMetadata(address: $0) }
+    for _ in 0..<64 {
+      guard let current = metadata else { break }
+      if let names = current.fieldNames, let offsets = current.fieldOffsets, names.count == offsets.count,
+        let index = names.firstIndex(of: name)
       {
         return offsets[index]
       }
-      metadata = MemoryReader.readWord(at: metadata &+ 8) ?? 0  // the superclass
+      metadata = current.superclass
     }
     return nil
   }
 
   /// The nominal type descriptors of the standard library's collection storage classes, whose
   /// instances ``referencesOfCollection(heldAt:)`` reads.
-  static let collectionStorageDescriptors: [UInt] = {
-    let symbols = ["$ss23_ContiguousArrayStorageCMn", "$ss18_DictionaryStorageCMn", "$ss11_SetStorageCMn"]
-    return symbols.compactMap { symbol in dlsym(nil, symbol).map { UInt(bitPattern: $0) } }
-  }()
+  static var collectionStorageDescriptors: [UInt] { StandardCollection.storageDescriptors }
 
   /// The type name of the class whose metadata is `metadata`, or `nil` when reflection does not
   /// know it (then the word is probably not class metadata at all).
@@ -170,8 +156,6 @@ extension RuntimeReflector {
     var shortNames: [UInt64: String] = [:]
     var closureLayouts: [ClosureLayoutKey: [LayoutItem]] = [:]
 
-    /// Bits of a heap-object pointer that enums may use for their tags (x86_64, arm64).
-    static let pointerMask: UInt = 0x00FF_FFFF_FFFF_FFF8
     static let maximumDepth = 48
 
     init(context: SwiftReflectionContextRef?) {
@@ -199,21 +183,10 @@ extension RuntimeReflector {
 
     static let unknownClassName = "<unknown class>"
 
-    /// Whether `metadata` looks like a Swift class's metadata: its nominal type descriptor (40
-    /// bytes in, without Objective-C interoperability) is readable and says it describes a class
-    /// (context kind 16 in its flags' low 5 bits). A word that only points to a pointer, such as
-    /// the first word of freed memory, fails this, and is never handed to RemoteMirror.
-    static func hasClassDescriptor(metadata: UInt) -> Bool {
-      guard let descriptor = MemoryReader.readWord(at: metadata &+ 40), descriptor & 3 == 0,
-        let flags = MemoryReader.readWord(at: descriptor)
-      else { return false }
-      return flags & 0x1F == 16
-    }
-
     mutating func className(metadata: UInt) -> String {
       if let name = classNames[metadata] { return name }
       var name = Self.unknownClassName
-      if let context, Self.hasClassDescriptor(metadata: metadata) {
+      if let context, ClassMetadata(address: metadata).classDescriptor != nil {
         let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
         if typeRef != 0 { name = self.name(ofTypeRef: typeRef) }
       }
@@ -244,7 +217,7 @@ extension RuntimeReflector {
         if info.Kind == SWIFT_CLASS_INSTANCE {
           // The runtime's own field offsets, where the metadata has them: the reflection
           // library's are a word off for classes two or more levels below their root class.
-          let offsets = Self.fieldOffsets(ofClassMetadata: current).flatMap { $0.count == Int(info.NumFields) ? $0 : nil }
+          let offsets = ClassMetadata(address: current).fieldOffsets.flatMap { $0.count == Int(info.NumFields) ? $0 : nil }
           for index in 0..<info.NumFields {
             let child = swift_reflection_childOfMetadata(context, current, index)
             var label = child.Name.map { String(cString: $0) } ?? "field \(index)"
@@ -257,66 +230,11 @@ extension RuntimeReflector {
             "\(className(metadata: current)) has no reflection metadata, or a stored property whose layout it cannot describe;"
               + " its stored properties are not visible")
         }
-        current = MemoryReader.readWord(at: current &+ 8) ?? 0  // the superclass
+        current = ClassMetadata(address: current).superclass?.address ?? 0
         level += 1
       }
       classLayouts[metadata] = layout
       return layout
-    }
-
-    /// The offsets of a class's own stored properties, from the field offset vector of its
-    /// metadata (the offsets the runtime uses), or `nil` when the metadata does not say them
-    /// plainly: not a class descriptor, or a resilient superclass (the vector's place is then
-    /// relative to bounds known only at run time).
-    static func fieldOffsets(ofClassMetadata metadata: UInt) -> [Int]? {
-      guard let descriptor = MemoryReader.readWord(at: metadata &+ 40), descriptor != 0,
-        let flags = MemoryReader.readWord(at: descriptor).map({ UInt32(truncatingIfNeeded: $0) }),
-        flags & 0x1F == 16,  // a class
-        (flags >> 16) & 0x2000 == 0,  // no resilient superclass
-        let counts = MemoryReader.readWord(at: descriptor &+ 36)
-      else { return nil }
-      let fieldCount = Int(UInt32(truncatingIfNeeded: counts))
-      let vectorOffset = UInt(UInt32(truncatingIfNeeded: counts >> 32))
-      guard fieldCount < 4096, vectorOffset > 0 else { return nil }
-      var offsets: [Int] = []
-      for index in 0..<UInt(fieldCount) {
-        guard let offset = MemoryReader.readWord(at: metadata &+ (vectorOffset + index) * 8), offset < 1 << 32 else { return nil }
-        offsets.append(Int(offset))
-      }
-      return offsets
-    }
-
-    /// The names of a class's own stored properties, in order, read from its type descriptor's
-    /// field descriptor (whatever their types, which reflection may not be able to describe).
-    static func fieldNames(ofClassMetadata metadata: UInt) -> [String]? {
-      func relative(_ address: UInt) -> UInt? {
-        MemoryReader.readWord(at: address).map { address &+ UInt(bitPattern: Int(Int32(truncatingIfNeeded: $0))) }
-      }
-      guard let descriptor = MemoryReader.readWord(at: metadata &+ 40), descriptor != 0,
-        let fields = relative(descriptor &+ 16), fields != descriptor &+ 16,
-        let header = MemoryReader.readWord(at: fields &+ 8)
-      else { return nil }
-      let recordSize = UInt((header >> 16) & 0xFFFF)
-      let count = UInt(header >> 32)
-      guard recordSize >= 12, count < 4096 else { return nil }
-      var names: [String] = []
-      for index in 0..<count {
-        guard let name = relative(fields &+ 16 + index * recordSize + 8), let text = readCString(at: name) else { return nil }
-        names.append(text)
-      }
-      return names
-    }
-
-    /// The NUL-terminated string at `address`, up to 256 bytes.
-    private static func readCString(at address: UInt) -> String? {
-      var bytes: [UInt8] = []
-      for offset in 0..<UInt(256) {
-        guard let word = MemoryReader.readWord(at: address &+ offset / 8 * 8) else { return nil }
-        let byte = UInt8(truncatingIfNeeded: word >> ((offset % 8) * 8))
-        if byte == 0 { return String(decoding: bytes, as: UTF8.self) }
-        bytes.append(byte)
-      }
-      return nil
     }
 
     /// The items of a value of type `typeRef` stored at offset 0.
@@ -387,18 +305,9 @@ extension RuntimeReflector {
       guard let context else { return [] }
       let name = name(ofTypeRef: typeRef)
       if name == "Swift.String" || name == "Swift.Substring" { return [] }
-      if name.hasPrefix("Swift.Array<") || name.hasPrefix("Swift.ContiguousArray<") {
-        let element = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 0), depth: depth)
-        return element.items.isEmpty ? [] : [.array(offset: 0, label: "", element: element)]
-      }
-      if name.hasPrefix("Swift.Dictionary<") {
-        let key = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 0), depth: depth)
-        let value = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 1), depth: depth)
-        return key.items.isEmpty && value.items.isEmpty ? [] : [.dictionary(offset: 0, label: "", key: key, value: value)]
-      }
-      if name.hasPrefix("Swift.Set<") {
-        let element = elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, 0), depth: depth)
-        return element.items.isEmpty ? [] : [.set(offset: 0, label: "", element: element)]
+      if let collection = StandardCollection(valueTypeName: name) {
+        let item = collection.item { elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, $0), depth: depth) }
+        return item.map { [$0] } ?? []
       }
       return (0..<info.NumFields).flatMap { index in
         let child = swift_reflection_childOfTypeRef(context, typeRef, index)
@@ -515,7 +424,7 @@ extension RuntimeReflector {
           let child = swift_reflection_childOfMetadata(context, current, index)
           if let name = child.Name { offsets[String(cString: name)] = Int(child.Offset) }
         }
-        current = MemoryReader.readWord(at: current &+ 8) ?? 0
+        current = ClassMetadata(address: current).superclass?.address ?? 0
         level += 1
       }
       let size = Int(swift_reflection_infoForMetadata(context, metadata).Size)

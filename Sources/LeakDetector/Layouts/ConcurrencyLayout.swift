@@ -1,0 +1,103 @@
+/// The concurrency runtime's private task structures, as the task reader reads them: a task's
+/// flags and status, its status records (task groups and their children), its allocator's
+/// slabs (async frames) and the prefix of its initial async context (the closure it runs).
+///
+/// Read from the Swift 6.3.1 concurrency runtime (swift-6.3.1-RELEASE: `include/swift/ABI/Task.h`,
+/// `MetadataValues.h`, `TaskStatus.h`, `stdlib/public/Concurrency/TaskPrivate.h`,
+/// `TaskAlloc.cpp`, `StackAllocator.h`), 64-bit Linux. The runtime exports its layout version
+/// and task size (``Symbols``); with any other values the reader says so and reads nothing.
+/// Offsets are in bytes from the start of the structure named.
+enum ConcurrencyLayout {
+  /// The runtime's exported constants that say which layout it has.
+  enum Symbols {
+    static let layoutVersion = "_swift_concurrency_debug_internal_layout_version"
+    static let taskSize = "_swift_concurrency_debug_asyncTaskSize"
+    static let slabMetadata = "_swift_concurrency_debug_asyncTaskSlabMetadata"
+    /// The values this layout was read from.
+    static let knownLayoutVersion: UInt32 = 1
+    static let knownTaskSize: UInt = 208
+  }
+
+  /// `AsyncTask` (with its `Job` header), whose fragments follow it.
+  enum Task {
+    /// `Job::Flags` (32 bits): the job kind in the low byte (0: a task), then task flags.
+    static let jobFlags: UInt = 32
+    static let jobKindMask: UInt32 = 0xFF
+    static let jobKindTask: UInt32 = 0
+    static let isChildTask: UInt32 = 1 << 24
+    static let isFuture: UInt32 = 1 << 25
+    static let isGroupChildTask: UInt32 = 1 << 26
+    /// `ActiveTaskStatus`' flags (32 bits).
+    static let status: UInt = 96
+    static let statusIsRunning: UInt32 = 0x800
+    static let statusIsComplete: UInt32 = 0x2000
+    /// `ActiveTaskStatus`' innermost status record.
+    static let statusRecords: UInt = 104
+    /// The task allocator's first slab.
+    static let firstSlab: UInt = 120
+    /// `ChildFragment::NextChild`, right after the task (whose size is ``Symbols/knownTaskSize``).
+    static let nextChild: UInt = 216
+  }
+
+  /// The fragments between the task and its initial async context, and the context's prefix.
+  enum Fragments {
+    static let childFragmentSize: UInt = 16
+    static let groupChildFragmentSize: UInt = 8
+    /// `FutureFragment`: the wait queue, the result type's metadata, the error, then the result's
+    /// storage (aligned for the result type).
+    static let futureResultType: UInt = 8
+    static let futureHeaderSize: UInt = 24
+    /// `FutureAsyncContextPrefix` and `AsyncContextPrefix`, which end where the initial
+    /// context starts.
+    static let futureContextPrefixSize: UInt = 32
+    static let contextPrefixSize: UInt = 24
+    /// The initial context's alignment.
+    static let contextAlignment: UInt = 16
+    /// The prefix's `closureContext` and `asyncEntryPoint`, in bytes before the context.
+    static let closureContextBeforeContext: UInt = 16
+    static let entryPointBeforeContext: UInt = 24
+  }
+
+  /// `AsyncContext`.
+  enum AsyncContext {
+    /// `Parent`: 0 in a task's initial context.
+    static let parent: UInt = 0
+  }
+
+  /// `TaskStatusRecord` and `TaskGroupTaskStatusRecord`.
+  enum StatusRecord {
+    /// The record's flags: its kind in the low byte.
+    static let flags: UInt = 0
+    static let kindMask: UInt = 0xFF
+    static let kindTaskGroup: UInt = 2
+    /// `Parent`: the next record.
+    static let parent: UInt = 8
+    /// A task group record's `FirstChild`.
+    static let firstChild: UInt = 16
+  }
+
+  /// A slab of the task allocator (`StackAllocator::Slab`).
+  enum Slab {
+    /// The slab's metadata word (`_swift_concurrency_debug_asyncTaskSlabMetadata`).
+    static let metadata: UInt = 0
+    static let next: UInt = 8
+    /// The word whose upper 32 bits are the bytes in use.
+    static let usedWord: UInt = 16
+    static let usedShift: UInt = 32
+    /// Where the allocations start.
+    static let headerSize: UInt = 32
+  }
+
+  /// An async function pointer: a 32-bit relative offset to the function, then its context size.
+  enum AsyncFunctionPointer {
+    static let contextSizeShift: UInt = 32
+  }
+
+  /// The closure context of the task `Task.sleep` schedules to wake the sleeper: the header,
+  /// then the address of the sleep token, a word that holds the sleeper while it sleeps and 1 to
+  /// 3 once the sleep is over.
+  enum SleepWakeUp {
+    static let token: UInt = 16
+    static let finishedStates: ClosedRange<UInt> = 1...3
+  }
+}

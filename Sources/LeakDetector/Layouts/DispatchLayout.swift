@@ -1,0 +1,96 @@
+/// libdispatch's private structures, as the hidden-reference readers read them: where a source
+/// keeps its handlers, a work item its block, a queue its waiting items, and the timer heaps their
+/// armed timers.
+///
+/// Read from swift-corelibs-libdispatch of Swift 6.3.1 (swift-6.3.1-RELEASE: `src/object_internal.h`,
+/// `src/queue_internal.h`, `src/source_internal.h`, `src/event/event_internal.h`,
+/// `src/event/event_config.h`, `src/block.cpp`), Linux x86_64. Offsets are in bytes from the
+/// start of the structure named. Nothing here is checked at start-up (no Dispatch object is made
+/// then); every reader checks a structure's own links (a unote's back link, a block's magic
+/// number, a slab's metadata) before it reads further.
+enum DispatchLayout {
+  /// The Swift classes `DispatchSource`, `DispatchQueue` and `DispatchWorkItem`: one stored word
+  /// after the object header, the C object they wrap (for a work item, its block).
+  enum SwiftWrapper {
+    static let wrapped: UInt = 16
+  }
+
+  /// `struct dispatch_source_s`.
+  enum Source {
+    /// `ds_refs`: the source's unote (`struct dispatch_source_refs_s`).
+    static let refs: UInt = 88
+  }
+
+  /// `struct dispatch_source_refs_s` (a unote) and `struct dispatch_timer_source_refs_s`.
+  enum Unote {
+    /// `du_owner_wref`: the owning source's address, bitwise inverted.
+    static let ownerLink: UInt = 8
+    /// The word that holds `du_timer_flags` in its byte 6 (byte 30 of the unote).
+    static let timerFlagsWord: UInt = 24
+    static let timerFlagsShift: UInt = 48
+    /// `DISPATCH_TIMER_AFTER`: the internal timer source of `dispatch_after`.
+    static let timerAfterFlag: UInt = 0x40
+    /// `ds_handler[DS_EVENT_HANDLER]`, `[DS_CANCEL_HANDLER]`, `[DS_REGISTN_HANDLER]`:
+    /// continuations.
+    static let eventHandler: UInt = 40
+    static let cancelHandler: UInt = 48
+    static let registrationHandler: UInt = 56
+  }
+
+  /// `struct dispatch_continuation_s`. A list element whose first word is below
+  /// ``flagsLimit`` is a continuation (its flags); above it, an object (its vtable).
+  enum Continuation {
+    /// `dc_flags`, the first word.
+    static let flagsLimit: UInt = 0x1000
+    /// `DC_FLAG_BLOCK`: `context` is a heap block.
+    static let blockFlag: UInt = 0x10
+    /// `DC_FLAG_BLOCK_WITH_PRIVATE_DATA`: the block is a private block of `dispatch_block_create`.
+    static let privateDataFlag: UInt = 0x20
+    /// `do_next`: the next item of a queue's list.
+    static let next: UInt = 16
+    /// `dc_ctxt`: the block, or a function's context (a task, for a job of the concurrency
+    /// runtime).
+    static let context: UInt = 40
+  }
+
+  /// The private data of a block made by `dispatch_block_create` (`struct
+  /// dispatch_block_private_data_s`), right after the block's header.
+  enum PrivateBlock {
+    /// `dbpd_magic` (32 bits) and its value.
+    static let magic: UInt = 32
+    static let magicValue: UInt32 = 0xD159_B10C
+    /// `dbpd_block`: the block written in the source.
+    static let block: UInt = 72
+  }
+
+  /// `struct dispatch_lane_s` (a queue).
+  enum Queue {
+    /// `dq_items_tail` and `dq_items_head`.
+    static let itemsTail: UInt = 48
+    static let itemsHead: UInt = 104
+    /// The head of a global queue a worker is popping from right now.
+    static let headBeingPopped: UInt = ~0
+  }
+
+  /// `_dispatch_root_queues`: an array of `struct dispatch_queue_global_s`.
+  enum RootQueues {
+    static let count: UInt = 12
+    static let stride: UInt = 128
+  }
+
+  /// `_dispatch_timers_heap`: an array of `struct dispatch_timer_heap_s`.
+  enum TimerHeaps {
+    static let count: UInt = 3
+    static let stride: UInt = 32
+    /// `dth_count` (32 bits) then `dth_segments` (8 bits) in the first word.
+    static let countAndSegments: UInt = 0
+    static let segmentsShift: UInt = 32
+    static let segmentsMask: UInt32 = 0xFF
+    /// `dth_min[0]` and `dth_min[1]`: the first two entries.
+    static let firstEntries: UInt = 8
+    /// `dth_heap`: the segment table.
+    static let segmentTable: UInt = 24
+    /// `DISPATCH_HEAP_INIT_SEGMENT_CAPACITY`.
+    static let initialSegmentCapacity: UInt32 = 8
+  }
+}
