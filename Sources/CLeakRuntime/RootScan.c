@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 // Conservative scanning of root memory (global data, thread stacks, thread-local storage) for
-// references to captured objects (`ReferenceWords.h` says which words count).
+// references to captured objects (`cleak_reference_in_word` says which words count).
 
 typedef struct {
   cleak_memory_range *ranges;

@@ -29,7 +29,7 @@ extension MemoryReader {
   /// ```swift
   /// let superclass = MemoryReader.read(\cleak_class_metadata.superclass, of: metadata)
   /// ```
-  static func read<Layout, Field: FixedWidthInteger>(_ field: KeyPath<Layout, Field>, of base: UInt) -> Field? {
+  package static func read<Layout, Field: FixedWidthInteger>(_ field: KeyPath<Layout, Field>, of base: UInt) -> Field? {
     guard let address = address(of: field, in: base) else { return nil }
     var value = Field.zero
     let copied = withUnsafeMutableBytes(of: &value) { buffer in
@@ -40,13 +40,13 @@ extension MemoryReader {
 
   /// The address that the 32-bit relative pointer `field` of the `Layout` at `base` refers to
   /// (the pointer's own address plus its value), or `nil` when it is not readable.
-  static func readRelativePointer<Layout>(_ field: KeyPath<Layout, Int32>, of base: UInt) -> UInt? {
+  package static func readRelativePointer<Layout>(_ field: KeyPath<Layout, Int32>, of base: UInt) -> UInt? {
     guard let address = address(of: field, in: base), let offset = read(field, of: base) else { return nil }
     return address &+ UInt(bitPattern: Int(offset))
   }
 
   /// The address of `field` in the `Layout` that starts at `base`.
-  static func address<Layout, Field>(of field: KeyPath<Layout, Field>, in base: UInt) -> UInt? {
+  package static func address<Layout, Field>(of field: KeyPath<Layout, Field>, in base: UInt) -> UInt? {
     MemoryLayout<Layout>.offset(of: field).map { base &+ UInt($0) }
   }
 }

@@ -12,7 +12,7 @@ extension LiveHeapCapture {
     _ = RuntimeReflector.shared  // created once here, not in every child
     _ = PendingDispatchWork.locations  // found with libdw, here, not in every child
     _ = RunLoopBlocks.mainRunLoop  // asked of CoreFoundation here: the call may create it
-    let outcome = CaptureProcess(limits: limits).run(
+    let outcome = RuntimeLayoutCheck.refusedCapture() ?? CaptureProcess(limits: limits).run(
       in: { progress in
         var capture = LiveHeapCapture(configuration: configuration, progress: progress, metadata: metadata)
         walk(&capture)

@@ -12,18 +12,22 @@ import CLeakRuntime
 /// metadata.fieldNames    // ["items", "delegate"]
 /// metadata.fieldOffsets  // [16, 24]
 /// ```
-struct ClassMetadata {
-  var address: UInt
+package struct ClassMetadata {
+  package var address: UInt
+
+  package init(address: UInt) {
+    self.address = address
+  }
 
   /// The superclass's metadata, or `nil` for a root class or unreadable metadata.
-  var superclass: ClassMetadata? {
+  package var superclass: ClassMetadata? {
     guard let superclass = MemoryReader.read(\cleak_class_metadata.superclass, of: address), superclass != 0 else { return nil }
     return ClassMetadata(address: superclass)
   }
 
   /// The nominal type descriptor, when it is readable and describes a class: a word that only
   /// points to a pointer fails this, and is never handed to RemoteMirror.
-  var classDescriptor: UInt? {
+  package var classDescriptor: UInt? {
     guard let descriptor = MemoryReader.read(\cleak_class_metadata.description, of: address), descriptor != 0,
       descriptor & 3 == 0, let flags = MemoryReader.read(\cleak_class_descriptor_layout.flags, of: descriptor),
       flags & cleak_context_descriptor_kind_mask == cleak_context_descriptor_kind_class
@@ -32,7 +36,7 @@ struct ClassMetadata {
   }
 
   /// The class's own name (unqualified), from its descriptor.
-  var name: String? {
+  package var name: String? {
     classDescriptor.flatMap { MemoryReader.readRelativePointer(\cleak_class_descriptor_layout.name, of: $0) }
       .flatMap(Self.readCString)
   }
@@ -41,7 +45,7 @@ struct ClassMetadata {
   /// metadata (the offsets the runtime uses), or `nil` when the metadata does not say them
   /// plainly: not a class descriptor, or a resilient superclass (the vector's place is then
   /// relative to bounds known only at run time).
-  var fieldOffsets: [Int]? {
+  package var fieldOffsets: [Int]? {
     guard let descriptor = classDescriptor,
       let flags = MemoryReader.read(\cleak_class_descriptor_layout.flags, of: descriptor),
       flags & cleak_class_flag_has_resilient_superclass == 0,
@@ -62,7 +66,7 @@ struct ClassMetadata {
 
   /// The names of the class's own stored properties, in order, read from its descriptor's field
   /// descriptor (whatever their types, which reflection may not be able to describe).
-  var fieldNames: [String]? {
+  package var fieldNames: [String]? {
     guard let descriptor = MemoryReader.read(\cleak_class_metadata.description, of: address), descriptor != 0,
       let fields = MemoryReader.readRelativePointer(\cleak_class_descriptor_layout.fields, of: descriptor),
       fields != MemoryReader.address(of: \cleak_class_descriptor_layout.fields, in: descriptor),

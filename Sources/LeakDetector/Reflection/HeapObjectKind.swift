@@ -10,7 +10,7 @@ extension ObjectKind {
   ///
   /// On Linux a class's kind word is 0 (there is no Objective-C isa) or a pointer (above the
   /// last enumerated kind); the kinds of `SwiftMetadataLayout.h` say the rest.
-  static func of(kindWord: UInt) -> ObjectKind? {
+  package static func of(kindWord: UInt) -> ObjectKind? {
     switch kindWord {
     case cleak_metadata_kind_class, (cleak_metadata_kind_last_enumerated + 1)...: .classInstance
     case cleak_metadata_kind_heap_local_variable: .closureContext

@@ -51,6 +51,9 @@ struct LiveObjectReader {
   /// Reflects the object at `address`, which the caller keeps alive. `hint` says how the object
   /// was reached (through a closure, or as a captured-`var` box).
   func reflect(address: UInt, hint: TargetHint = .none) -> ObjectReflection {
+    if let failure = RuntimeLayoutCheck.failure {
+      return ObjectReflection(typeName: "<not read>", kind: .classInstance, references: [], diagnostics: [failure])
+    }
     let result = reflector.reflect(address: address, asBox: hint.isBox)
     let (kind, typeName) = describe(address: address, hint: hint) ?? (.classInstance, "<unreadable object>")
     var diagnostics = result.diagnostics
@@ -87,9 +90,10 @@ struct LiveObjectReader {
   }
 
   /// The kind and name of the object at `address`, or `nil` when the address holds no heap
-  /// object reflection knows (never retain, cast or read such an address).
+  /// object reflection knows (never retain, cast or read such an address), or when this
+  /// runtime's layouts are not the known ones (``RuntimeLayoutCheck``).
   func describe(address: UInt, hint: TargetHint) -> (HeapObjectKind, String)? {
-    guard address & 7 == 0, address >= 0x1000, address < 1 << 56,
+    guard RuntimeLayoutCheck.mismatch == nil, address & 7 == 0, address >= 0x1000, address < 1 << 56,
       let metadata = MemoryReader.readWord(at: address), metadata & 7 == 0,
       let kindWord = MemoryReader.readWord(at: metadata), let kind = HeapObjectKind.of(kindWord: kindWord)
     else {

@@ -11,7 +11,7 @@
 /// StandardCollection(valueTypeName: "Swift.Dictionary<Swift.String, Feed>")  // .dictionary
 /// StandardCollection(storageClassName: "Swift._SetStorage<Feed>")            // .set
 /// ```
-enum StandardCollection: CaseIterable {
+package enum StandardCollection: CaseIterable {
   /// `Array` and `ContiguousArray`: contiguous storage.
   case array
   /// `Dictionary`: native hashed storage with keys and values.
@@ -20,7 +20,7 @@ enum StandardCollection: CaseIterable {
   case set
 
   /// The collection whose value type `name` names (generic arguments included), or `nil`.
-  init?(valueTypeName name: String) {
+  package init?(valueTypeName name: String) {
     guard let found = Self.allCases.first(where: { collection in
       collection.valueTypeNames.contains { name.hasPrefix($0 + "<") }
     }) else { return nil }
@@ -29,7 +29,7 @@ enum StandardCollection: CaseIterable {
 
   /// The collection whose native storage class `name` names (generic arguments included), or
   /// `nil` (an empty singleton, a bridged storage, any other class).
-  init?(storageClassName name: String) {
+  package init?(storageClassName name: String) {
     guard let found = Self.allCases.first(where: { name.hasPrefix($0.storageClassName + "<") }) else { return nil }
     self = found
   }

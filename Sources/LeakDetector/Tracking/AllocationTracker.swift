@@ -56,6 +56,7 @@ public enum AllocationTracker {
 
   /// Starts tracking; allocations from now on are recorded in the current generation.
   public static func start(_ configuration: Configuration = Configuration()) {
+    guard RuntimeLayoutCheck.mismatch == nil else { return }  // capture says why
     cleak_tracker_start(configuration.capturesStacks, UInt32(clamping: configuration.stackSamplingInterval))
   }
 
