@@ -30,7 +30,20 @@ extension HeapSnapshot {
     if !metadata.diagnostics.isEmpty {
       writer.key("diagnostics")
       writer.beginArray(multiline: true)
-      for diagnostic in metadata.diagnostics { writer.string(diagnostic) }
+      for diagnostic in metadata.diagnosticRecords { writer.string(diagnostic.message) }
+      writer.endArray()
+    }
+    if metadata.diagnosticRecords.contains(where: \.hasRecord) {
+      writer.key("diagnosticRecords")
+      writer.beginArray(multiline: true)
+      for diagnostic in metadata.diagnosticRecords {
+        writer.beginObject()
+        if let kind = diagnostic.kind { writer.field("kind", kind.rawValue) }
+        if let typeName = diagnostic.typeName { writer.field("type", typeName) }
+        if let address = diagnostic.address { writer.field("address", address: address) }
+        if let count = diagnostic.count { writer.field("count", count) }
+        writer.endObject()
+      }
       writer.endArray()
     }
     writer.endObject()

@@ -20,8 +20,8 @@ extension LiveHeapCapture {
       },
       decode: { try CapturedHeap(binaryBytes: $0) })
     var heap = outcome.result ?? CapturedHeap(snapshot: HeapSnapshot.Builder(metadata: metadata).snapshot, startIDs: [], closureStackIDs: [])
-    heap.snapshot.metadata.diagnostics = outcome.diagnostics + heap.snapshot.metadata.diagnostics
-    let failure = outcome.result == nil ? outcome.diagnostics.last : nil
+    heap.snapshot.metadata.diagnosticRecords = outcome.diagnostics + heap.snapshot.metadata.diagnosticRecords
+    let failure = outcome.result == nil ? outcome.diagnostics.last?.message : nil
     return (heap, heap.symbolicated(), failure)
   }
 }

@@ -26,7 +26,7 @@ struct LiveHeapCapture {
   private var nextID: Int64 = 1
   /// Captured objects in the order they were reached.
   private var addresses: [UInt] = []
-  private var diagnostics: [String] = []
+  private var diagnostics: [CaptureDiagnostic] = []
   private var closureStackIDs: [UInt: Int64] = [:]
   private var trackerStackIDs: [UInt32: Int64] = [:]
   private var notedTypes: Set<String> = []
@@ -57,7 +57,7 @@ struct LiveHeapCapture {
       builder.addReference(from: edge.from, to: target, label: edge.label, ownership: edge.ownership)
     }
     var snapshot = builder.snapshot
-    snapshot.metadata.diagnostics += diagnostics
+    snapshot.metadata.diagnosticRecords += diagnostics
     return CapturedHeap(
       snapshot: snapshot, startIDs: startIDs, closureStackIDs: Array(closureStackIDs.values),
       variableRoots: variableRootSlots.map(\.root), variableRootSlots: variableRootSlots.map(\.slot))
@@ -76,7 +76,7 @@ struct LiveHeapCapture {
   /// Adds the object at `address` as a start of the walk.
   mutating func addStart(address: UInt) {
     guard let (kind, typeName) = reader.describe(address: address, hint: .none) else {
-      diagnostics.append("a candidate at 0x\(String(address, radix: 16)) has no known class metadata; it was skipped")
+      diagnostics.append(.unknownMetadata(address: address))
       return
     }
     if let id = visit(address: address, typeName: typeName, kind: kind, function: 0) {
@@ -328,12 +328,12 @@ struct LiveHeapCapture {
     guard idByAddress.count < configuration.maxObjects else {
       if !reachedMaxObjects {
         reachedMaxObjects = true
-        diagnostics.append("the search stopped after \(configuration.maxObjects) objects (Configuration.maxObjects)")
+        diagnostics.append(.objectLimit(configuration.maxObjects))
       }
       return nil
     }
     guard !cleak_is_deallocating(address) else {
-      diagnostics.append("\(typeName) at 0x\(String(address, radix: 16)) was being deallocated; its references were skipped")
+      diagnostics.append(.deallocating(typeName: typeName, address: address))
       return nil
     }
     progress?.reading(address)
@@ -402,9 +402,9 @@ struct LiveHeapCapture {
   private mutating func expand(_ address: UInt, typeName sourceType: String, kind: HeapObjectKind) {
     guard let sourceID = idByAddress[address] else { return }
     let (references, problems) = allReferences(of: address, kind: kind)
-    diagnostics += problems.map { "\(sourceType): \($0)" }
+    diagnostics += problems.map { .unreadableReferences(typeName: sourceType, address: address, problem: $0) }
     if let note = RuntimeKnowledge.opacityNote(for: sourceType), notedTypes.insert(sourceType).inserted {
-      diagnostics.append(note)
+      diagnostics.append(.opaqueType(typeName: sourceType, note: note))
     }
     for reference in references {
       if configuration.edgeFilters.contains(where: { $0(sourceType, reference.label, reference.targetTypeName) }) {

@@ -87,7 +87,7 @@ extension AllocationTracker {
     let (regions, notes, everyThreadBlocked) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
     var (snapshot, _, failure) = captureLiveHeap(
       process: process, limits: limits, rootRegions: regions, findsUnbalancedRetains: everyThreadBlocked)
-    snapshot.metadata.diagnostics += notes
+    snapshot.metadata.diagnosticRecords += notes
     return (snapshot, failure)
   }
 
