@@ -152,6 +152,13 @@ extension HeapSnapshot {
     for _ in 0..<rootCount {
       roots.append(Root(object: try reader.integer(), kind: RootKind(rawValue: try reader.string()), label: try reader.optionalString()))
     }
+    stacks = try Self.readStacks(&reader)
+    try checkIndices()
+  }
+
+  /// Reads the stacks that ``write(into:)`` wrote last.
+  private static func readStacks(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [Stack] {
+    var stacks: [Stack] = []
     let stackCount = try reader.count(ofItemsOfAtLeast: 16, "stacks")
     for _ in 0..<stackCount {
       let id: Int64 = try reader.integer()
@@ -171,7 +178,7 @@ extension HeapSnapshot {
       }
       stacks.append(Stack(id: id, frames: frames))
     }
-    try checkIndices()
+    return stacks
   }
 
   /// Every index the columns hold names an existing string, object or stack, and every root an

@@ -84,8 +84,7 @@ struct HeapWalk {
 
   /// Reads objects until every strong reference from the starts has been followed.
   consuming func run() -> WalkedHeap {
-    expandQueued()
-    return WalkedHeap(walk: self)
+    WalkedHeap(walking: self)
   }
 
   /// Reads the objects queued since the last call until every strong reference has been

@@ -8,7 +8,7 @@ import HeapGraph
 /// Memory outside the Swift heap whose words may hold references that keep objects alive: the
 /// global and static data of every loaded image, each thread's live stack (from its stack
 /// pointer up), and the calling thread's thread-local storage. A whole-process capture scans
-/// these conservatively (``RootedHeap/addRootsFound(in:)``), as LeakSanitizer scans its roots.
+/// these conservatively (``WalkedHeap/rooted(in:)``), as LeakSanitizer scans its roots.
 ///
 /// The regions are found in the process being captured, before its capture child is forked:
 /// the child has one thread, and finding images takes the dynamic loader's lock.

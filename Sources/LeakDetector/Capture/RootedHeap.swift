@@ -20,8 +20,12 @@ struct RootedHeap {
   /// with the address of the word: the parent names them by the variable there.
   var variableRootSlots: [(root: Int64, slot: UInt64)] = []
 
-  init(walk: HeapWalk) {
+  /// Roots `walk`: first what pending work holds, which may extend the walk, then what the
+  /// words of `regions` refer to among all the captured objects.
+  init(rooting walk: consuming HeapWalk, in regions: [RootRegion]) {
     self.walk = walk
+    addPendingWorkRoots()
+    addRootsFound(in: regions)
   }
 
   /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
@@ -31,7 +35,7 @@ struct RootedHeap {
   /// global data (named in the parent by the variable that holds it). The elements of a
   /// collection a global word refers to are global roots too, labelled with the element's path
   /// (`[0]`, `["key"]`) after the word's address until the parent names the variable.
-  mutating func addRootsFound(in regions: [RootRegion]) {
+  private mutating func addRootsFound(in regions: [RootRegion]) {
     cleak_refresh_readable_regions()  // the scans test words against the mappings as of now
     let sorted = walk.addresses.sorted()
     for region in regions {

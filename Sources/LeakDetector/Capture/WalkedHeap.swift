@@ -9,7 +9,9 @@ struct WalkedHeap {
   /// The finished walk; the next phase may extend it from what holds its objects.
   private var walk: HeapWalk
 
-  init(walk: consuming HeapWalk) {
+  /// Follows every strong reference from the starts of `walk` (``HeapWalk/run()``).
+  init(walking walk: consuming HeapWalk) {
+    walk.expandQueued()
     self.walk = walk
   }
 
@@ -17,10 +19,7 @@ struct WalkedHeap {
   /// (walked from there, when it leads to captured objects), then the captured objects a word of
   /// `regions` refers to. See ``RootedHeap``.
   consuming func rooted(in regions: [RootRegion]) -> RootedHeap {
-    var rooted = RootedHeap(walk: walk)
-    rooted.addPendingWorkRoots()
-    rooted.addRootsFound(in: regions)
-    return rooted
+    RootedHeap(rooting: walk, in: regions)
   }
 
   /// The walk's heap without roots, for a cycle search: the conservative references that the
