@@ -71,6 +71,23 @@ if snapshots.is_valid({**kinds, "objects": [{"id": 1, "type": "A", "kind": "acto
     print("the snapshot schema accepts an object kind it does not list")
     failures += 1
 
+# Diagnostic records: the schema accepts what the tool writes, and the tool reads it.
+records = {"format": "swift-heap-snapshot", "version": 1, "objects": [], "references": [],
+           "metadata": {"diagnostics": ["a failed attempt; captured again", "A at 0x10: an unbalanced retain", "a sentence"],
+                        "diagnosticRecords": [{"kind": "capture-failed", "count": 1},
+                                              {"kind": "unbalanced-retain", "type": "A", "address": "0x10", "count": 1}, {}]}}
+for error in snapshots.iter_errors(records):
+    print(f"diagnostic records: snapshot schema: {error.message}")
+    failures += 1
+import tempfile
+with tempfile.NamedTemporaryFile("w", suffix=".json") as document:
+    json.dump(records, document)
+    document.flush()
+    result = subprocess.run([binary, "analyze", document.name], capture_output=True, text=True)
+    if result.returncode not in (0, 2):
+        print(f"diagnostic records: leak-detector exited with {result.returncode}: {result.stderr}")
+        failures += 1
+
 # The gate's SARIF against the official OASIS SARIF 2.1.0 schema (draft-04), shipped as test data.
 sarif_schema_path = os.path.join(ROOT, "Tests/LeakDetectorEndToEndTests/Fixtures/sarif-schema-2.1.0.json")
 sarif_checked = 0

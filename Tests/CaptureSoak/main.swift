@@ -123,25 +123,25 @@ var captures = 0
 var objectsSeen = 0
 var failedAttempts = 0
 var failures: [String: Int] = [:]
-func note(_ diagnostics: [String]) {
-  for diagnostic in diagnostics where diagnostic.hasPrefix("the capture process") {
+func note(_ diagnostics: [CaptureDiagnostic]) {
+  for diagnostic in diagnostics where diagnostic.kind == .captureFailed {
     failedAttempts += 1
-    failures[diagnostic, default: 0] += 1
+    failures[diagnostic.message, default: 0] += 1
   }
 }
 while Date().timeIntervalSince(start) < seconds {
   let snapshot = AllocationTracker.snapshot()
   objectsSeen += snapshot.objectCount
-  note(snapshot.metadata.diagnostics)
+  note(snapshot.metadata.diagnosticRecords)
   _ = ObjectGraph(snapshot)
   for holder in holders {
     let detector = RetainCycleDetector()
     detector.addCandidate(holder)
     _ = detector.findRetainCycles()
-    note(detector.diagnostics)
+    note(detector.lastSnapshot?.metadata.diagnosticRecords ?? [])
   }
   let heap = AllocationTracker.captureLiveHeap(including: holders)
-  note(heap.snapshot.metadata.diagnostics)
+  note(heap.snapshot.metadata.diagnosticRecords)
   NotificationCenter.default.post(name: soakNotification, object: nil)
   captures += 2 + holders.count
 }

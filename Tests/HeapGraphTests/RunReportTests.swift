@@ -196,10 +196,11 @@ final class RunReportTests: XCTestCase {
   func testUnbalancedRetain_readsBackFromItsDiagnosticOnly() {
     let retain = UnbalancedRetain(typeName: "closure at 0x10 in App.Token<Int>", address: 0x55d1c2a3e8f0, count: 2)
     XCTAssertEqual(
-      retain.diagnostic,
+      retain.diagnostic.message,
       "closure at 0x10 in App.Token<Int> at 0x55d1c2a3e8f0: 2 strong references that no word of memory holds, an unbalanced retain (such as Unmanaged.passRetained whose pointer was dropped); it counts as leaked")
     XCTAssertEqual(UnbalancedRetain(diagnostic: retain.diagnostic), retain)
-    XCTAssertNil(UnbalancedRetain(diagnostic: "App.Feed: task._task: 0x51 is not a readable heap object; the reference was dropped"))
+    XCTAssertNil(
+      UnbalancedRetain(diagnostic: CaptureDiagnostic(message: "App.Feed: task._task: 0x51 is not a readable heap object; the reference was dropped")))
   }
 
   /// The objects a capture found held by unbalanced retains are named once, by type, apart from
@@ -210,11 +211,11 @@ final class RunReportTests: XCTestCase {
     builder.addObject(id: 2, type: "Retains.DroppedRetain", address: 0x2000, size: 24)
     builder.addObject(id: 3, type: "Retains.WeaklyReferenced", address: 0x3000, size: 16)
     var snapshot = builder.snapshot
-    snapshot.metadata.diagnostics = [
+    snapshot.metadata.diagnosticRecords = [
       UnbalancedRetain(typeName: "Retains.DroppedRetain", address: 0x1000, count: 1).diagnostic,
       UnbalancedRetain(typeName: "Retains.DroppedRetain", address: 0x2000, count: 1).diagnostic,
       UnbalancedRetain(typeName: "Retains.WeaklyReferenced", address: 0x3000, count: 1).diagnostic,
-      "Foundation.DateFormatter has no reflection metadata",
+      CaptureDiagnostic(message: "Foundation.DateFormatter has no reflection metadata"),
     ]
     let analysis = HeapAnalysis(graph: ObjectGraph(snapshot), options: .init(rootsAreComplete: true))
     let report = RunReport(analyses: [(process: "Retains (pid 7)", isTestProcess: false, analysis: analysis)], suppressions: .standard)
@@ -223,6 +224,33 @@ final class RunReportTests: XCTestCase {
       """
       Checked Retains (pid 7): 3 objects when it exited, 3 leaked
         note: 3 objects retained with no pointer left to them, counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): 2 × DroppedRetain, WeaklyReferenced
+        note: 1 diagnostic of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)
+
+      """)
+  }
+
+  /// The report reads each diagnostic's kind and fields, never its sentence: a failed attempt
+  /// worded otherwise is still a note, an unbalanced retain worded otherwise is still named by
+  /// its type, and a sentence that only looks like a failure (no kind) is only counted.
+  func testReport_readsKindsNotSentences() {
+    var builder = HeapSnapshot.Builder(metadata: .init(tool: "test", process: "Retains (pid 7)"))
+    builder.addObject(id: 1, type: "Retains.DroppedRetain", address: 0x1000, size: 24)
+    var snapshot = builder.snapshot
+    var reworded = UnbalancedRetain(typeName: "Retains.DroppedRetain", address: 0x1000, count: 1).diagnostic
+    reworded.message = "a reworded sentence"
+    snapshot.metadata.diagnosticRecords = [
+      CaptureDiagnostic(kind: .captureFailed, message: "a child of the capture crashed; captured again", count: 1),
+      reworded,
+      CaptureDiagnostic(message: "the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet"),
+    ]
+    let analysis = HeapAnalysis(graph: ObjectGraph(snapshot), options: .init(rootsAreComplete: true))
+    let report = RunReport(analyses: [(process: "Retains (pid 7)", isTestProcess: false, analysis: analysis)], suppressions: .standard)
+    XCTAssertEqual(
+      report.renderProcesses(),
+      """
+      Checked Retains (pid 7): 1 object when it exited, 1 leaked
+        note: a child of the capture crashed; captured again
+        note: 1 object retained with no pointer left to it, counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): DroppedRetain
         note: 1 diagnostic of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)
 
       """)

@@ -85,6 +85,24 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertTrue(snapshot.metadata.diagnostics[1].hasSuffix("given up after 2 attempts"), "\(snapshot.metadata.diagnostics)")
   }
 
+  /// Each failed attempt is a diagnostic of kind `capture-failed` with its attempt's number, and
+  /// the walk's own diagnostics carry their kinds too, through the child's binary message.
+  func testCapture_failedAttemptsAndWalkDiagnostics_carryTheirKinds() {
+    let nodes = (0..<10).map { escaping(Node("\($0)")) }
+    for (node, next) in zip(nodes, nodes.dropFirst()) { node.children = [next] }
+    stage(.crash)
+    var configuration = RetainCycleDetector.Configuration()
+    configuration.maxObjects = 3
+    let detector = RetainCycleDetector(configuration: configuration)
+    detector.addCandidate(nodes[0])
+    _ = detector.findRetainCycles()
+    let records = detector.lastSnapshot?.metadata.diagnosticRecords ?? []
+    XCTAssertEqual(records.first?.kind, .captureFailed, "\(records)")
+    XCTAssertEqual(records.first?.count, 1)
+    XCTAssertEqual(records.filter { $0.kind == .objectLimit }.map(\.count), [3], "\(records)")
+    XCTAssertEqual(records.map(\.message), detector.diagnostics)
+  }
+
   func testCapture_leavesTheCapturedObjectsReferenceCountsAsTheyWere() {
     let start = twoNodeCycle()
     let addresses = [address(of: start), address(of: start.next!)]

@@ -49,8 +49,8 @@ extension RunReport {
       out += "\(grouped(process.leakedObjectCount)) leaked\n"
       // Failed capture attempts matter; what reflection could not see of library types is
       // common and mostly noise, so it is counted.
-      let failures = process.diagnostics.filter { $0.hasPrefix("the capture process") }
-      for failure in failures { out += "  note: \(failure)\n" }
+      let failures = process.diagnostics.filter { $0.kind == .captureFailed }
+      for failure in failures { out += "  note: \(failure.message)\n" }
       let unbalanced = process.diagnostics.compactMap(UnbalancedRetain.init(diagnostic:))
       if !unbalanced.isEmpty {
         let types = Dictionary(grouping: unbalanced, by: \.typeName).map { name, retains in

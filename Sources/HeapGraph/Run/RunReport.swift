@@ -28,8 +28,8 @@ public struct RunReport: Sendable {
     public var objectCount: Int
     /// Of those, unreachable from every root (suppressed ones included).
     public var leakedObjectCount: Int
-    /// What its capture could not see.
-    public var diagnostics: [String]
+    /// What its capture could not see or had to retry.
+    public var diagnostics: [CaptureDiagnostic]
     /// Leaked objects that no group counts: several groups' entries hold them (no one entry
     /// dominates them).
     public var sharedLeakedObjectCount: Int
@@ -87,7 +87,7 @@ public struct RunReport: Sendable {
       processes.append(
         Process(
           description: process, objectCount: graph.allocationCount, leakedObjectCount: analysis.leaks.leakedObjectCount,
-          diagnostics: graph.metadata.diagnostics,
+          diagnostics: graph.metadata.diagnosticRecords,
           sharedLeakedObjectCount: max(0, analysis.leaks.leakedObjectCount - analysis.leaks.leakGroups.reduce(0) { $0 + $1.objectCount })))
       for group in analysis.leaks.leakGroups {
         let members = Self.members(of: group, in: graph)

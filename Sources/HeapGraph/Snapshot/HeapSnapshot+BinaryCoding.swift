@@ -1,6 +1,9 @@
 extension HeapSnapshot {
   private static let binaryMagic: UInt32 = 0x534C_4442  // the bytes "BDLS"
-  private static let binaryVersion: UInt32 = 1
+  /// The binary encodings this library reads: version 2 adds the diagnostics' records after
+  /// their sentences, and is written only for a snapshot that has such records, so that a
+  /// snapshot without them reads in every reader of version 1.
+  private static let binaryVersions: ClosedRange<UInt32> = 1...2
 
   /// How a snapshot file is encoded.
   public enum FileEncoding: String, Sendable, CaseIterable {
@@ -45,12 +48,14 @@ extension HeapSnapshot {
 
   /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
   package func write(into writer: inout BinaryWriter) {
+    let hasDiagnosticRecords = metadata.diagnosticRecords.contains(where: \.hasRecord)
     writer.integer(Self.binaryMagic)
-    writer.integer(Self.binaryVersion)
+    writer.integer(hasDiagnosticRecords ? Self.binaryVersions.upperBound : Self.binaryVersions.lowerBound)
     writer.optionalString(metadata.tool)
     writer.optionalString(metadata.createdAt)
     writer.optionalString(metadata.process)
     writeStrings(metadata.diagnostics, into: &writer)
+    if hasDiagnosticRecords { writeRecords(of: metadata.diagnosticRecords, into: &writer) }
     writeStrings(typeNames.strings, into: &writer)
     writeStrings(labels.strings, into: &writer)
     writer.array(objectIDs)
@@ -105,13 +110,15 @@ extension HeapSnapshot {
       throw BinaryDecodingError(message: "not a binary heap snapshot (it does not start with BDLS)")
     }
     let version = try reader.integer(UInt32.self)
-    guard version == Self.binaryVersion else {
-      throw BinaryDecodingError(message: "binary snapshot version \(version) is not supported (this tool reads version \(Self.binaryVersion))")
+    guard Self.binaryVersions.contains(version) else {
+      throw BinaryDecodingError(
+        message: "binary snapshot version \(version) is not supported (this tool reads versions \(Self.binaryVersions.lowerBound) to \(Self.binaryVersions.upperBound))")
     }
     self.init(
       metadata: Metadata(
         tool: try reader.optionalString(), createdAt: try reader.optionalString(), process: try reader.optionalString(),
         diagnostics: try Self.readStrings(&reader)))
+    if version >= 2 { try Self.readRecords(into: &metadata.diagnosticRecords, from: &reader) }
     for name in try Self.readStrings(&reader) { _ = typeNames.intern(name) }
     for label in try Self.readStrings(&reader) { _ = labels.intern(label) }
     objectIDs = try reader.array()
@@ -145,6 +152,13 @@ extension HeapSnapshot {
     for _ in 0..<rootCount {
       roots.append(Root(object: try reader.integer(), kind: RootKind(rawValue: try reader.string()), label: try reader.optionalString()))
     }
+    stacks = try Self.readStacks(&reader)
+    try checkIndices()
+  }
+
+  /// Reads the stacks that ``write(into:)`` wrote last.
+  private static func readStacks(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [Stack] {
+    var stacks: [Stack] = []
     let stackCount = try reader.count(ofItemsOfAtLeast: 16, "stacks")
     for _ in 0..<stackCount {
       let id: Int64 = try reader.integer()
@@ -164,7 +178,7 @@ extension HeapSnapshot {
       }
       stacks.append(Stack(id: id, frames: frames))
     }
-    try checkIndices()
+    return stacks
   }
 
   /// Every index the columns hold names an existing string, object or stack, and every root an
@@ -213,6 +227,31 @@ extension HeapSnapshot {
   private func writeStrings(_ strings: [String], into writer: inout BinaryWriter) {
     writer.integer(Int64(strings.count))
     for string in strings { writer.string(string) }
+  }
+
+  /// Writes the kind and fields of each diagnostic, in the order of their sentences: the kind
+  /// and the type name as optional strings, the address (0 when unknown), the count (-1 when unknown).
+  private func writeRecords(of diagnostics: [CaptureDiagnostic], into writer: inout BinaryWriter) {
+    for diagnostic in diagnostics {
+      writer.optionalString(diagnostic.kind?.rawValue)
+      writer.optionalString(diagnostic.typeName)
+      writer.integer(diagnostic.address ?? 0)
+      writer.integer(Int64(diagnostic.count ?? -1))
+    }
+  }
+
+  /// Reads what ``writeRecords(of:into:)`` wrote into the diagnostics read from their sentences.
+  private static func readRecords(
+    into diagnostics: inout [CaptureDiagnostic], from reader: inout BinaryReader
+  ) throws(BinaryDecodingError) {
+    for index in diagnostics.indices {
+      diagnostics[index].kind = try reader.optionalString().map(CaptureDiagnostic.Kind.init(rawValue:))
+      diagnostics[index].typeName = try reader.optionalString()
+      let address: UInt64 = try reader.integer()
+      let count: Int64 = try reader.integer()
+      diagnostics[index].address = address == 0 ? nil : address
+      diagnostics[index].count = count < 0 ? nil : Int(count)
+    }
   }
 
   private static func readStrings(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [String] {

@@ -103,6 +103,9 @@ private struct SnapshotJSONReader: JSONRecordReading {
 
   private mutating func readMetadata() throws(SnapshotDecodingError) {
     if try scanner.consumeNull() { return }
+    let start = scanner.position
+    var messages: [String] = []
+    var records: [CaptureDiagnostic]?
     try forEachMember { reader, key throws(SnapshotDecodingError) in
       if key.equals("tool") {
         reader.snapshot.metadata.tool = try reader.scanner.readOptionalString()
@@ -112,12 +115,50 @@ private struct SnapshotJSONReader: JSONRecordReading {
         reader.snapshot.metadata.process = try reader.scanner.readOptionalString()
       } else if key.equals("diagnostics") {
         try reader.forEachElement("an array of strings") { reader, _ throws(SnapshotDecodingError) in
-          reader.snapshot.metadata.diagnostics.append(try reader.scanner.readString())
+          messages.append(try reader.scanner.readString())
         }
+      } else if key.equals("diagnosticRecords") {
+        var read: [CaptureDiagnostic] = []
+        try reader.forEachElement("an array of records") { reader, _ throws(SnapshotDecodingError) in
+          read.append(try reader.readDiagnosticRecord())
+        }
+        records = read
       } else {
         try reader.scanner.skipValue()
       }
     }
+    guard var records else {
+      snapshot.metadata.diagnosticRecords = messages.map { CaptureDiagnostic(message: $0) }
+      return
+    }
+    guard records.count == messages.count else {
+      throw scanner.failure(
+        .invalidValue(
+          "diagnosticRecords has \(records.count) records for \(messages.count) diagnostics; it must have one per entry of diagnostics, in the same order"),
+        at: start)
+    }
+    for index in records.indices { records[index].message = messages[index] }
+    snapshot.metadata.diagnosticRecords = records
+  }
+
+  /// An entry of `metadata.diagnosticRecords`: a diagnostic's kind and fields, its message
+  /// still empty (it is the entry of `diagnostics` at the same place).
+  private mutating func readDiagnosticRecord() throws(SnapshotDecodingError) -> CaptureDiagnostic {
+    var diagnostic = CaptureDiagnostic(message: "")
+    try forEachMember("a diagnostic record") { reader, key throws(SnapshotDecodingError) in
+      if key.equals("kind") {
+        diagnostic.kind = try reader.scanner.readOptionalString().map(CaptureDiagnostic.Kind.init(rawValue:))
+      } else if key.equals("type") {
+        diagnostic.typeName = try reader.scanner.readOptionalString()
+      } else if key.equals("address") {
+        diagnostic.address = try reader.readAddress()
+      } else if key.equals("count") {
+        diagnostic.count = try reader.readNonNegative().map { Int($0) }
+      } else {
+        try reader.scanner.skipValue()
+      }
+    }
+    return diagnostic
   }
 
   // MARK: - Records

@@ -23,17 +23,7 @@ extension HeapSnapshot {
     writer.field("format", HeapSnapshot.formatName)
     writer.field("version", HeapSnapshot.supportedVersions.upperBound)
     writer.key("metadata")
-    writer.beginObject()
-    if let tool = metadata.tool { writer.field("tool", tool) }
-    if let createdAt = metadata.createdAt { writer.field("createdAt", createdAt) }
-    if let process = metadata.process { writer.field("process", process) }
-    if !metadata.diagnostics.isEmpty {
-      writer.key("diagnostics")
-      writer.beginArray(multiline: true)
-      for diagnostic in metadata.diagnostics { writer.string(diagnostic) }
-      writer.endArray()
-    }
-    writer.endObject()
+    metadata.write(into: &writer)
 
     writer.key("objects")
     writer.beginArray(multiline: true)
@@ -85,6 +75,37 @@ extension HeapSnapshot {
     writer.endArray()
     writer.endObject()
     return writer.finishDocument()
+  }
+}
+
+extension HeapSnapshot.Metadata {
+  /// Writes the `metadata` object: the sentences of the diagnostics in `diagnostics`, and their
+  /// kinds and fields in `diagnosticRecords` when any has one.
+  func write(into writer: inout JSONWriter) {
+    writer.beginObject()
+    if let tool { writer.field("tool", tool) }
+    if let createdAt { writer.field("createdAt", createdAt) }
+    if let process { writer.field("process", process) }
+    if !diagnosticRecords.isEmpty {
+      writer.key("diagnostics")
+      writer.beginArray(multiline: true)
+      for diagnostic in diagnosticRecords { writer.string(diagnostic.message) }
+      writer.endArray()
+    }
+    if diagnosticRecords.contains(where: \.hasRecord) {
+      writer.key("diagnosticRecords")
+      writer.beginArray(multiline: true)
+      for diagnostic in diagnosticRecords {
+        writer.beginObject()
+        if let kind = diagnostic.kind { writer.field("kind", kind.rawValue) }
+        if let typeName = diagnostic.typeName { writer.field("type", typeName) }
+        if let address = diagnostic.address { writer.field("address", address: address) }
+        if let count = diagnostic.count { writer.field("count", count) }
+        writer.endObject()
+      }
+      writer.endArray()
+    }
+    writer.endObject()
   }
 }
 

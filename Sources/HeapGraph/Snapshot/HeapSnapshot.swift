@@ -94,15 +94,30 @@ extension HeapSnapshot {
     public var createdAt: String?
     /// The process (or test) that was captured.
     public var process: String?
-    /// What the capture could not see or had to retry, in plain words (types without
-    /// reflection metadata, a capture attempt that crashed); empty when it saw everything.
-    public var diagnostics: [String]
+    /// What the capture could not see or had to retry (types without reflection metadata, a
+    /// capture attempt that crashed), each with its kind and fields when the snapshot records
+    /// them; empty when it saw everything.
+    public var diagnosticRecords: [CaptureDiagnostic]
+
+    /// The sentences of ``diagnosticRecords``, in plain words.
+    ///
+    /// Setting it keeps the kind and fields of each diagnostic whose sentence stays at its
+    /// place, so that appending sentences keeps the records before them; a new sentence has no kind.
+    public var diagnostics: [String] {
+      get { diagnosticRecords.map(\.message) }
+      set {
+        diagnosticRecords = newValue.enumerated().map { index, message in
+          index < diagnosticRecords.count && diagnosticRecords[index].message == message
+            ? diagnosticRecords[index] : CaptureDiagnostic(message: message)
+        }
+      }
+    }
 
     public init(tool: String? = nil, createdAt: String? = nil, process: String? = nil, diagnostics: [String] = []) {
       self.tool = tool
       self.createdAt = createdAt
       self.process = process
-      self.diagnostics = diagnostics
+      self.diagnosticRecords = diagnostics.map { CaptureDiagnostic(message: $0) }
     }
   }
 

@@ -32,7 +32,7 @@ package struct CaptureProcess {
   /// did), and one diagnostic per failed attempt.
   package struct Outcome<Result> {
     package var result: Result?
-    package var diagnostics: [String]
+    package var diagnostics: [CaptureDiagnostic]
   }
 
   /// Forks a child that runs `body` and sends the bytes it returns; decodes them here. `body`
@@ -40,21 +40,20 @@ package struct CaptureProcess {
   package func run<Result>(
     in body: (ProgressRecorder) -> [UInt8], decode: ([UInt8]) throws -> Result
   ) -> Outcome<Result> {
-    var diagnostics: [String] = []
+    var diagnostics: [CaptureDiagnostic] = []
     for attempt in 1...limits.attempts {
-      let failure: String
+      let failure: CaptureFailure
       switch runOnce(body, fault: CaptureFault.next()) {
       case .success(let bytes):
         do {
           return Outcome(result: try decode(bytes), diagnostics: diagnostics)
         } catch {
-          failure = "the capture process sent a result that could not be read (\(error))"
+          failure = .unreadableResult(error: "\(error)")
         }
       case .failure(let problem):
-        failure = problem.message
+        failure = problem
       }
-      let next = attempt < limits.attempts ? "; captured again" : "; the capture was given up after \(attempt) attempts"
-      diagnostics.append(failure + next)
+      diagnostics.append(failure.diagnostic(attempt: attempt, of: limits.attempts))
     }
     return Outcome(result: nil, diagnostics: diagnostics)
   }
@@ -71,10 +70,6 @@ package struct CaptureProcess {
 
   // MARK: - One attempt
 
-  struct Failure: Error {
-    var message: String
-  }
-
   /// Children that sent their result and were exiting when the capture returned.
   private static let exitingChildren = Locked<[pid_t]>([])
 
@@ -89,19 +84,19 @@ package struct CaptureProcess {
     }
   }
 
-  private func runOnce(_ body: (ProgressRecorder) -> [UInt8], fault: CaptureFault?) -> Result<[UInt8], Failure> {
+  private func runOnce(_ body: (ProgressRecorder) -> [UInt8], fault: CaptureFault?) -> Result<[UInt8], CaptureFailure> {
     Self.reapExitedChildren()
     guard
       let page = mmap(nil, MemoryLayout<cleak_capture_progress>.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
       page != MAP_FAILED
     else {
-      return .failure(Failure(message: "could not share memory with a capture process (\(errorText()))"))
+      return .failure(.couldNotSetUp(.sharedMemory, error: errorText()))
     }
     defer { munmap(page, MemoryLayout<cleak_capture_progress>.size) }
     let progress = page.bindMemory(to: cleak_capture_progress.self, capacity: 1)
     var descriptors: [Int32] = [-1, -1]
     guard pipe(&descriptors) == 0 else {
-      return .failure(Failure(message: "could not open a pipe to a capture process (\(errorText()))"))
+      return .failure(.couldNotSetUp(.pipe, error: errorText()))
     }
     for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }  // not for programs the host starts
     let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
@@ -114,7 +109,7 @@ package struct CaptureProcess {
     close(writeEnd)
     defer { close(readEnd) }
     guard child > 0 else {
-      return .failure(Failure(message: "could not start a capture process (\(errorText()))"))
+      return .failure(.couldNotSetUp(.process, error: errorText()))
     }
     return collect(from: child, readEnd: readEnd, progress: progress)
   }
@@ -157,19 +152,105 @@ package struct CaptureProcess {
   /// Reads the child's result while watching its progress; stops it when a bound is hit.
   private func collect(
     from child: pid_t, readEnd: Int32, progress: UnsafeMutablePointer<cleak_capture_progress>
-  ) -> Result<[UInt8], Failure> {
-    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+  ) -> Result<[UInt8], CaptureFailure> {
+    var message = ChildMessage(readEnd: readEnd)
+    var status: Int32 = 0
+    let ending = watch(child, sending: &message, status: &status, progress: progress)
+    reap(child, ending: ending, status: &status)
+    switch ending {
+    case .stalled(let waitChannel):
+      return .failure(.stalled(timeout: limits.stallTimeout, waitChannel: waitChannel, place: whereReading(progress)))
+    case .ranTooLong:
+      return .failure(.ranTooLong(limit: limits.timeLimit, place: whereReading(progress)))
+    case .sent, .exited:
+      if let result = message.result { return .success(result) }
+    }
+    if status & 0x7F != 0 {  // killed by a signal
+      let signal = status & 0x7F
+      let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+      return .failure(.killed(signal: signal, signalName: name, place: whereReading(progress)))
+    }
+    return .failure(.exitedWithoutResult(status: (status >> 8) & 0xFF))
+  }
+
+  /// How watching a child ended.
+  private enum Ending {
+    /// Its whole result arrived; it may still be running (exiting).
+    case sent
+    /// It exited (it was reaped into the status), with or without its result.
+    case exited
+    /// It made no progress for the stall timeout (what the kernel says it waits in); it was killed.
+    case stalled(waitChannel: String)
+    /// It ran past the time limit; it was killed.
+    case ranTooLong
+  }
+
+  /// Reads what the child sends until its message is complete, it exits, or it hits a bound
+  /// (then it is killed). Progress is an object read or bytes arriving.
+  private func watch(
+    _ child: pid_t, sending message: inout ChildMessage, status: inout Int32,
+    progress: UnsafeMutablePointer<cleak_capture_progress>
+  ) -> Ending {
     let clock = ContinuousClock()
     let start = clock.now
     var lastProgress = start
     var lastSteps: UInt64 = 0
-    var received: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    var status: Int32 = 0
-    var exited = false
-    var stopped: String?
+    while !message.isComplete {
+      var request = pollfd(fd: message.readEnd, events: Int16(POLLIN), revents: 0)
+      _ = poll(&request, 1, 20)
+      let arrived = message.drain()
+      if message.isComplete { break }
+      if waitpid(child, &status, WNOHANG) == child {
+        _ = message.drain()
+        return .exited
+      }
+      let now = clock.now
+      let steps = cleak_capture_progress_steps(progress)
+      if arrived || steps != lastSteps {
+        lastSteps = steps
+        lastProgress = now
+      }
+      var ending: Ending?
+      if now - lastProgress > limits.stallTimeout {
+        ending = .stalled(waitChannel: waitChannel(of: child))
+      } else if now - start > limits.timeLimit {
+        ending = .ranTooLong
+      }
+      if let ending {
+        kill(child, SIGKILL)
+        return ending
+      }
+    }
+    return .sent
+  }
 
-    func drain() -> Bool {  // whether anything arrived
+  /// Waits for a child that was killed or is exiting, unless it sent its whole result: that one
+  /// is left to ``reapExitedChildren()`` (tearing down its copy of the address space takes
+  /// milliseconds, and more when other threads keep the cores busy).
+  private func reap(_ child: pid_t, ending: Ending, status: inout Int32) {
+    switch ending {
+    case .exited:
+      return
+    case .sent:
+      if waitpid(child, &status, WNOHANG) != child { Self.exitingChildren.withLock { $0.append(child) } }
+    case .stalled, .ranTooLong:
+      while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    }
+  }
+
+  /// The length-prefixed message a child sends through its pipe, as it arrives.
+  private struct ChildMessage {
+    let readEnd: Int32
+    private var received: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+    init(readEnd: Int32) {
+      self.readEnd = readEnd
+      _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Reads what the pipe holds now; whether anything arrived.
+    mutating func drain() -> Bool {
       var any = false
       while true {
         let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
@@ -178,60 +259,21 @@ package struct CaptureProcess {
         any = true
       }
     }
-    func isComplete() -> Bool {
+
+    /// Whether the length and that many bytes arrived.
+    var isComplete: Bool {
       guard received.count >= 8 else { return false }
-      let length = received.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
       return UInt64(received.count - 8) >= length
     }
 
-    while !isComplete() {
-      var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-      _ = poll(&request, 1, 20)
-      let arrived = drain()
-      if isComplete() { break }
-      if waitpid(child, &status, WNOHANG) == child {
-        exited = true
-        _ = drain()
-        break
-      }
-      let now = clock.now
-      let steps = cleak_capture_progress_steps(progress)
-      if arrived || steps != lastSteps {
-        lastSteps = steps
-        lastProgress = now
-      }
-      if now - lastProgress > limits.stallTimeout {
-        stopped = "made no progress for \(limits.stallTimeout)\(waitChannel(of: child))"
-      } else if now - start > limits.timeLimit {
-        stopped = "ran longer than \(limits.timeLimit)"
-      }
-      if stopped != nil {
-        kill(child, SIGKILL)
-        break
-      }
+    /// The message without its length, once complete.
+    var result: [UInt8]? {
+      isComplete ? Array(received[8..<8 + Int(length)]) : nil
     }
-    if !exited && stopped == nil && isComplete() {
-      // The child is exiting (tearing down its copy of the address space takes milliseconds, and
-      // more when other threads keep the cores busy): do not wait for it, reap it later.
-      if waitpid(child, &status, WNOHANG) != child { Self.exitingChildren.withLock { $0.append(child) } }
-    } else if !exited {  // it was just killed, or it closed the pipe and is exiting
-      while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+
+    private var length: UInt64 {
+      received.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
     }
-    if let stopped {
-      let place = whereReading(progress)
-      return .failure(Failure(message: "the capture process \(stopped) while reading \(place); it was stopped"))
-    }
-    if isComplete() {
-      let length = Int(received.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
-      return .success(Array(received[8..<8 + length]))
-    }
-    let place = whereReading(progress)
-    if status & 0x7F != 0 {  // killed by a signal
-      let signal = status & 0x7F
-      let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
-      return .failure(Failure(message: "the capture process was killed by signal \(signal) (\(name)) while reading \(place)"))
-    }
-    return .failure(Failure(message: "the capture process exited with status \((status >> 8) & 0xFF) without sending its result"))
   }
 
   /// "0x7f3a10 (MyApp.Feed)", or "the start of the capture" before any object was read.

@@ -12,7 +12,7 @@ import CLeakRuntime
 /// census gives no answer: a page in swap looks absent to it.
 ///
 /// What it answers decides whether a reference count is *unbalanced*
-/// (``LiveHeapCapture/addExternallyHeldObjectsAsRoots(retainedByCaller:census:)``): a retain
+/// (``RootedHeap/accounted(retainedByCaller:census:)``): a retain
 /// that no word of memory accounts for, such as `Unmanaged.passRetained` whose pointer was dropped.
 struct ReferenceCensus {
   private var process = cleak_census()

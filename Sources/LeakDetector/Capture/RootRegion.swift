@@ -8,7 +8,7 @@ import HeapGraph
 /// Memory outside the Swift heap whose words may hold references that keep objects alive: the
 /// global and static data of every loaded image, each thread's live stack (from its stack
 /// pointer up), and the calling thread's thread-local storage. A whole-process capture scans
-/// these conservatively (``LiveHeapCapture/addRootsFound(in:)``), as LeakSanitizer scans its roots.
+/// these conservatively (``WalkedHeap/rooted(in:)``), as LeakSanitizer scans its roots.
 ///
 /// The regions are found in the process being captured, before its capture child is forked:
 /// the child has one thread, and finding images takes the dynamic loader's lock.
@@ -24,9 +24,9 @@ package struct RootRegion: Sendable, Hashable {
   /// calling thread at the frame whose callers are to be scanned (the capture's own frames
   /// below it hold no references of the program). `everyThreadBlocked` is false when a thread
   /// was running: its stack was not scanned, and its registers may hold what nothing else does.
-  static func ofThisProcess(callerStackPointer: UInt) -> (regions: [RootRegion], diagnostics: [String], everyThreadBlocked: Bool) {
+  static func ofThisProcess(callerStackPointer: UInt) -> (regions: [RootRegion], diagnostics: [CaptureDiagnostic], everyThreadBlocked: Bool) {
     var regions = globalData()
-    var diagnostics: [String] = []
+    var diagnostics: [CaptureDiagnostic] = []
     var everyThreadBlocked = true
     let mappings = Self.mappings()
     let process = getpid()
@@ -47,8 +47,7 @@ package struct RootRegion: Sendable, Hashable {
         stack(from: pointer, thread: thread)
       } else {
         everyThreadBlocked = false
-        diagnostics.append(
-          "\(name(thread)) was running, so its stack was not scanned; what it holds counts as held from outside the snapshot")
+        diagnostics.append(.threadNotScanned(name: name(thread)))
       }
     }
     return (regions, diagnostics, everyThreadBlocked)

@@ -70,15 +70,13 @@ public final class RetainCycleDetector {
   public func findRetainCycleReport(maxLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) -> CycleReport {
     let roots = candidates.compactMap(\.object)
     let addresses = roots.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+    let metadata = HeapSnapshot.Metadata(tool: "swift-leak-detector RetainCycleDetector")
     let (heap, snapshot, _) = withExtendedLifetime(roots) {
-      LiveHeapCapture.inChildProcess(
-        configuration: configuration, limits: configuration.captureLimits,
-        metadata: .init(tool: "swift-leak-detector RetainCycleDetector")
-      ) { capture in
-        for address in addresses { capture.addStart(address: address) }
-        capture.run()
-        // Each start object is held by this array and, as a rule, by the caller's own variable.
-        capture.resolveConservativeReferences(retainedByCaller: addresses.reduce(into: [:]) { $0[$1, default: 0] += 2 })
+      CapturedHeap.inChildProcess(limits: configuration.captureLimits, metadata: metadata) { progress in
+        var walk = HeapWalk(configuration: configuration, progress: progress, metadata: metadata)
+        for address in addresses { walk.addStart(address: address) }
+        let walked = walk.run()
+        return walked.resolved(retainedByCaller: addresses.reduce(into: [:]) { $0[$1, default: 0] += Self.retainsHeldPerCandidate })
       }
     }
     diagnostics = snapshot.metadata.diagnostics
@@ -89,6 +87,13 @@ public final class RetainCycleDetector {
       configuration: .init(maxCycleLength: maxLength, maxCyclesPerComponent: configuration.maxCyclesPerComponent))
     return finder.findCycles(in: graph, from: startNodes)
   }
+
+  /// The retains of each candidate that the search and its caller hold while it runs: one by
+  /// the array of candidates that keeps them alive for the capture, and, as a rule, one by the
+  /// caller's own variable. A conservative reference into a candidate (a word of a task's async
+  /// frame) counts only when the candidate's reference count has a retain beyond these; a
+  /// candidate the caller does not hold can only lose such a reference, never gain a cycle.
+  private static let retainsHeldPerCandidate = 2
 
   /// The retain cycles reachable from `object`.
   public static func cycles(from object: AnyObject, maxLength: Int = CycleFinder.Configuration.defaultMaxCycleLength) -> [RetainCycle] {

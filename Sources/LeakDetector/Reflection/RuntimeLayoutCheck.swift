@@ -1,4 +1,5 @@
 import CLeakRuntime
+import HeapGraph
 
 /// The start-up check of the Swift runtime's layouts this library reads (the layout headers of
 /// `CLeakRuntime`, read from Swift 6.3.1): before the first capture or tracking start, each
@@ -30,7 +31,7 @@ package enum RuntimeLayoutCheck {
   /// A capture's outcome when the layouts do not match: no result, and the diagnostic; `nil`
   /// when capture may run.
   static func refusedCapture<Result>() -> CaptureProcess.Outcome<Result>? {
-    failure.map { CaptureProcess.Outcome(result: nil, diagnostics: [$0]) }
+    failure.map { CaptureProcess.Outcome(result: nil, diagnostics: [CaptureDiagnostic(kind: .layoutMismatch, message: $0)]) }
   }
 
   /// The first of `facts` that does not match.

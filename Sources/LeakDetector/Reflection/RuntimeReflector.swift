@@ -90,10 +90,6 @@ final class RuntimeReflector: Sendable {
     return nil
   }
 
-  /// The nominal type descriptors of the standard library's collection storage classes, whose
-  /// instances ``referencesOfCollection(heldAt:)`` reads.
-  static var collectionStorageDescriptors: [UInt] { StandardCollection.storageDescriptors }
-
   /// The type name of the class whose metadata is `metadata`, or `nil` when reflection does not
   /// know it (then the word is probably not class metadata at all).
   func className(metadata: UInt) -> String? {

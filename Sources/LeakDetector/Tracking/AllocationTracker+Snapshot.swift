@@ -48,26 +48,23 @@ extension AllocationTracker {
     var configuration = RetainCycleDetector.Configuration()
     configuration.maxObjects = Int.max
     let included = objects.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+    let metadata = HeapSnapshot.Metadata(tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process)
     let (heap, snapshot, failure) = withExtendedLifetime(objects) {
-      LiveHeapCapture.inChildProcess(
-        configuration: configuration, limits: limits,
-        metadata: .init(tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process)
-      ) { capture in
+      CapturedHeap.inChildProcess(limits: limits, metadata: metadata) { progress in
         // Started first, while nothing in this child holds the address of an object.
-        var census = findsUnbalancedRetains ? ReferenceCensus(progress: capture.progress) : nil
+        var census = findsUnbalancedRetains ? ReferenceCensus(progress: progress) : nil
         defer { census?.end() }
         let entries = entries(inGeneration: generation)
+        var annotations: [UInt: HeapWalk.Annotation] = [:]
         for entry in entries {
-          capture.annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
+          annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
         }
-        for entry in entries { capture.addStart(address: entry.object) }
-        for address in included { capture.addStart(address: address) }
-        capture.run()
-        capture.addPendingWorkRoots()
-        capture.addRootsFound(in: rootRegions)
+        var walk = HeapWalk(configuration: configuration, progress: progress, metadata: metadata, annotations: annotations)
+        for entry in entries { walk.addStart(address: entry.object) }
+        for address in included { walk.addStart(address: address) }
+        let rooted = walk.run().rooted(in: rootRegions)
         // The caller's array holds each included object once more than the program does.
-        capture.addExternallyHeldObjectsAsRoots(
-          retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 }, census: census)
+        return rooted.accounted(retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 }, census: census)
       }
     }
     return (snapshot, heap.objectIDsByAddress, failure)
@@ -87,7 +84,7 @@ extension AllocationTracker {
     let (regions, notes, everyThreadBlocked) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
     var (snapshot, _, failure) = captureLiveHeap(
       process: process, limits: limits, rootRegions: regions, findsUnbalancedRetains: everyThreadBlocked)
-    snapshot.metadata.diagnostics += notes
+    snapshot.metadata.diagnosticRecords += notes
     return (snapshot, failure)
   }
 

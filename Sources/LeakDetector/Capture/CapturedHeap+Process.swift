@@ -1,0 +1,23 @@
+import HeapGraph
+
+extension CapturedHeap {
+  /// A capture of the live heap, taken in a capture child (``CaptureProcess``): `capture` runs
+  /// in the child, on the frozen heap, and takes the capture's phases from a fresh ``HeapWalk``
+  /// to a ``CapturedHeap``; here its snapshot is symbolicated, and each failed attempt is added
+  /// to its diagnostics. When every attempt failed, the snapshot is empty but for those
+  /// diagnostics (with `metadata`), and `failure` says why.
+  static func inChildProcess(
+    limits: CaptureLimits, metadata: HeapSnapshot.Metadata, capture: (CaptureProcess.ProgressRecorder) -> CapturedHeap
+  ) -> (heap: CapturedHeap, snapshot: HeapSnapshot, failure: String?) {
+    _ = RuntimeReflector.shared  // created once here, not in every child
+    _ = PendingDispatchWork.locations  // found with libdw, here, not in every child
+    _ = RunLoopBlocks.mainRunLoop  // asked of CoreFoundation here: the call may create it
+    let outcome = RuntimeLayoutCheck.refusedCapture() ?? CaptureProcess(limits: limits).run(
+      in: { progress in capture(progress).binaryBytes() },
+      decode: { try CapturedHeap(binaryBytes: $0) })
+    var heap = outcome.result ?? CapturedHeap(snapshot: HeapSnapshot.Builder(metadata: metadata).snapshot, startIDs: [], closureStackIDs: [])
+    heap.snapshot.metadata.diagnosticRecords = outcome.diagnostics + heap.snapshot.metadata.diagnosticRecords
+    let failure = outcome.result == nil ? outcome.diagnostics.last?.message : nil
+    return (heap, heap.symbolicated(), failure)
+  }
+}
