@@ -99,7 +99,7 @@ __attribute__((noinline)) static uint32_t allocationStack(uintptr_t framePointer
     enum { ownFrames = 4 };  // unw_backtrace, this function, allocateTracked, the interposer
     void *unwound[CLEAK_MAX_STACK_DEPTH + ownFrames];
     int count = unw_backtrace(unwound, CLEAK_MAX_STACK_DEPTH + ownFrames);
-    uintptr_t returnAddress = ((const uintptr_t *)framePointer)[1];
+    uintptr_t returnAddress = ((const cleak_frame_record *)framePointer)->returnAddress;
     int first = 0;
     while (first < count && (uintptr_t)unwound[first] != returnAddress) first++;
     depth = count - first < CLEAK_MAX_STACK_DEPTH ? count - first : CLEAK_MAX_STACK_DEPTH;

@@ -55,10 +55,9 @@ int cleak_static_tls_of_current_thread(cleak_memory_range *range) {
   if (info == NULL) return 0;
   size_t size = 0, align = 0;
   info(&size, &align);
-  // glibc keeps a thread's `struct pthread` (with its first block of pthread_setspecific
-  // values; 2,304 bytes on x86-64) at the thread pointer. On x86-64 the static TLS blocks lie
-  // just below it; on AArch64 just above.
-  const uintptr_t descriptorSize = 2304;
+  // glibc keeps a thread's `struct pthread` at the thread pointer. On x86-64 the static TLS
+  // blocks lie just below it; on AArch64 just above.
+  const uintptr_t descriptorSize = cleak_glibc_thread_descriptor_size;
   uintptr_t self = (uintptr_t)pthread_self();
 #if defined(__x86_64__)
   range->start = self > size ? self - size : 0;

@@ -38,12 +38,11 @@ int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
   const stack_bounds_t *stack = currentThreadStack();
   uintptr_t frame = framePointer;
   int depth = 0;
-  // Each frame holds the caller's frame pointer, then the return address; a caller's frame is
-  // higher on the stack than its callee's.
-  while (depth < capacity && frame >= stack->low && frame + 2 * sizeof(uintptr_t) <= stack->high &&
+  // Each frame pointer points at a frame record (cleak_frame_record).
+  while (depth < capacity && frame >= stack->low && frame + sizeof(cleak_frame_record) <= stack->high &&
          (frame & (sizeof(uintptr_t) - 1)) == 0) {
-    const uintptr_t *words = (const uintptr_t *)frame;
-    uintptr_t caller = words[0], returnAddress = words[1];
+    const cleak_frame_record *record = (const cleak_frame_record *)frame;
+    uintptr_t caller = record->caller, returnAddress = record->returnAddress;
     if (returnAddress < 4096) break;
     frames[depth++] = returnAddress;
     if (caller <= frame) break;  // 0 marks the outermost frame

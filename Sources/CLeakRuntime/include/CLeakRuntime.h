@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "PlatformLayout.h"
 #include "SwiftHeapObjectLayout.h"
 #include "SwiftMetadataLayout.h"
 #include "SwiftStandardLibraryLayout.h"

@@ -34,8 +34,8 @@ package struct RootRegion: Sendable, Hashable {
     func name(_ thread: pid_t) -> String { thread == process ? "main thread" : "thread \(thread)" }
     func stack(from pointer: UInt, thread: pid_t) {
       guard let mapping = mappings.first(where: { $0.start <= pointer && pointer < $0.end }) else { return }
-      // The 128-byte red zone below the stack pointer may hold a leaf function's locals.
-      regions.append(RootRegion(start: max(mapping.start, pointer &- 128), end: mapping.end, kind: .stack, label: name(thread)))
+      // The red zone below the stack pointer may hold a leaf function's locals.
+      regions.append(RootRegion(start: max(mapping.start, pointer &- cleak_stack_red_zone), end: mapping.end, kind: .stack, label: name(thread)))
     }
     stack(from: callerStackPointer, thread: current)
     var local = cleak_memory_range()

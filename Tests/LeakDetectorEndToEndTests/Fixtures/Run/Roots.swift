@@ -27,12 +27,16 @@ pthread_setspecific(key, cycle(HeldByThreadLocal.init) { $0.me = $0 })
 
 _ = cycle(Unreferenced.init) { $0.me = $0 }
 
+/// Where the blocked thread's local lives, published so that the optimizer keeps it in memory.
+nonisolated(unsafe) var threadSlot: UnsafeMutableRawPointer?
+
 let started = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 sem_init(started, 0, 0)
 var thread = pthread_t()
 pthread_create(&thread, nil, { _ in
   var onStack = cycle(HeldByThreadStack.init) { $0.me = $0 }
-  withUnsafeMutablePointer(to: &onStack) { _ in
+  withUnsafeMutablePointer(to: &onStack) { slot in
+    threadSlot = UnsafeMutableRawPointer(slot)
     sem_post(started)
     while true { pause() }  // blocked for ever, holding the pointer in its frame
   }
