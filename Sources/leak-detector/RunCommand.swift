@@ -167,14 +167,14 @@ struct RunCommand: ParsableCommand {
       let asGate = GateOutcome(findings: report.findings, baseline: Baseline())
       let rendered =
         switch format {
-        case .text: report.renderText(names: output.names)
+        case .text: output.text(report.reportText(names: output.names))
         case .json: asGate.renderJSON(exitStatus: report.hasLeaks ? ExitStatus.found.rawValue : 0)
         case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
         case .junit: asGate.renderJUnit()
         case .markdown: asGate.renderMarkdown(names: output.names)
         case .html: report.renderHTML(command: command.joined(separator: " "), graphviz: graphviz)
         }
-      try output.emit(rendered, isText: format == .text)
+      try output.emit(rendered)
       if report.hasLeaks { status = .found }
     }
     if programStatus != 0 { throw ProgramExit(code: programStatus) }

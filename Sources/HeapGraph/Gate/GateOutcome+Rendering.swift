@@ -7,27 +7,36 @@ extension GateOutcome {
   ///     its `--update-baseline` command line); said after new and fixed findings.
   ///   - names: how to write Swift names; by default readable (``nameStyle``).
   public func renderText(baseline: String, acceptCommand: String? = nil, names: NameStyle? = nil) -> String {
+    reportText(baseline: baseline, acceptCommand: acceptCommand, names: names).description
+  }
+
+  /// The verdict as lines with their roles (see ``renderText(baseline:acceptCommand:names:)``).
+  package func reportText(baseline: String, acceptCommand: String? = nil, names: NameStyle? = nil) -> ReportText {
     let names = names ?? nameStyle
-    var out = ""
+    var text = ReportText()
     if newFindings.isEmpty {
-      out += "No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.\n"
+      text.append("No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.", as: .success)
     } else {
-      out += "\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):\n"
-      if let note = names.homeModuleNote { out += note + "\n" }
+      text.append("\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):", as: .failure)
+      if let note = names.homeModuleNote { text.append(note, as: .detail) }
       for finding in newFindings {
-        out += "  \(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))\n"
-        if let location = finding.location { out += "    allocated at \(names.frame(location))\n" }
+        text.append("\(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))", indent: 2)
+        if let location = finding.location { text.append(["allocated at "] + .frame(location, names: names), indent: 4) }
       }
       if let acceptCommand {
-        out += "Fix them, or accept them with:\n  \(acceptCommand)\n"
-        out += "and write the reason for each in the baseline.\n"
+        text.append("Fix them, or accept them with:")
+        text.append(acceptCommand, indent: 2)
+        text.append("and write the reason for each in the baseline.")
       }
     }
     if !fixedFingerprints.isEmpty {
-      out += "\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).\n"
-      if let acceptCommand { out += "Tighten the baseline with:\n  \(acceptCommand)\n" }
+      text.append("\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).", as: .success)
+      if let acceptCommand {
+        text.append("Tighten the baseline with:")
+        text.append(acceptCommand, indent: 2)
+      }
     }
-    return out
+    return text
   }
 
   /// Readable names, with the home module of the new and accepted findings' types.
