@@ -111,15 +111,12 @@ struct RunCommand: ParsableCommand {
     defer { directory.remove() }
 
     let patterns = processPatterns.isEmpty ? Self.defaultProcessPatterns(for: command) : processPatterns
-    var environment = [
-      "LD_PRELOAD": agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? ""),
-      "LEAK_DETECTOR_RUN_DIRECTORY": directory.path,
-      "LEAK_DETECTOR_PROCESSES": patterns.joined(separator: "\n"),
-      "LEAK_DETECTOR_STACKS": noStacks ? "0" : "1",
-      "LEAK_DETECTOR_SNAPSHOT_DIRECTORY": snapshotDirectory,
-    ]
     let signal = snapshotSignal.flatMap(Self.signalNumber)
-    if let signal { environment["LEAK_DETECTOR_SNAPSHOT_SIGNAL"] = String(signal) }
+    let settings = RunProtocol.Settings(
+      runDirectory: directory.path, processPatterns: patterns, recordsStacks: !noStacks, snapshotDirectory: snapshotDirectory,
+      snapshotSignal: signal)
+    var environment = settings.environment
+    environment["LD_PRELOAD"] = agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
     let ending = try ProgramRun.run(command, environment: environment, forwarding: [SIGTERM, SIGHUP] + (signal.map { [$0] } ?? []))
 
     let captures = try directory.exitSnapshots()
@@ -149,9 +146,8 @@ struct RunCommand: ParsableCommand {
     for (index, capture) in captures.enumerated() {
       if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }
       let process = capture.metadata.process ?? "process \(index + 1)"
-      analyses.append(
-        (process, Self.isTestProcess(process),
-         HeapAnalysis(graph: ObjectGraph(capture), options: options)))
+      let isTestProcess = RunProtocol.ProcessDescription(process).map { Self.isTestRunner($0.program) } ?? false
+      analyses.append((process, isTestProcess, HeapAnalysis(graph: ObjectGraph(capture), options: options)))
     }
     let report = RunReport(analyses: analyses, suppressions: rules)
 
@@ -210,18 +206,21 @@ struct RunCommand: ParsableCommand {
     return path
   }
 
-  /// The processes checked when `--process` is not given: the test binaries for `swift test`,
+  /// The executables that run the tests of `swift test`: XCTest's bundle and Swift Testing's
+  /// helper.
+  static let testRunnerPatterns = ["*.xctest", "swiftpm-testing-helper"]
+
+  /// The processes checked when `--process` is not given: the test runners for `swift test`,
   /// otherwise the program itself.
   static func defaultProcessPatterns(for command: [String]) -> [String] {
     let program = command[0].split(separator: "/").last.map(String.init) ?? command[0]
-    if program == "swift" && command.dropFirst().first == "test" { return ["*.xctest", "swiftpm-testing-helper"] }
+    if program == "swift" && command.dropFirst().first == "test" { return testRunnerPatterns }
     return [program]
   }
 
-  /// Whether a process is a test runner (its tests are named in reports).
-  static func isTestProcess(_ description: String) -> Bool {
-    let program = description.split(separator: " ").first ?? ""
-    return program.hasSuffix(".xctest") || program == "swiftpm-testing-helper"
+  /// Whether the executable `program` is a test runner (its tests are named in reports).
+  static func isTestRunner(_ program: String) -> Bool {
+    testRunnerPatterns.contains { fnmatch($0, program, 0) == 0 }
   }
 
   /// `path` for the only snapshot, else with `-2`, `-3`… before its extension from the second on.
