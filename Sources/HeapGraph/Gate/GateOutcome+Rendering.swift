@@ -79,12 +79,35 @@ extension GateOutcome {
     writer.key("runs")
     writer.beginArray(multiline: true)
     writer.beginObject(multiline: true)
+    Self.writeSARIFTool(version: toolVersion, into: &writer)
+    if let root {
+      writer.key("originalUriBaseIds")
+      writer.beginObject()
+      writer.key("%SRCROOT%")
+      writer.beginObject()
+      writer.field("uri", "file://" + root)
+      writer.endObject()
+      writer.endObject()
+    }
+    writer.key("results")
+    writer.beginArray(multiline: true)
+    for finding in newFindings { finding.writeSARIFResult(isNew: true, sourceRoot: root, into: &writer) }
+    for finding in acceptedFindings { finding.writeSARIFResult(isNew: false, sourceRoot: root, into: &writer) }
+    writer.endArray()
+    writer.endObject()
+    writer.endArray()
+    writer.endObject()
+    return writer.finishDocumentText()
+  }
+
+  /// The SARIF `tool` member: this tool and the rules of its three kinds of finding.
+  private static func writeSARIFTool(version: String, into writer: inout JSONWriter) {
     writer.key("tool")
     writer.beginObject()
     writer.key("driver")
     writer.beginObject()
     writer.field("name", "leak-detector")
-    writer.field("version", toolVersion)
+    writer.field("version", version)
     writer.field("informationUri", "https://github.com/swift-leak-detector/swift-leak-detector")
     writer.key("rules")
     writer.beginArray()
@@ -104,64 +127,6 @@ extension GateOutcome {
     writer.endArray()
     writer.endObject()
     writer.endObject()
-    if let root {
-      writer.key("originalUriBaseIds")
-      writer.beginObject()
-      writer.key("%SRCROOT%")
-      writer.beginObject()
-      writer.field("uri", "file://" + root)
-      writer.endObject()
-      writer.endObject()
-    }
-    writer.key("results")
-    writer.beginArray(multiline: true)
-    for (findings, state) in [(newFindings, "new"), (acceptedFindings, "unchanged")] {
-      for finding in findings {
-        writer.beginObject()
-        writer.field("ruleId", finding.ruleID)
-        writer.field("level", state == "new" ? "error" : "note")
-        writer.field("baselineState", state)
-        writer.key("message")
-        writer.beginObject()
-        writer.field("text", "\(finding.count > 1 ? "\(finding.count) × " : "")\(finding.summary)")
-        writer.endObject()
-        writer.key("partialFingerprints")
-        writer.beginObject()
-        writer.field("leakDetectorFingerprint/v1", finding.fingerprint.description)
-        writer.endObject()
-        if let location = finding.location, let file = location.file {
-          writer.key("locations")
-          writer.beginArray()
-          writer.beginObject()
-          writer.key("physicalLocation")
-          writer.beginObject()
-          writer.key("artifactLocation")
-          writer.beginObject()
-          if let root, file.hasPrefix(root) {
-            writer.field("uri", String(file.dropFirst(root.count)))
-            writer.field("uriBaseId", "%SRCROOT%")
-          } else {
-            writer.field("uri", file)
-          }
-          writer.endObject()
-          if let line = location.line, line > 0 {
-            writer.key("region")
-            writer.beginObject()
-            writer.field("startLine", line)
-            writer.endObject()
-          }
-          writer.endObject()
-          writer.endObject()
-          writer.endArray()
-        }
-        writer.endObject()
-      }
-    }
-    writer.endArray()
-    writer.endObject()
-    writer.endArray()
-    writer.endObject()
-    return writer.finishDocumentText()
   }
 
   /// JUnit XML: one test case per finding; new findings fail.
