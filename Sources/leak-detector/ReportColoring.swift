@@ -36,7 +36,7 @@ enum ReportColoring {
   }
 
   /// The escape sequence that starts the colour of `role`.
-  static func style(_ role: ReportText.Role) -> String {
+  private static func style(_ role: ReportText.Role) -> String {
     switch role {
     case .heading, .itemNumber: bold
     case .success: bold + green

@@ -14,7 +14,7 @@
 /// ```
 package struct ReportText: Sendable, Hashable, CustomStringConvertible {
   /// What a line, or a span of one, is to the reader.
-  package enum Role: Sendable, Hashable, CaseIterable {
+  package enum Role: Sendable, Hashable {
     /// The first line of a section: `Leaks: 5 objects in 2 groups`.
     case heading
     /// A verdict that nothing is wrong: `No retain cycles among 8 objects`.
