@@ -12,8 +12,8 @@ import LeakDetector
 /// signal while it runs.
 ///
 /// The exit snapshot goes, in the binary form, to the run directory the command reads once the
-/// program is gone, under the name `RunProtocol` gives it. A signal snapshot is written at once as JSON
-/// (format version 1) for `leak-detector analyze` or `diff`:
+/// program is gone, under the name `RunProtocol` gives it. A signal snapshot is written at once
+/// as JSON (format version 1) for `leak-detector analyze` or `diff`:
 /// `<snapshot directory>/<program>-<pid>-<n>.heapsnapshot.json`, and a line on standard error says where.
 enum Agent {
   struct Settings {
