@@ -13,7 +13,7 @@
 // The loader of the preloadable agent (libLeakDetectorAgent.so) that `leak-detector run` puts
 // in LD_PRELOAD. Every process the program starts loads it, compilers and shells included, so it
 // decides here, before any Swift code of the agent runs, whether this process is one to check:
-// its executable's name must match one of the patterns in LEAK_DETECTOR_PROCESSES.
+// its executable's name must match one of the patterns in CLEAK_AGENT_PROCESSES_VARIABLE.
 
 extern char *program_invocation_short_name;
 
@@ -49,18 +49,10 @@ static bool processMatches(const char *patterns) {
 }
 
 __attribute__((constructor)) static void loadAgent(void) {
-  const char *runDirectory = getenv("LEAK_DETECTOR_RUN_DIRECTORY");
+  const char *runDirectory = getenv(CLEAK_AGENT_RUN_DIRECTORY_VARIABLE);
   if (runDirectory == NULL || *runDirectory == 0) return;
-  if (!processMatches(getenv("LEAK_DETECTOR_PROCESSES"))) return;
-  const char *stacks = getenv("LEAK_DETECTOR_STACKS");
-  const char *signalNumber = getenv("LEAK_DETECTOR_SNAPSHOT_SIGNAL");
-  cleak_agent_settings settings = {
-      .runDirectory = runDirectory,
-      .snapshotDirectory = getenv("LEAK_DETECTOR_SNAPSHOT_DIRECTORY"),
-      .stacks = stacks == NULL || strcmp(stacks, "0") != 0,
-      .snapshotSignal = signalNumber ? atoi(signalNumber) : 0,
-  };
-  leak_detector_agent_start(&settings);
+  if (!processMatches(getenv(CLEAK_AGENT_PROCESSES_VARIABLE))) return;
+  leak_detector_agent_start();
 }
 
 // MARK: - The snapshot signal: a self-pipe, read by a thread of the agent

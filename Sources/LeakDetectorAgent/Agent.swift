@@ -12,8 +12,8 @@ import LeakDetector
 /// signal while it runs.
 ///
 /// The exit snapshot goes, in the binary form, to the run directory the command reads once the
-/// program is gone: `<pid>.exit.heapsnapshot.bin`. A signal snapshot is written at once as JSON
-/// (format version 1) for `leak-detector analyze` or `diff`:
+/// program is gone, under the name `RunProtocol` gives it. A signal snapshot is written at once
+/// as JSON (format version 1) for `leak-detector analyze` or `diff`:
 /// `<snapshot directory>/<program>-<pid>-<n>.heapsnapshot.json`, and a line on standard error says where.
 enum Agent {
   struct Settings {
@@ -28,20 +28,19 @@ enum Agent {
   /// Serializes the captures (a signal capture may run when the program exits).
   static let captureLock = Locked<Int>(0)
 
-  static func start(_ loaded: cleak_agent_settings) {
+  static func start() {
     // SwiftPM runs a test binary once just to list its tests (for --filter, --parallel): nothing
     // of a test runs there, so there is nothing to check.
     let arguments = commandLine()
     if arguments.contains("--dump-tests-json") || arguments.contains("--list-tests") { return }
+    guard let loaded = RunProtocol.Settings(environment: { getenv($0.rawValue).map { String(cString: $0) } }) else { return }
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
     settings = Settings(
-      runDirectory: String(cString: loaded.runDirectory),
-      snapshotDirectory: loaded.snapshotDirectory.map { String(cString: $0) } ?? ".",
-      programName: program, processID: getpid())
-    AllocationTracker.start(.init(capturesStacks: loaded.stacks))
+      runDirectory: loaded.runDirectory, snapshotDirectory: loaded.snapshotDirectory, programName: program, processID: getpid())
+    AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks))
     atexit { Agent.captureAtExit() }
-    if loaded.snapshotSignal > 0, !cleak_agent_watch_signal(loaded.snapshotSignal, { Agent.captureOnSignal() }) {
-      complain("cannot watch signal \(loaded.snapshotSignal) for snapshots")
+    if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, { Agent.captureOnSignal() }) {
+      complain("cannot watch signal \(signal) for snapshots")
     }
   }
 
@@ -52,7 +51,7 @@ enum Agent {
     captureLock.withLock { _ in
       let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
       AllocationTracker.stop()
-      let path = "\(settings.runDirectory)/\(settings.processID).exit.heapsnapshot.bin"
+      let path = "\(settings.runDirectory)/\(RunProtocol.exitSnapshotFileName(processID: settings.processID))"
       do {
         try FileBytes.writeAtomically(snapshot.binaryBytes(), to: path)
       } catch {
@@ -72,7 +71,8 @@ enum Agent {
         + (encoding == .json ? ".json" : "")
       do {
         try FileBytes.writeAtomically(snapshot.fileBytes(encoding), to: path)
-        complain("snapshot \(taken) of \(settings.programName) (pid \(settings.processID)), \(snapshot.objectCount) objects: \(path)")
+        let process = RunProtocol.ProcessDescription(arguments: [settings.programName], processID: settings.processID)
+        complain("snapshot \(taken) of \(process), \(snapshot.objectCount) objects: \(path)")
       } catch {
         complain("cannot write snapshot \(taken): \(error)")
       }
@@ -81,11 +81,7 @@ enum Agent {
 
   /// `FooPackageTests.xctest --testing-library swift-testing (pid 4242)`.
   private static func processDescription() -> String {
-    var arguments = commandLine()
-    if let first = arguments.first { arguments[0] = String(first.split(separator: "/").last ?? "") }
-    var text = arguments.joined(separator: " ")
-    if text.count > 200 { text = String(text.prefix(200)) + "…" }
-    return "\(text) (pid \(settings.processID))"
+    RunProtocol.ProcessDescription(arguments: commandLine(), processID: settings.processID).description
   }
 
   /// This process's arguments, from /proc (the agent has no `main`).
@@ -102,6 +98,6 @@ enum Agent {
 }
 
 @_cdecl("leak_detector_agent_start")
-func leakDetectorAgentStart(_ settings: UnsafePointer<cleak_agent_settings>) {
-  Agent.start(settings.pointee)
+func leakDetectorAgentStart() {
+  Agent.start()
 }

@@ -55,7 +55,7 @@ struct AnalyzeCommand: ParsableCommand {
     let asGate = GateOutcome(findings: result.findings, baseline: Baseline())
     let rendered =
       switch format {
-      case .text: result.renderText(settingNames: .commandLine, names: output.names)
+      case .text: output.text(result.reportText(settingNames: .commandLine, names: output.names))
       case .json: result.renderJSON()
       case .dot: result.cycles.renderDOT()
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
@@ -64,7 +64,7 @@ struct AnalyzeCommand: ParsableCommand {
       case .html: result.renderHTML(graphviz: try diagrams.graphviz())
       }
     progress.finish()
-    try output.emit(rendered, isText: format == .text)
+    try output.emit(rendered)
     if result.hasFindings { throw ExitStatus.found }
   }
 }

@@ -44,14 +44,14 @@ struct BaselineGate {
     let status = ExitStatus(outcome.verdict)
     let rendered =
       switch format {
-      case .text: outcome.renderText(baseline: path, acceptCommand: acceptCommand, names: output.names)
+      case .text: output.text(outcome.reportText(baseline: path, acceptCommand: acceptCommand, names: output.names))
       case .json: outcome.renderJSON(exitStatus: status.rawValue)
       case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot)
       case .junit: outcome.renderJUnit()
       case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand, names: output.names)
       case .html: outcome.renderHTML(baseline: path, acceptCommand: acceptCommand, graphviz: graphviz)
       }
-    try output.emit(rendered, isText: format == .text)
+    try output.emit(rendered)
     if format != .text && status != .success {
       standardError.write(outcome.renderText(baseline: path, acceptCommand: acceptCommand))
     }

@@ -53,12 +53,12 @@ struct DiffCommand: ParsableCommand {
     let diff = HeapDiff(old: before, new: after)
     let rendered =
       switch format {
-      case .text: diff.renderText(old: inputName(old), new: inputName(new), names: output.names)
+      case .text: output.text(diff.reportText(old: inputName(old), new: inputName(new), names: output.names))
       case .json: diff.renderJSON()
       case .html: diff.renderHTML(old: inputName(old), new: inputName(new), graphviz: try diagrams.graphviz())
       }
     progress.finish()
-    try output.emit(rendered, isText: format == .text)
+    try output.emit(rendered)
     if diff.hasGrowth { throw ExitStatus.found }
   }
 }

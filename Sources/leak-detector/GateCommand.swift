@@ -36,19 +36,9 @@ struct GateCommand: ParsableCommand {
   @Option(help: "The baseline of accepted findings (JSON): a file, since --update-baseline writes it.")
   var baseline: String
 
-  @Flag(help: "Write the baseline from these snapshots' findings (keeping existing reasons) instead of gating.")
-  var updateBaseline = false
-
   @OptionGroup var analysis: AnalysisOptions
 
-  @Option(help: "The report format.")
-  var format: BaselineGate.Format = .text
-
-  @OptionGroup var output: OutputOptions
-
-  @OptionGroup var sourceRoot: SourceRootOption
-
-  @OptionGroup var diagrams: DiagramOptions
+  @OptionGroup var gating: GateOptions
 
   func validate() throws {
     guard !snapshots.isEmpty else { throw ValidationError("Name at least one snapshot.") }
@@ -61,12 +51,9 @@ struct GateCommand: ParsableCommand {
   }
 
   func run() throws {
-    if !updateBaseline { try output.checkNotAnInput(snapshots + [baseline]) }
-    let gate = BaselineGate(
-      path: baseline, format: format, output: output,
-      sourceRoot: sourceRoot.resolved,
-      acceptCommand: "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline",
-      graphviz: try diagrams.graphviz())
+    if !gating.updateBaseline { try gating.output.checkNotAnInput(snapshots + [baseline]) }
+    let gate = try gating.gate(
+      baseline: baseline, acceptCommand: "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline")
     _ = try gate.read()  // a malformed baseline fails before the snapshots are read
     let progress = ProgressPrinter()
     var found: [HeapFinding] = []
@@ -75,7 +62,7 @@ struct GateCommand: ParsableCommand {
     }
     let all = HeapFinding.merged(found)
     progress.finish()
-    if updateBaseline { return try gate.update(with: all) }
+    if gating.updateBaseline { return try gate.update(with: all) }
     let status = try gate.gate(all)
     if status != .success { throw status }
   }

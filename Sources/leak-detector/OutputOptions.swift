@@ -37,15 +37,20 @@ struct OutputOptions: ParsableArguments {
     throw InputFailure(message: "\(output): --output names an input of this command (\(input)); write the report to another file")
   }
 
-  /// Writes `text` to the output file atomically, or to standard output; a text report
-  /// (`isText`) is coloured when ``color`` says so. A file is never coloured unless asked.
-  func emit(_ text: String, isText: Bool = false) throws(InputFailure) {
-    let colored = isText && usesColor(forTerminal: output == nil && isatty(1) == 1) ? ReportColoring.colored(text) : text
+  /// A text report as ``emit(_:)`` should write it: coloured by the roles of its lines when
+  /// ``color`` says so, plain otherwise. A file is never coloured unless asked.
+  func text(_ report: ReportText) -> String {
+    usesColor(forTerminal: output == nil && isatty(1) == 1) ? ReportColoring.colored(report) : report.description
+  }
+
+  /// Writes `text` (a report from ``text(_:)``, or a document) to the output file atomically,
+  /// or to standard output.
+  func emit(_ text: String) throws(InputFailure) {
     guard let output else {
-      standardOutput.write(colored)
+      standardOutput.write(text)
       return
     }
-    try writeFile(colored, to: output)
+    try writeFile(text, to: output)
   }
 
   /// Whether to colour, for output that is (`isTerminal`) or is not a terminal.

@@ -71,26 +71,16 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Gate the leaks against this baseline of accepted findings, as `gate` does.", valueName: "file"))
   var baseline: String?
 
-  @Flag(help: "Write the baseline from the leaks found (keeping existing reasons) instead of gating.")
-  var updateBaseline = false
-
   @OptionGroup var analysis: AnalysisOptions
 
-  @Option(help: "The report format.")
-  var format: BaselineGate.Format = .text
-
-  @OptionGroup var output: OutputOptions
-
-  @OptionGroup var sourceRoot: SourceRootOption
-
-  @OptionGroup var diagrams: DiagramOptions
+  @OptionGroup var gating: GateOptions
 
   @Argument(parsing: .postTerminator, help: "The program to run and its arguments, after --.")
   var command: [String] = []
 
   func validate() throws {
     guard !command.isEmpty else { throw ValidationError("Name the program to run after --, as in: leak-detector run -- ./MyApp") }
-    if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE.") }
+    if gating.updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE.") }
     if let snapshotSignal, Self.signalNumber(snapshotSignal) == nil {
       throw ValidationError("--snapshot-signal: '\(snapshotSignal)' is not a signal; use a name such as USR2 or a number.")
     }
@@ -99,47 +89,70 @@ struct RunCommand: ParsableCommand {
   func run() throws {
     let agent = try Self.agentPath()
     let rules = try loadSuppressions()
-    let graphviz = try diagrams.graphviz()
-    let gate = baseline.map { path in
-      BaselineGate(
-        path: path, format: format, output: output, sourceRoot: sourceRoot.resolved,
-        acceptCommand: "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))",
-        graphviz: graphviz)
+    let graphviz = try gating.diagrams.graphviz()
+    let gate = try baseline.map { path in
+      try gating.gate(
+        baseline: path, acceptCommand: "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
     }
     _ = try gate?.read()  // a malformed baseline fails before the program runs
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
 
-    let patterns = processPatterns.isEmpty ? Self.defaultProcessPatterns(for: command) : processPatterns
-    var environment = [
-      "LD_PRELOAD": agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? ""),
-      "LEAK_DETECTOR_RUN_DIRECTORY": directory.path,
-      "LEAK_DETECTOR_PROCESSES": patterns.joined(separator: "\n"),
-      "LEAK_DETECTOR_STACKS": noStacks ? "0" : "1",
-      "LEAK_DETECTOR_SNAPSHOT_DIRECTORY": snapshotDirectory,
-    ]
-    let signal = snapshotSignal.flatMap(Self.signalNumber)
-    if let signal { environment["LEAK_DETECTOR_SNAPSHOT_SIGNAL"] = String(signal) }
-    let ending = try ProgramRun.run(command, environment: environment, forwarding: [SIGTERM, SIGHUP] + (signal.map { [$0] } ?? []))
-
+    let ending = try ProgramRun.run(
+      command, environment: programEnvironment(agent: agent, runDirectory: directory.path), forwarding: forwardedSignals)
     let captures = try directory.exitSnapshots()
-    let programStatus: Int32
+    let programStatus = status(of: ending)
+    guard !captures.isEmpty else {
+      if programStatus != 0 { throw ProgramExit(code: programStatus) }
+      throw InputFailure(
+        message: "no process matched --process \(checkedProcessPatterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
+          + "name the Swift processes to check with --process")
+    }
+    let report = RunReport(analyses: try analyses(of: captures), suppressions: rules)
+    let status = try gate.map { try self.gate(report, with: $0) } ?? emit(report, graphviz: graphviz)
+    if programStatus != 0 { throw ProgramExit(code: programStatus) }
+    if status != .success { throw status }
+  }
+
+  /// The processes the agent checks: `--process`, or the defaults for the command.
+  private var checkedProcessPatterns: [String] {
+    processPatterns.isEmpty ? Self.defaultProcessPatterns(for: command) : processPatterns
+  }
+
+  /// The snapshot signal's number, if one is asked for.
+  private var snapshotSignalNumber: Int32? { snapshotSignal.flatMap(Self.signalNumber) }
+
+  /// The signals sent to this process that are passed on to the program: termination requests
+  /// and the snapshot signal.
+  private var forwardedSignals: [Int32] { [SIGTERM, SIGHUP] + (snapshotSignalNumber.map { [$0] } ?? []) }
+
+  /// What the program's environment adds: the agent preloaded, and its settings.
+  private func programEnvironment(agent: String, runDirectory: String) -> [String: String] {
+    let settings = RunProtocol.Settings(
+      runDirectory: runDirectory, processPatterns: checkedProcessPatterns, recordsStacks: !noStacks,
+      snapshotDirectory: snapshotDirectory, snapshotSignal: snapshotSignalNumber)
+    var environment = settings.environment
+    environment["LD_PRELOAD"] = agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
+    return environment
+  }
+
+  /// The program's own exit status (128 + the signal when it was killed, which is said on
+  /// standard error: such a process takes no exit snapshot).
+  private func status(of ending: ProgramRun.Ending) -> Int32 {
     switch ending {
     case .exited(let code):
-      programStatus = code
+      return code
     case .killed(let number, let core):
       standardError.write(
         "leak-detector: \(command[0]) was killed by signal \(number) (\(String(cString: strsignal(number))))\(core ? ", core dumped" : ""); "
           + "a process killed before it exits takes no exit snapshot\n")
-      programStatus = 128 + number
+      return 128 + number
     }
-    guard !captures.isEmpty else {
-      if programStatus != 0 { throw ProgramExit(code: programStatus) }
-      throw InputFailure(
-        message: "no process matched --process \(patterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
-          + "name the Swift processes to check with --process")
-    }
+  }
 
+  /// Each exit snapshot analysed, with its process and whether that runs tests; with
+  /// `--snapshot`, each is kept first.
+  private func analyses(of captures: [HeapSnapshot]) throws -> [(process: String, isTestProcess: Bool, analysis: HeapAnalysis)] {
     // The agent scanned every root region: a snapshot without roots has leaked everything.
     var options = analysis.heapAnalysisOptions
     options.rootsAreComplete = true
@@ -149,36 +162,39 @@ struct RunCommand: ParsableCommand {
     for (index, capture) in captures.enumerated() {
       if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }
       let process = capture.metadata.process ?? "process \(index + 1)"
-      analyses.append(
-        (process, Self.isTestProcess(process),
-         HeapAnalysis(graph: ObjectGraph(capture), options: options)))
+      let isTestProcess = RunProtocol.ProcessDescription(process).map { Self.isTestRunner($0.program) } ?? false
+      analyses.append((process, isTestProcess, HeapAnalysis(graph: ObjectGraph(capture), options: options)))
     }
-    let report = RunReport(analyses: analyses, suppressions: rules)
+    return analyses
+  }
 
-    var status = ExitStatus.success
-    if let gate {
-      if updateBaseline {
-        try gate.update(with: report.findings)
-      } else {
-        standardError.write(report.renderProcesses())
-        status = try gate.gate(report.findings)
-      }
-    } else {
-      let asGate = GateOutcome(findings: report.findings, baseline: Baseline())
-      let rendered =
-        switch format {
-        case .text: report.renderText(names: output.names)
-        case .json: asGate.renderJSON(exitStatus: report.hasLeaks ? ExitStatus.found.rawValue : 0)
-        case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
-        case .junit: asGate.renderJUnit()
-        case .markdown: asGate.renderMarkdown(names: output.names)
-        case .html: report.renderHTML(command: command.joined(separator: " "), graphviz: graphviz)
-        }
-      try output.emit(rendered, isText: format == .text)
-      if report.hasLeaks { status = .found }
+  /// Gates the report's findings against the baseline (the processes checked on standard
+  /// error, the gate's report as `gate` writes it), or writes the baseline from them.
+  private func gate(_ report: RunReport, with gate: BaselineGate) throws -> ExitStatus {
+    if gating.updateBaseline {
+      try gate.update(with: report.findings)
+      return .success
     }
-    if programStatus != 0 { throw ProgramExit(code: programStatus) }
-    if status != .success { throw status }
+    standardError.write(report.renderProcesses())
+    return try gate.gate(report.findings)
+  }
+
+  /// Writes the report in its format (the CI formats with every leak as a new finding) and
+  /// returns ``ExitStatus/found`` when there are leaks.
+  private func emit(_ report: RunReport, graphviz: ((String) -> String?)?) throws -> ExitStatus {
+    let output = gating.output
+    let asGate = GateOutcome(findings: report.findings, baseline: Baseline())
+    let rendered =
+      switch gating.format {
+      case .text: output.text(report.reportText(names: output.names))
+      case .json: asGate.renderJSON(exitStatus: report.hasLeaks ? ExitStatus.found.rawValue : 0)
+      case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: gating.sourceRoot.resolved)
+      case .junit: asGate.renderJUnit()
+      case .markdown: asGate.renderMarkdown(names: output.names)
+      case .html: report.renderHTML(command: command.joined(separator: " "), graphviz: graphviz)
+      }
+    try output.emit(rendered)
+    return report.hasLeaks ? .found : .success
   }
 
   /// The suppression rules: the defaults unless turned off, then each file's.
@@ -210,18 +226,21 @@ struct RunCommand: ParsableCommand {
     return path
   }
 
-  /// The processes checked when `--process` is not given: the test binaries for `swift test`,
+  /// The executables that run the tests of `swift test`: XCTest's bundle and Swift Testing's
+  /// helper.
+  static let testRunnerPatterns = ["*.xctest", "swiftpm-testing-helper"]
+
+  /// The processes checked when `--process` is not given: the test runners for `swift test`,
   /// otherwise the program itself.
   static func defaultProcessPatterns(for command: [String]) -> [String] {
     let program = command[0].split(separator: "/").last.map(String.init) ?? command[0]
-    if program == "swift" && command.dropFirst().first == "test" { return ["*.xctest", "swiftpm-testing-helper"] }
+    if program == "swift" && command.dropFirst().first == "test" { return testRunnerPatterns }
     return [program]
   }
 
-  /// Whether a process is a test runner (its tests are named in reports).
-  static func isTestProcess(_ description: String) -> Bool {
-    let program = description.split(separator: " ").first ?? ""
-    return program.hasSuffix(".xctest") || program == "swiftpm-testing-helper"
+  /// Whether the executable `program` is a test runner (its tests are named in reports).
+  static func isTestRunner(_ program: String) -> Bool {
+    testRunnerPatterns.contains { fnmatch($0, program, 0) == 0 }
   }
 
   /// `path` for the only snapshot, else with `-2`, `-3`… before its extension from the second on.

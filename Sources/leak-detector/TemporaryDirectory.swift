@@ -5,8 +5,8 @@ import HeapGraph
 #endif
 
 /// A private directory: the one a `run` shares with the agents of the processes it checks (each
-/// writes its exit snapshot there, `<pid>.exit.heapsnapshot.bin`), or one for Graphviz's files;
-/// it is removed afterwards.
+/// writes its exit snapshot there, ``RunProtocol/exitSnapshotFileName(processID:)``), or one for
+/// Graphviz's files; it is removed afterwards.
 struct TemporaryDirectory {
   let path: String
 
@@ -21,13 +21,13 @@ struct TemporaryDirectory {
 
   /// The exit snapshots written, in the order of their processes' ids.
   func exitSnapshots() throws(InputFailure) -> [HeapSnapshot] {
-    let suffix = ".exit.heapsnapshot.bin"
-    var snapshots: [(pid: Int, snapshot: HeapSnapshot)] = []
-    for name in entries() where name.hasSuffix(suffix) {
+    var snapshots: [(pid: Int32, snapshot: HeapSnapshot)] = []
+    for name in entries() {
+      guard let processID = RunProtocol.processID(ofExitSnapshot: name) else { continue }
       let file = "\(path)/\(name)"
       let bytes = try readFile(file)
       do {
-        snapshots.append((Int(name.dropLast(suffix.count)) ?? 0, try HeapSnapshot(binaryBytes: bytes)))
+        snapshots.append((processID, try HeapSnapshot(binaryBytes: bytes)))
       } catch {
         throw InputFailure(message: "\(file): \(error.description)")
       }

@@ -80,6 +80,28 @@ final class RendererGoldenTests: XCTestCase {
     assertMatchesGolden(diff.renderHTML(old: "before.json", new: "after.json"), named: "diff.html")
   }
 
+  /// The roles of the text reports' lines, which a terminal colours: verdicts, headings,
+  /// notes, details, item numbers, suspects and source locations.
+  func testTextRenderers_lineRoles_matchGoldenFiles() throws {
+    let analysis = analysis(of: heap())
+    assertMatchesGolden(analysis.reportText().markedUp, named: "analysis.roles.txt")
+    let clean = self.analysis(of: heap(withLeaks: false))
+    assertMatchesGolden(clean.reportText().markedUp, named: "analysis-without-leaks.roles.txt")
+    let findings = analysis.findings
+    let cycle = try XCTUnwrap(findings.first { $0.kind == .cycle })
+    var baseline = Baseline(accepting: [cycle], previous: nil, reasonForNew: "known, issue #12")
+    baseline.accepted["00000000000000ff"] = .init(kind: "leak", summary: "App.Old", reason: "fixed since")
+    let accept = "leak-detector gate app.json --baseline Baselines/leaks.json --update-baseline"
+    let outcome = GateOutcome(findings: findings, baseline: baseline)
+    assertMatchesGolden(outcome.reportText(baseline: "Baselines/leaks.json", acceptCommand: accept).markedUp, named: "gate.roles.txt")
+    let passed = GateOutcome(findings: [cycle], baseline: Baseline(accepting: [cycle], previous: nil, reasonForNew: "known"))
+    XCTAssertEqual(passed.reportText(baseline: "b.json").markedUp, "<success>No new leaks: 1 accepted finding still present.</success>\n")
+    let diff = HeapDiff(old: clean, new: analysis)
+    assertMatchesGolden(diff.reportText(old: "before.json", new: "after.json").markedUp, named: "diff.roles.txt")
+    XCTAssertEqual(
+      HeapDiff(old: clean, new: clean).reportText(old: "a.json", new: "b.json").markedUp, "<success>No growth from a.json to b.json.</success>\n")
+  }
+
   func testSnapshotWriter_matchesGoldenFile() {
     assertMatchesGolden(String(decoding: heap().jsonBytes(), as: UTF8.self), named: "heap.json")
   }

@@ -171,6 +171,7 @@ final class RunReportTests: XCTestCase {
     XCTAssertEqual(report.suppressed.map(\.rule.origin), ["default"])
     XCTAssertEqual(report.findings.map(\.summary), ["Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner (in PetsTests.XCPetsTests.testAdopt(), PetsTests.adopt())"])
     assertMatchesGolden(report.renderText(), named: "run-report.txt")
+    assertMatchesGolden(report.reportText().markedUp, named: "run-report.roles.txt")
     assertMatchesGolden(report.renderHTML(command: "swift test"), named: "run-report.html")
   }
 
@@ -227,6 +228,7 @@ final class RunReportTests: XCTestCase {
         note: 1 diagnostic of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)
 
       """)
+    XCTAssertEqual(report.reportText().lines.prefix(3).map(\.role), [.heading, .note, .note])
   }
 
   /// The report reads each diagnostic's kind and fields, never its sentence: a failed attempt

@@ -122,6 +122,20 @@ final class RunCommandTests: XCTestCase {
     }
   }
 
+  /// `run`'s report in colour: processes and sections bold, capture notes yellow, item numbers
+  /// bold, source locations blue, fingerprints dim, a clean verdict green.
+  func testRun_colorAlways_coloursTheReportByRole() throws {
+    let leaky = try run(["--color", "always", "--", programs + "/Retains"]).standardOutput
+    XCTAssertTrue(leaky.contains("\n\u{1B}[1mChecked Retains (pid "), leaky)
+    XCTAssertTrue(leaky.contains(" leaked\u{1B}[0m\n  \u{1B}[33mnote: "), leaky)
+    XCTAssertTrue(leaky.contains("\n\n\u{1B}[1mLeaks: "), leaky)
+    XCTAssertTrue(leaky.contains("\n" + dim("Names from Retains are written without their module.") + "\n  " + bold("1)") + " "), leaky)
+    XCTAssertTrue(leaky.contains("  allocated at pair() (\u{1B}[34mRetains.swift:"), leaky)
+    XCTAssertTrue(leaky.contains("\n     \u{1B}[2mfingerprint "), leaky)
+    let clean = try run(["--color", "always", "--", programs + "/Clean"]).standardOutput
+    XCTAssertTrue(clean.hasSuffix("\n\n" + green("Leaks: none") + "\n"), clean)
+  }
+
   func testRun_crashingProgram_passesItsSignalStatusThroughAndSaysWhy() throws {
     let result = try run(["--", programs + "/Crash"])
     XCTAssertEqual(result.status, 128 + SIGILL, result.standardError)

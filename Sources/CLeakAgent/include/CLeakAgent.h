@@ -7,13 +7,13 @@
 extern "C" {
 #endif
 
-/// What the agent's loader found in the environment `leak-detector run` set.
-typedef struct {
-  const char *runDirectory;       // where exit snapshots go (LEAK_DETECTOR_RUN_DIRECTORY)
-  const char *snapshotDirectory;  // where signal snapshots go (LEAK_DETECTOR_SNAPSHOT_DIRECTORY)
-  bool stacks;                    // record allocation stacks (LEAK_DETECTOR_STACKS, default 1)
-  int snapshotSignal;             // 0: none (LEAK_DETECTOR_SNAPSHOT_SIGNAL)
-} cleak_agent_settings;
+/// The environment variables of `leak-detector run` that the loader reads before any Swift code
+/// runs, to decide whether this process is one to check: the run directory (unset, the process
+/// was not started by `run`) and the shell patterns of the executables to check, one a line.
+/// This is their only C spelling; the Swift side's is `RunProtocol.Variable` in HeapGraph, and a
+/// test keeps the two equal.
+#define CLEAK_AGENT_RUN_DIRECTORY_VARIABLE "LEAK_DETECTOR_RUN_DIRECTORY"
+#define CLEAK_AGENT_PROCESSES_VARIABLE "LEAK_DETECTOR_PROCESSES"
 
 /// Called on a thread of the agent's own, once per delivery of the snapshot signal.
 typedef void (*cleak_agent_signal_callback)(void);
@@ -23,8 +23,9 @@ typedef void (*cleak_agent_signal_callback)(void);
 /// the handler and thread are in place.
 bool cleak_agent_watch_signal(int signal, cleak_agent_signal_callback callback);
 
-/// The agent's entry point, defined in Swift: starts tracking and arranges the captures.
-void leak_detector_agent_start(const cleak_agent_settings *settings);
+/// The agent's entry point, defined in Swift: reads the rest of the settings from the
+/// environment, starts tracking and arranges the captures.
+void leak_detector_agent_start(void);
 
 #ifdef __cplusplus
 }

@@ -8,8 +8,15 @@ extension HeapAnalysis {
   ///   - names: how to write Swift names; by default readable, with the home module of all the
   ///     report's types.
   public func renderText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> String {
+    reportText(settingNames: settingNames, names: names).description
+  }
+
+  /// The text report as lines with their roles (see ``renderText(settingNames:names:)``).
+  package func reportText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> ReportText {
     let names = names ?? nameStyle
-    return cycles.renderText(settingNames: settingNames, names: names) + leaks.renderText(names: names)
+    var text = cycles.reportText(settingNames: settingNames, names: names)
+    text.append(contentsOf: leaks.reportText(names: names))
+    return text
   }
 
   /// Readable names, with the home module of the types of every finding.

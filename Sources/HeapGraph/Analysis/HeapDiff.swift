@@ -112,23 +112,36 @@ public struct HeapDiff: Sendable {
   ///   - names: how to write Swift names; by default readable, with the home module of the
   ///     growing types and findings.
   public func renderText(old: String, new: String, names: NameStyle? = nil) -> String {
-    guard hasGrowth else { return "No growth from \(old) to \(new).\n" }
-    let names = names ?? nameStyle
-    var out = "Growth from \(old) to \(new):\n"
-    if let note = names.homeModuleNote { out += note + "\n" }
-    for growth in growingTypes { out += "  \(names.type(growth.name)): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
-    if !growingPaths.isEmpty {
-      out += "Retaining paths that grew:\n"
-      for growth in growingPaths { out += "  \(growth.name): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))\n" }
+    reportText(old: old, new: new, names: names).description
+  }
+
+  /// The diff as lines with their roles (see ``renderText(old:new:names:)``).
+  package func reportText(old: String, new: String, names: NameStyle? = nil) -> ReportText {
+    var text = ReportText()
+    guard hasGrowth else {
+      text.append("No growth from \(old) to \(new).", as: .success)
+      return text
     }
-    if !growingFindings.isEmpty {
-      out += "New or growing findings:\n"
-      for growth in growingFindings {
-        let name = growth.finding.map { "\($0.kind.rawValue): \(names.summary(of: $0))" } ?? growth.name
-        out += "  \(growth.fingerprint?.description ?? ""): \(growth.before) -> \(growth.after) (+\(growth.delta))  \(name)\n"
+    let names = names ?? nameStyle
+    text.append("Growth from \(old) to \(new):", as: .heading)
+    if let note = names.homeModuleNote { text.append(note, as: .detail) }
+    for growth in growingTypes {
+      text.append("\(names.type(growth.name)): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))", indent: 2)
+    }
+    if !growingPaths.isEmpty {
+      text.append("Retaining paths that grew:", as: .heading)
+      for growth in growingPaths {
+        text.append("\(growth.name): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))", indent: 2)
       }
     }
-    return out
+    if !growingFindings.isEmpty {
+      text.append("New or growing findings:", as: .heading)
+      for growth in growingFindings {
+        let name = growth.finding.map { "\($0.kind.rawValue): \(names.summary(of: $0))" } ?? growth.name
+        text.append("\(growth.fingerprint?.description ?? ""): \(growth.before) -> \(growth.after) (+\(growth.delta))  \(name)", indent: 2)
+      }
+    }
+    return text
   }
 
   /// The diff for machines.

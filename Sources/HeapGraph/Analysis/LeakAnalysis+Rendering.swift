@@ -15,28 +15,44 @@ extension LeakAnalysis {
   /// - Parameter names: how to write Swift names; by default readable, with the home module of the
   ///   analysis's own types.
   public func renderText(names: NameStyle? = nil) -> String {
+    reportText(names: names).description
+  }
+
+  /// The leak and survivor sections as lines with their roles (see ``renderText(names:)``).
+  package func reportText(names: NameStyle? = nil) -> ReportText {
     let names = names ?? .readable(forTypeNames: typeNames)
-    var out = ""
+    var text = ReportText()
+    text.append("")
     if !hasRoots {
-      out += "\nLeaks: the snapshot lists no roots, so leaked objects cannot be told from live ones.\n"
+      text.append("Leaks: the snapshot lists no roots, so leaked objects cannot be told from live ones.", as: .heading)
     } else if leakGroups.isEmpty {
-      out += "\nLeaks: none (every object is reachable from a root)\n"
+      text.append("Leaks: none (every object is reachable from a root)", as: .success)
     } else {
-      out += "\nLeaks: \(count(leakedObjectCount, "object")) unreachable from every root, in \(count(leakGroups.count, "group"))\n"
+      text.append("Leaks: \(count(leakedObjectCount, "object")) unreachable from every root, in \(count(leakGroups.count, "group"))", as: .heading)
       for (index, group) in leakGroups.enumerated() {
-        out += "  \(index + 1)) \(group.instanceCount) × \(group.entryCycle.map(names.cycle) ?? names.type(group.summary))  (\(count(group.objectCount, "object")), "
-        out += "\(grouped(group.retainedSize)) bytes retained; fingerprint \(group.fingerprint); first object \(group.entryObjectIDs[0]))\n"
+        let entry = group.entryCycle.map(names.cycle) ?? names.type(group.summary)
+        text.append(
+          [
+            .itemNumber(index + 1),
+            ReportText.Span(
+              " \(group.instanceCount) × \(entry)  (\(count(group.objectCount, "object")), \(grouped(group.retainedSize)) bytes retained; "
+                + "fingerprint \(group.fingerprint); first object \(group.entryObjectIDs[0]))"),
+          ], indent: 2)
       }
     }
-    if !survivors.isEmpty {
-      out += "\nSurvivors: \(count(survivors.count, "object")) expected dead still reachable\n"
-      for (index, survivor) in survivors.enumerated() {
-        let path = survivor.path.map(\.link)
-        out += "  \(index + 1)) \(survivor.root): \(names.chain(path))\n"
-        out += "     suspect ~~~ \(names.suspect(in: path) ?? survivor.suspect); \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)\n"
-      }
+    guard !survivors.isEmpty else { return text }
+    text.append("")
+    text.append("Survivors: \(count(survivors.count, "object")) expected dead still reachable", as: .heading)
+    for (index, survivor) in survivors.enumerated() {
+      let path = survivor.path.map(\.link)
+      text.append([.itemNumber(index + 1), " \(survivor.root): \(names.chain(path))"], indent: 2)
+      text.append(
+        [
+          "suspect ~~~ ", .suspect(names.suspect(in: path) ?? survivor.suspect),
+          "; \(grouped(survivor.retainedSize)) bytes retained; fingerprint \(survivor.fingerprint)",
+        ], indent: 5)
     }
-    return out
+    return text
   }
 
   /// The type names the text report shows: leak groups' and survivors'.

@@ -7,27 +7,36 @@ extension GateOutcome {
   ///     its `--update-baseline` command line); said after new and fixed findings.
   ///   - names: how to write Swift names; by default readable (``nameStyle``).
   public func renderText(baseline: String, acceptCommand: String? = nil, names: NameStyle? = nil) -> String {
+    reportText(baseline: baseline, acceptCommand: acceptCommand, names: names).description
+  }
+
+  /// The verdict as lines with their roles (see ``renderText(baseline:acceptCommand:names:)``).
+  package func reportText(baseline: String, acceptCommand: String? = nil, names: NameStyle? = nil) -> ReportText {
     let names = names ?? nameStyle
-    var out = ""
+    var text = ReportText()
     if newFindings.isEmpty {
-      out += "No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.\n"
+      text.append("No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.", as: .success)
     } else {
-      out += "\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):\n"
-      if let note = names.homeModuleNote { out += note + "\n" }
+      text.append("\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):", as: .failure)
+      if let note = names.homeModuleNote { text.append(note, as: .detail) }
       for finding in newFindings {
-        out += "  \(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))\n"
-        if let location = finding.location { out += "    allocated at \(names.frame(location))\n" }
+        text.append("\(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))", indent: 2)
+        if let location = finding.location { text.append(["allocated at "] + .frame(location, names: names), indent: 4) }
       }
       if let acceptCommand {
-        out += "Fix them, or accept them with:\n  \(acceptCommand)\n"
-        out += "and write the reason for each in the baseline.\n"
+        text.append("Fix them, or accept them with:")
+        text.append(acceptCommand, indent: 2)
+        text.append("and write the reason for each in the baseline.")
       }
     }
     if !fixedFingerprints.isEmpty {
-      out += "\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).\n"
-      if let acceptCommand { out += "Tighten the baseline with:\n  \(acceptCommand)\n" }
+      text.append("\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).", as: .success)
+      if let acceptCommand {
+        text.append("Tighten the baseline with:")
+        text.append(acceptCommand, indent: 2)
+      }
     }
-    return out
+    return text
   }
 
   /// Readable names, with the home module of the new and accepted findings' types.
@@ -70,12 +79,35 @@ extension GateOutcome {
     writer.key("runs")
     writer.beginArray(multiline: true)
     writer.beginObject(multiline: true)
+    Self.writeSARIFTool(version: toolVersion, into: &writer)
+    if let root {
+      writer.key("originalUriBaseIds")
+      writer.beginObject()
+      writer.key("%SRCROOT%")
+      writer.beginObject()
+      writer.field("uri", "file://" + root)
+      writer.endObject()
+      writer.endObject()
+    }
+    writer.key("results")
+    writer.beginArray(multiline: true)
+    for finding in newFindings { finding.writeSARIFResult(isNew: true, sourceRoot: root, into: &writer) }
+    for finding in acceptedFindings { finding.writeSARIFResult(isNew: false, sourceRoot: root, into: &writer) }
+    writer.endArray()
+    writer.endObject()
+    writer.endArray()
+    writer.endObject()
+    return writer.finishDocumentText()
+  }
+
+  /// The SARIF `tool` member: this tool and the rules of its three kinds of finding.
+  private static func writeSARIFTool(version: String, into writer: inout JSONWriter) {
     writer.key("tool")
     writer.beginObject()
     writer.key("driver")
     writer.beginObject()
     writer.field("name", "leak-detector")
-    writer.field("version", toolVersion)
+    writer.field("version", version)
     writer.field("informationUri", "https://github.com/swift-leak-detector/swift-leak-detector")
     writer.key("rules")
     writer.beginArray()
@@ -95,64 +127,6 @@ extension GateOutcome {
     writer.endArray()
     writer.endObject()
     writer.endObject()
-    if let root {
-      writer.key("originalUriBaseIds")
-      writer.beginObject()
-      writer.key("%SRCROOT%")
-      writer.beginObject()
-      writer.field("uri", "file://" + root)
-      writer.endObject()
-      writer.endObject()
-    }
-    writer.key("results")
-    writer.beginArray(multiline: true)
-    for (findings, state) in [(newFindings, "new"), (acceptedFindings, "unchanged")] {
-      for finding in findings {
-        writer.beginObject()
-        writer.field("ruleId", finding.ruleID)
-        writer.field("level", state == "new" ? "error" : "note")
-        writer.field("baselineState", state)
-        writer.key("message")
-        writer.beginObject()
-        writer.field("text", "\(finding.count > 1 ? "\(finding.count) × " : "")\(finding.summary)")
-        writer.endObject()
-        writer.key("partialFingerprints")
-        writer.beginObject()
-        writer.field("leakDetectorFingerprint/v1", finding.fingerprint.description)
-        writer.endObject()
-        if let location = finding.location, let file = location.file {
-          writer.key("locations")
-          writer.beginArray()
-          writer.beginObject()
-          writer.key("physicalLocation")
-          writer.beginObject()
-          writer.key("artifactLocation")
-          writer.beginObject()
-          if let root, file.hasPrefix(root) {
-            writer.field("uri", String(file.dropFirst(root.count)))
-            writer.field("uriBaseId", "%SRCROOT%")
-          } else {
-            writer.field("uri", file)
-          }
-          writer.endObject()
-          if let line = location.line, line > 0 {
-            writer.key("region")
-            writer.beginObject()
-            writer.field("startLine", line)
-            writer.endObject()
-          }
-          writer.endObject()
-          writer.endObject()
-          writer.endArray()
-        }
-        writer.endObject()
-      }
-    }
-    writer.endArray()
-    writer.endObject()
-    writer.endArray()
-    writer.endObject()
-    return writer.finishDocumentText()
   }
 
   /// JUnit XML: one test case per finding; new findings fail.

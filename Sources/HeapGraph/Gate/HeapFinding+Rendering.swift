@@ -22,4 +22,55 @@ extension HeapFinding {
     }
     writer.endObject()
   }
+
+  /// Writes the finding as one SARIF result: its rule, its level and baseline state (an error
+  /// when it is new, a note when the baseline accepts it), its summary, its fingerprint, and its
+  /// allocation site as the physical location when the file is known (relative to `sourceRoot`,
+  /// a directory ending with `/`, when it lies inside).
+  func writeSARIFResult(isNew: Bool, sourceRoot root: String?, into writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("ruleId", ruleID)
+    writer.field("level", isNew ? "error" : "note")
+    writer.field("baselineState", isNew ? "new" : "unchanged")
+    writer.key("message")
+    writer.beginObject()
+    writer.field("text", "\(count > 1 ? "\(count) × " : "")\(summary)")
+    writer.endObject()
+    writer.key("partialFingerprints")
+    writer.beginObject()
+    writer.field("leakDetectorFingerprint/v1", fingerprint.description)
+    writer.endObject()
+    if let location, let file = location.file {
+      writer.key("locations")
+      writer.beginArray()
+      Self.writeSARIFLocation(file: file, line: location.line, sourceRoot: root, into: &writer)
+      writer.endArray()
+    }
+    writer.endObject()
+  }
+
+  /// Writes a SARIF location: the file (relative to `sourceRoot` when it lies inside) and the
+  /// line, when it is known.
+  private static func writeSARIFLocation(file: String, line: Int?, sourceRoot root: String?, into writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("physicalLocation")
+    writer.beginObject()
+    writer.key("artifactLocation")
+    writer.beginObject()
+    if let root, file.hasPrefix(root) {
+      writer.field("uri", String(file.dropFirst(root.count)))
+      writer.field("uriBaseId", "%SRCROOT%")
+    } else {
+      writer.field("uri", file)
+    }
+    writer.endObject()
+    if let line, line > 0 {
+      writer.key("region")
+      writer.beginObject()
+      writer.field("startLine", line)
+      writer.endObject()
+    }
+    writer.endObject()
+    writer.endObject()
+  }
 }

@@ -21,38 +21,53 @@ extension HeapAnalysis {
         "\(count(graph.objectCount, "object")), \(count(graph.referenceCount, "reference")) (\(grouped(graph.strongReferenceCount)) strong)",
         metadata.tool.map { "captured by \($0)" }, metadata.createdAt,
       ].compactMap { $0 }.joined(separator: " · "))
-    let cycleList = cycles.cycles
-    page.body += "<nav class=\"tiles\">"
-    page.body += HTMLPage.tile(grouped(cycles.foundCycleCount), "retain cycles", tone: cycles.hasCycles ? "bad" : "good", link: "cycles")
-    page.body += HTMLPage.tile(
+    page.body += htmlTiles()
+    if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
+    page.body += htmlCycles(names: names, graphviz: graphviz)
+    page.body += htmlLeakGroups(names: names)
+    page.body += htmlSurvivors(names: names)
+    page.body += htmlAllocationSites(names: names)
+    return page.render()
+  }
+
+  /// The summary tiles: cycles, leaked objects, survivors and objects, each linking to its section.
+  private func htmlTiles() -> String {
+    var out = "<nav class=\"tiles\">"
+    out += HTMLPage.tile(grouped(cycles.foundCycleCount), "retain cycles", tone: cycles.hasCycles ? "bad" : "good", link: "cycles")
+    out += HTMLPage.tile(
       grouped(leaks.leakedObjectCount), "leaked objects in \(count(leaks.leakGroups.count, "group"))",
       tone: leaks.leakGroups.isEmpty ? "good" : "bad", link: "leaks")
-    page.body += HTMLPage.tile(grouped(leaks.survivors.count), "survivors", tone: leaks.survivors.isEmpty ? "good" : "bad", link: "survivors")
-    page.body += HTMLPage.tile(grouped(graph.objectCount), "objects in the snapshot", tone: "neutral")
-    page.body += "</nav>\n"
-    if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
+    out += HTMLPage.tile(grouped(leaks.survivors.count), "survivors", tone: leaks.survivors.isEmpty ? "good" : "bad", link: "survivors")
+    out += HTMLPage.tile(grouped(graph.objectCount), "objects in the snapshot", tone: "neutral")
+    return out + "</nav>\n"
+  }
 
-    page.body += "<section id=\"cycles\"><h2>Retain cycles (\(grouped(cycles.foundCycleCount)))</h2>\n"
-    if cycleList.isEmpty { page.body += "<p class=\"muted\">No retain cycles.</p>\n" }
+  /// The cycles section: each cycle drawn, up to ``htmlCycleLimit``.
+  private func htmlCycles(names: NameStyle, graphviz: ((String) -> String?)?) -> String {
+    var out = "<section id=\"cycles\"><h2>Retain cycles (\(grouped(cycles.foundCycleCount)))</h2>\n"
+    if cycles.cycles.isEmpty { out += "<p class=\"muted\">No retain cycles.</p>\n" }
     var number = 0
     for (componentIndex, component) in cycles.components.enumerated() {
       for (cycleIndex, cycle) in component.cycles.enumerated() {
         number += 1
         guard number <= Self.htmlCycleLimit else { continue }
-        page.body += Self.cycleArticle(
+        out += Self.cycleArticle(
           cycle, heading: "Component \(componentIndex + 1), cycle \(cycleIndex + 1)", id: "c\(number)", names: names, graphviz: graphviz)
       }
     }
     if number > Self.htmlCycleLimit {
-      page.body += "<p class=\"note\">\(grouped(number - Self.htmlCycleLimit)) more cycles are not drawn; the JSON report lists them.</p>\n"
+      out += "<p class=\"note\">\(grouped(number - Self.htmlCycleLimit)) more cycles are not drawn; the JSON report lists them.</p>\n"
     }
-    page.body += "</section>\n"
+    return out + "</section>\n"
+  }
 
-    page.body += "<section id=\"leaks\"><h2>Leaks (\(count(leaks.leakGroups.count, "group")))</h2>\n"
+  /// The leaks section: the leak groups as a sortable table.
+  private func htmlLeakGroups(names: NameStyle) -> String {
+    var out = "<section id=\"leaks\"><h2>Leaks (\(count(leaks.leakGroups.count, "group")))</h2>\n"
     if !leaks.hasRoots {
-      page.body += "<p class=\"muted\">The snapshot lists no roots, so leaked objects cannot be told from live ones.</p>\n"
+      out += "<p class=\"muted\">The snapshot lists no roots, so leaked objects cannot be told from live ones.</p>\n"
     } else if leaks.leakGroups.isEmpty {
-      page.body += "<p class=\"muted\">None: every object is reachable from a root.</p>\n"
+      out += "<p class=\"muted\">None: every object is reachable from a root.</p>\n"
     } else {
       let rows = leaks.leakGroups.prefix(Self.htmlRowLimit).enumerated().map { index, group -> [String] in
         [
@@ -62,41 +77,46 @@ extension HeapAnalysis {
           "<span class=\"fingerprint\">\(group.fingerprint)</span>",
         ]
       }
-      page.body += HTMLPage.table(
+      out += HTMLPage.table(
         id: "leak-groups",
         columns: [
           ("rank", "#", true), ("instances", "Instances", true), ("entry", "Entry", false), ("objects", "Objects", true),
           ("retained", "Retained bytes", true), ("fingerprint", "Fingerprint", false),
         ], rows: rows)
     }
-    page.body += "</section>\n"
+    return out + "</section>\n"
+  }
 
-    page.body += "<section id=\"survivors\"><h2>Survivors (\(grouped(leaks.survivors.count)))</h2>\n"
-    if leaks.survivors.isEmpty { page.body += "<p class=\"muted\">None.</p>\n" }
+  /// The survivors section: each survivor's retaining path, its suspect marked.
+  private func htmlSurvivors(names: NameStyle) -> String {
+    var out = "<section id=\"survivors\"><h2>Survivors (\(grouped(leaks.survivors.count)))</h2>\n"
+    if leaks.survivors.isEmpty { out += "<p class=\"muted\">None.</p>\n" }
     for survivor in leaks.survivors.prefix(Self.htmlRowLimit) {
-      page.body += "<article class=\"finding survivor\"><h3>\(HTMLPage.escaped(names.type(survivor.path.last?.typeName ?? "")))</h3>"
-      page.body += "<p class=\"muted\">Expected dead, still reachable from \(HTMLPage.escaped(survivor.root)); "
-      page.body += "\(grouped(survivor.retainedSize)) bytes retained.</p><ol class=\"path\">"
+      out += "<article class=\"finding survivor\"><h3>\(HTMLPage.escaped(names.type(survivor.path.last?.typeName ?? "")))</h3>"
+      out += "<p class=\"muted\">Expected dead, still reachable from \(HTMLPage.escaped(survivor.root)); "
+      out += "\(grouped(survivor.retainedSize)) bytes retained.</p><ol class=\"path\">"
       for (index, step) in survivor.path.enumerated() {
         let isSuspect = index == survivor.path.count - 2
         let text = HTMLPage.escaped(names.link(type: step.typeName, reference: step.reference))
-        page.body += "<li>" + (isSuspect ? "<span class=\"suspect\" title=\"likely cause\">\(text)</span>" : text) + "</li>"
+        out += "<li>" + (isSuspect ? "<span class=\"suspect\" title=\"likely cause\">\(text)</span>" : text) + "</li>"
       }
-      page.body += "</ol><p class=\"fingerprint\">fingerprint \(survivor.fingerprint)</p></article>\n"
+      out += "</ol><p class=\"fingerprint\">fingerprint \(survivor.fingerprint)</p></article>\n"
     }
-    page.body += "</section>\n"
+    return out + "</section>\n"
+  }
 
-    page.body += "<section id=\"sites\"><h2>Allocation sites</h2>\n"
+  /// The allocation sites section: where the objects of the findings were allocated.
+  private func htmlAllocationSites(names: NameStyle) -> String {
+    var out = "<section id=\"sites\"><h2>Allocation sites</h2>\n"
     let sites = allocationSites
     if sites.isEmpty {
-      page.body += "<p class=\"muted\">The snapshot has no allocation stacks (start the tracker with stacks to see them).</p>\n"
+      out += "<p class=\"muted\">The snapshot has no allocation stacks (start the tracker with stacks to see them).</p>\n"
     } else {
-      page.body += HTMLPage.table(
+      out += HTMLPage.table(
         id: "allocation-sites", columns: [("site", "Allocated at", false), ("objects", "Objects found there", true)],
         rows: sites.prefix(Self.htmlRowLimit).map { [HTMLPage.siteCell($0.frame, names: names), HTMLPage.numberCell($0.count)] })
     }
-    page.body += "</section>\n"
-    return page.render()
+    return out + "</section>\n"
   }
 
   /// One cycle: its chain, short form, drawing, objects with their sites, and fingerprint.

@@ -28,63 +28,84 @@ extension CycleReport {
   ///   - names: how to write Swift names; by default readable, with the home module of the
   ///     report's own types (``NameStyle/readable(forTypeNames:)``), named in the header.
   public func renderText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> String {
+    reportText(settingNames: settingNames, names: names).description
+  }
+
+  /// The text report as lines with their roles (see ``renderText(settingNames:names:)``).
+  package func reportText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> ReportText {
     let names = names ?? defaultNameStyle
-    var out = ""
+    var text = ReportText()
     let found = foundCycleCount
     let searchable = components.indices.filter { components[$0].foundCycleCount > 0 || !components[$0].isComplete }
     if found == 0 {
-      out += "No retain cycles among \(count(objectCount, "object"))\n"
+      text.append("No retain cycles among \(count(objectCount, "object"))", as: .success)
     } else {
-      out += "\(count(found, "retain cycle")) in \(count(searchable.count, "strongly connected component"))\n"
+      text.append("\(count(found, "retain cycle")) in \(count(searchable.count, "strongly connected component"))", as: .failure)
     }
-    out += "\(count(objectCount, "object")), \(count(referenceCount, "reference")) "
-    out += "(\(grouped(strongReferenceCount)) strong); cycles of up to \(configuration.maxCycleLength) objects\n"
-    if let note = names.homeModuleNote, found > 0 { out += note + "\n" }
-
+    text.append(
+      "\(count(objectCount, "object")), \(count(referenceCount, "reference")) "
+        + "(\(grouped(strongReferenceCount)) strong); cycles of up to \(configuration.maxCycleLength) objects")
+    if let note = names.homeModuleNote, found > 0 { text.append(note, as: .detail) }
     for group in groupedComponents(searchable) {
-      let component = components[group.first]
-      out += "\nComponent \(group.first + 1): \(count(component.objectCount, "object")), "
-      out += component.isComplete ? count(component.foundCycleCount, "cycle") : "at least \(count(component.foundCycleCount, "cycle"))"
-      if group.others.count > 0 {
-        out += "; and \(count(group.others.count, "more component")) with the same cycles"
-      }
-      out += "\n"
-      for (index, cycle) in component.cycles.enumerated() {
-        out += "  \(index + 1)) \(names.cycle(cycle))\n"
-        if let short = names.shortForm(of: cycle) { out += "     in short: \(short)\n" }
-        out += "     fingerprint \(cycle.fingerprint)\n"
-        for element in cycle.elements {
-          out += "     - \(names.type(element.typeName)) (object \(element.objectID)"
-          if let address = element.address { out += ", 0x\(String(address, radix: 16))" }
-          out += ")"
-          if let site = element.allocationSite.allocationSite {
-            out += " allocated at \(names.frame(site))"
-          }
-          out += "\n"
-        }
-      }
-      if component.unlistedCycleCount > 0 {
-        out += "  … \(grouped(component.unlistedCycleCount)) more not listed (the \(count(component.cycles.count, "shortest cycle")) are shown; "
-        out += "raise \(settingNames.maxCyclesPerComponent) to see more)\n"
-      }
-      if !component.isComplete {
-        out += "  The search stopped at its step budget: this component is too dense to enumerate completely.\n"
-      }
-      if !group.others.isEmpty {
-        let shown = group.others.prefix(5).map { "\($0 + 1) (object \(components[$0].smallestObjectID))" }
-        out += "  Same cycles in component\(group.others.count == 1 ? "" : "s") \(shown.joined(separator: ", "))"
-        out += group.others.count > 5 ? ", …\n" : "\n"
-      }
+      text.append("")
+      appendComponent(group, settingNames: settingNames, names: names, to: &text)
     }
+    appendLongCyclesNote(settingNames: settingNames, to: &text)
+    return text
+  }
 
-    let longOnly = components.filter { $0.foundCycleCount == 0 && $0.isComplete }
-    if !longOnly.isEmpty {
-      let objects = longOnly.reduce(0) { $0 + $1.objectCount }
-      out += "\nNote: \(count(longOnly.count, "strongly connected component")) (\(count(objects, "object"))"
-      out += ", first object \(longOnly[0].smallestObjectID)) only has cycles longer than \(configuration.maxCycleLength) objects; "
-      out += "raise \(settingNames.maxCycleLength) to list them.\n"
+  /// A component's heading, its cycles with their objects, and what is not listed.
+  private func appendComponent(
+    _ group: (first: Int, others: [Int]), settingNames: ReportSettingNames, names: NameStyle, to text: inout ReportText
+  ) {
+    let component = components[group.first]
+    var heading = "Component \(group.first + 1): \(count(component.objectCount, "object")), "
+    heading += component.isComplete ? count(component.foundCycleCount, "cycle") : "at least \(count(component.foundCycleCount, "cycle"))"
+    if group.others.count > 0 {
+      heading += "; and \(count(group.others.count, "more component")) with the same cycles"
     }
-    return out
+    text.append(heading, as: .heading)
+    for (index, cycle) in component.cycles.enumerated() {
+      text.append([.itemNumber(index + 1), " \(names.cycle(cycle))"], indent: 2)
+      if let short = names.shortForm(of: cycle) { text.append("in short: \(short)", as: .detail, indent: 5) }
+      text.append("fingerprint \(cycle.fingerprint)", as: .detail, indent: 5)
+      for element in cycle.elements {
+        var object = "- \(names.type(element.typeName)) (object \(element.objectID)"
+        if let address = element.address { object += ", 0x\(String(address, radix: 16))" }
+        object += ")"
+        guard let site = element.allocationSite.allocationSite else {
+          text.append(object, indent: 5)
+          continue
+        }
+        text.append(["\(object) allocated at "] + .frame(site, names: names), indent: 5)
+      }
+    }
+    if component.unlistedCycleCount > 0 {
+      text.append(
+        "… \(grouped(component.unlistedCycleCount)) more not listed (the \(count(component.cycles.count, "shortest cycle")) are shown; "
+          + "raise \(settingNames.maxCyclesPerComponent) to see more)", indent: 2)
+    }
+    if !component.isComplete {
+      text.append("The search stopped at its step budget: this component is too dense to enumerate completely.", indent: 2)
+    }
+    if !group.others.isEmpty {
+      let shown = group.others.prefix(5).map { "\($0 + 1) (object \(components[$0].smallestObjectID))" }
+      text.append(
+        "Same cycles in component\(group.others.count == 1 ? "" : "s") \(shown.joined(separator: ", "))"
+          + (group.others.count > 5 ? ", …" : ""), indent: 2)
+    }
+  }
+
+  /// The note on components whose cycles are all longer than the search went.
+  private func appendLongCyclesNote(settingNames: ReportSettingNames, to text: inout ReportText) {
+    let longOnly = components.filter { $0.foundCycleCount == 0 && $0.isComplete }
+    guard !longOnly.isEmpty else { return }
+    let objects = longOnly.reduce(0) { $0 + $1.objectCount }
+    text.append("")
+    text.append(
+      "Note: \(count(longOnly.count, "strongly connected component")) (\(count(objects, "object"))"
+        + ", first object \(longOnly[0].smallestObjectID)) only has cycles longer than \(configuration.maxCycleLength) objects; "
+        + "raise \(settingNames.maxCycleLength) to list them.", as: .note)
   }
 
   /// Readable names, with the home module of the listed cycles' types.

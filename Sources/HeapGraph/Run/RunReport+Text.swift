@@ -4,39 +4,70 @@ extension RunReport {
   /// - Parameter names: how to write Swift names; by default readable, with the home module of
   ///   the leaks' types.
   public func renderText(names: NameStyle? = nil) -> String {
+    reportText(names: names).description
+  }
+
+  /// The report as lines with their roles (see ``renderText(names:)``).
+  package func reportText(names: NameStyle? = nil) -> ReportText {
     let names = names ?? nameStyle
-    var out = renderProcesses(names: names)
+    var text = processesText(names: names)
+    text.append("")
     if leaks.isEmpty {
-      out += "\nLeaks: none\n"
+      text.append("Leaks: none", as: .success)
     } else {
       let objects = leaks.reduce(0) { $0 + $1.objectCount }
-      out += "\nLeaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\n"
+      text.append("Leaks: \(count(objects, "object")) in \(count(leaks.count, "group"))", as: .heading)
       let shared = processes.reduce(0) { $0 + $1.sharedLeakedObjectCount }
-      if shared > 0 { out += "(\(count(shared, "more leaked object")) held by several groups \(shared == 1 ? "is" : "are") counted in none.)\n" }
-      if let note = names.homeModuleNote { out += note + "\n" }
-      for (index, leak) in leaks.enumerated() {
-        out += "  \(index + 1)) \(leak.instanceCount) × \(names.leak(leak.links, summary: leak.summary))  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)\n"
-        if !leak.tests.isEmpty { out += "     in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))\n" }
-        for member in leak.members {
-          let name = names.link(type: member.typeName, reference: member.reference)
-          // A closure's site is its own code: its file and line say where it is written.
-          let site = member.kind == .closureContext ? member.site.map { "written at \($0.sourceLocation ?? names.frame($0))" }
-            : member.site.map { "allocated at \(names.frame($0))" }
-          out += "     - \(name)" + (site.map { "  " + $0 } ?? "") + "\n"
-        }
-        if let others = names.otherTypes(leak.objectTypes, named: leak.members.map(\.typeName)) { out += "     also holds \(others)\n" }
-        if processes.count > 1 { out += "     in \(leak.processes.joined(separator: "; "))\n" }
-        out += "     fingerprint \(leak.fingerprint)\n"
-      }
+      if shared > 0 { text.append("(\(count(shared, "more leaked object")) held by several groups \(shared == 1 ? "is" : "are") counted in none.)") }
+      if let note = names.homeModuleNote { text.append(note, as: .detail) }
+      for (index, leak) in leaks.enumerated() { appendLeak(leak, number: index + 1, names: names, to: &text) }
     }
     if !suppressed.isEmpty {
       var byOrigin: [String: Int] = [:]
       for (_, rule) in suppressed { byOrigin[rule.origin, default: 0] += 1 }
       let origins = byOrigin.sorted { $0.key < $1.key }.map { "\($0.value) by \($0.key == "default" ? "the default rules" : $0.key)" }
       let objects = suppressed.reduce(0) { $0 + $1.leak.objectCount }
-      out += "\nSuppressed: \(count(suppressed.count, "group")) (\(count(objects, "object"))): \(origins.joined(separator: ", "))\n"
+      text.append("")
+      text.append("Suppressed: \(count(suppressed.count, "group")) (\(count(objects, "object"))): \(origins.joined(separator: ", "))", as: .heading)
     }
-    return out
+    return text
+  }
+
+  /// One leak group: its entry, the tests that allocated it, its members with their sites, and
+  /// its fingerprint.
+  private func appendLeak(_ leak: Leak, number: Int, names: NameStyle, to text: inout ReportText) {
+    let entry = names.leak(leak.links, summary: leak.summary)
+    text.append(
+      [.itemNumber(number), " \(leak.instanceCount) × \(entry)  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)"],
+      indent: 2)
+    if !leak.tests.isEmpty { text.append("in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))", indent: 5) }
+    for member in leak.members {
+      var line: [ReportText.Span] = ["- \(names.link(type: member.typeName, reference: member.reference))"]
+      if let site = member.site {
+        // A closure's site is its own code: its file and line say where it is written.
+        if member.kind == .closureContext, let location = site.sourceLocation {
+          line += ["  written at ", .location(location)]
+        } else {
+          line += [member.kind == .closureContext ? "  written at " : "  allocated at "] + .frame(site, names: names)
+        }
+      }
+      text.append(line, indent: 5)
+    }
+    if let others = names.otherTypes(leak.objectTypes, named: leak.members.map(\.typeName)) { text.append("also holds \(others)", indent: 5) }
+    if processes.count > 1 { text.append("in \(leak.processes.joined(separator: "; "))", indent: 5) }
+    text.append("fingerprint \(leak.fingerprint)", as: .detail, indent: 5)
+  }
+
+  /// The lines of ``renderProcesses(names:)`` with their roles: a process's line starts at the
+  /// margin and is a heading, the notes on its capture are indented under it.
+  private func processesText(names: NameStyle) -> ReportText {
+    var text = ReportText()
+    for line in renderProcesses(names: names).split(separator: "\n") {
+      let body = line.drop { $0 == " " }
+      let indent = line.count - body.count
+      text.append(String(body), as: processes.isEmpty ? nil : indent == 0 ? .heading : .note, indent: indent)
+    }
+    return text
   }
 
   /// The report's first lines: the processes checked, with what their captures could not see and

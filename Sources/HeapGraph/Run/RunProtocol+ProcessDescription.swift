@@ -1,0 +1,43 @@
+extension RunProtocol {
+  /// A checked process as its snapshots and the report name it: its command line, then its id.
+  ///
+  /// ```text
+  /// PetsPackageTests.xctest --testing-library swift-testing (pid 4242)
+  /// ```
+  ///
+  /// The agent writes it into each snapshot's `metadata.process`; the command reads it back to
+  /// tell test runners from other programs.
+  package struct ProcessDescription: Sendable, Hashable, CustomStringConvertible {
+    /// The longest command line kept; a longer one is cut and ends with `…`.
+    package static let maxCommandLineLength = 200
+
+    /// The executable's file name and the arguments, separated by spaces.
+    package var commandLine: String
+    package var processID: Int32
+
+    /// The description of the process started with `arguments` (the executable's path first).
+    package init(arguments: [String], processID: Int32) {
+      var arguments = arguments
+      if let first = arguments.first { arguments[0] = String(first.split(separator: "/").last ?? "") }
+      let commandLine = arguments.joined(separator: " ")
+      self.commandLine =
+        commandLine.count > Self.maxCommandLineLength ? String(commandLine.prefix(Self.maxCommandLineLength)) + "…" : commandLine
+      self.processID = processID
+    }
+
+    /// The description `description` writes, or `nil` when it does not end with a process id.
+    package init?(_ description: String) {
+      guard description.hasSuffix(")"), let open = description.ranges(of: " (pid ").last,
+        let processID = Int32(description[open.upperBound..<description.index(before: description.endIndex)])
+      else { return nil }
+      self.commandLine = String(description[..<open.lowerBound])
+      self.processID = processID
+    }
+
+    /// `leaky (pid 4242)`.
+    package var description: String { "\(commandLine) (pid \(processID))" }
+
+    /// The executable's file name.
+    package var program: String { String(commandLine.split(separator: " ").first ?? "") }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HeapGraph
+import LeakTestSupport
+import XCTest
+
+/// What `leak-detector run` and its agent exchange: settings through the environment, exit
+/// snapshot names, process descriptions, each written and read back by one definition.
+final class RunProtocolTests: XCTestCase {
+  func testSettings_environment_readsBackAsTheSameSettings() {
+    let settings = RunProtocol.Settings(
+      runDirectory: "/tmp/run.1", processPatterns: ["*.xctest", "swiftpm-testing-helper"], recordsStacks: false,
+      snapshotDirectory: "snapshots", snapshotSignal: 12)
+    let environment = settings.environment
+    XCTAssertEqual(
+      environment,
+      [
+        "LEAK_DETECTOR_RUN_DIRECTORY": "/tmp/run.1", "LEAK_DETECTOR_PROCESSES": "*.xctest\nswiftpm-testing-helper",
+        "LEAK_DETECTOR_STACKS": "0", "LEAK_DETECTOR_SNAPSHOT_DIRECTORY": "snapshots", "LEAK_DETECTOR_SNAPSHOT_SIGNAL": "12",
+      ])
+    XCTAssertEqual(RunProtocol.Settings(environment: { environment[$0.rawValue] }), settings)
+
+    var withoutSignal = settings
+    withoutSignal.snapshotSignal = nil
+    withoutSignal.recordsStacks = true
+    XCTAssertNil(withoutSignal.environment["LEAK_DETECTOR_SNAPSHOT_SIGNAL"])
+    XCTAssertEqual(RunProtocol.Settings(environment: { withoutSignal.environment[$0.rawValue] }), withoutSignal)
+  }
+
+  func testSettings_withoutARunDirectory_areNone_otherVariablesHaveDefaults() {
+    XCTAssertNil(RunProtocol.Settings(environment: { _ in nil }))
+    XCTAssertNil(RunProtocol.Settings(environment: { $0 == .runDirectory ? "" : "1" }))
+    let defaults = RunProtocol.Settings(environment: { $0 == .runDirectory ? "/tmp/run.2" : nil })
+    XCTAssertEqual(
+      defaults,
+      RunProtocol.Settings(runDirectory: "/tmp/run.2", processPatterns: [], recordsStacks: true, snapshotDirectory: ".", snapshotSignal: nil))
+  }
+
+  func testExitSnapshotName_readsBackItsProcess_otherNamesAreNone() {
+    XCTAssertEqual(RunProtocol.exitSnapshotFileName(processID: 4242), "4242.exit.heapsnapshot.bin")
+    XCTAssertEqual(RunProtocol.processID(ofExitSnapshot: RunProtocol.exitSnapshotFileName(processID: 4242)), 4242)
+    for name in [".4242.exit.heapsnapshot.bin.Ab12Cd", "server.exit.heapsnapshot.bin", "4242.heapsnapshot.json", ""] {
+      XCTAssertNil(RunProtocol.processID(ofExitSnapshot: name), name)
+    }
+  }
+
+  func testProcessDescription_namesTheExecutableWithoutItsDirectory_andReadsBack() throws {
+    let process = RunProtocol.ProcessDescription(
+      arguments: ["/p/.build/debug/PetsPackageTests.xctest", "--testing-library", "swift-testing"], processID: 11)
+    XCTAssertEqual(process.description, "PetsPackageTests.xctest --testing-library swift-testing (pid 11)")
+    XCTAssertEqual(process.program, "PetsPackageTests.xctest")
+    XCTAssertEqual(RunProtocol.ProcessDescription(process.description), process)
+
+    let long = RunProtocol.ProcessDescription(arguments: ["server"] + Array(repeating: "--verbose", count: 40), processID: 7)
+    XCTAssertEqual(long.commandLine.count, RunProtocol.ProcessDescription.maxCommandLineLength + 1)
+    XCTAssertTrue(long.description.hasSuffix("… (pid 7)"), long.description)
+    XCTAssertEqual(RunProtocol.ProcessDescription(long.description), long)
+
+    let parenthesized = try XCTUnwrap(RunProtocol.ProcessDescription("tool --name (pid 3) (pid 4)"))
+    XCTAssertEqual(parenthesized.commandLine, "tool --name (pid 3)")
+    XCTAssertEqual(parenthesized.processID, 4)
+    for text in ["process 1", "leaky (pid x)", "leaky (pid 4", ""] { XCTAssertNil(RunProtocol.ProcessDescription(text), text) }
+  }
+
+  /// The agent's C loader reads its variables before Swift runs, so `CLeakAgent.h` spells their
+  /// names too: each `CLEAK_AGENT_<NAME>_VARIABLE` must be the variable of the same name here.
+  func testAgentHeader_spellsEveryVariableItDefinesAsTheProtocolDoes() throws {
+    let root = URL(fileURLWithPath: LeakTestSupport.directory(of: #filePath)).deletingLastPathComponent().deletingLastPathComponent()
+    let header = try String(contentsOf: root.appendingPathComponent("Sources/CLeakAgent/include/CLeakAgent.h"), encoding: .utf8)
+    let definition = try NSRegularExpression(pattern: #"^#define CLEAK_AGENT_([A-Z_]+)_VARIABLE "([^"]*)"$"#, options: .anchorsMatchLines)
+    let defined = definition.matches(in: header, range: NSRange(header.startIndex..., in: header)).map { match in
+      (name: String(header[Range(match.range(at: 1), in: header)!]), value: String(header[Range(match.range(at: 2), in: header)!]))
+    }
+    XCTAssertTrue(Set(defined.map(\.name)).isSuperset(of: ["RUN_DIRECTORY", "PROCESSES"]), header)
+    for (name, value) in defined {
+      let words = name.lowercased().split(separator: "_")
+      let caseName = words[0] + words.dropFirst().map(\.capitalized).joined()
+      let variable = try XCTUnwrap(RunProtocol.Variable.allCases.first { "\($0)" == caseName }, name)
+      XCTAssertEqual(value, variable.rawValue, name)
+    }
+  }
+}
