@@ -16,7 +16,7 @@ struct TemporaryDirectory {
     guard mkdtemp(&template) != nil else {
       throw InputFailure(message: "\(base): cannot create a temporary directory: \(String(cString: strerror(errno)))")
     }
-    path = String(cString: template)
+    path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// The exit snapshots written, in the order of their processes' ids.

@@ -58,44 +58,45 @@ extension RunReport {
     text.append("fingerprint \(leak.fingerprint)", as: .detail, indent: 5)
   }
 
-  /// The lines of ``renderProcesses(names:)`` with their roles: a process's line starts at the
-  /// margin and is a heading, the notes on its capture are indented under it.
-  private func processesText(names: NameStyle) -> ReportText {
-    var text = ReportText()
-    for line in renderProcesses(names: names).split(separator: "\n") {
-      let body = line.drop { $0 == " " }
-      let indent = line.count - body.count
-      text.append(String(body), as: processes.isEmpty ? nil : indent == 0 ? .heading : .note, indent: indent)
-    }
-    return text
-  }
-
   /// The report's first lines: the processes checked, with what their captures could not see and
   /// the objects they found held by unbalanced retains.
   public func renderProcesses(names: NameStyle? = nil) -> String {
-    let names = names ?? nameStyle
-    var out = ""
+    processesText(names: names ?? nameStyle).description
+  }
+
+  /// The lines of ``renderProcesses(names:)`` with their roles: a process's line is a heading,
+  /// the notes on its capture are indented under it.
+  private func processesText(names: NameStyle) -> ReportText {
+    var text = ReportText()
+    guard !processes.isEmpty else {
+      text.append("No process was checked.")
+      return text
+    }
     for process in processes {
-      out += "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
-      out += "\(grouped(process.leakedObjectCount)) leaked\n"
+      text.append(
+        "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
+          + "\(grouped(process.leakedObjectCount)) leaked", as: .heading)
       // Failed capture attempts matter; what reflection could not see of library types is
       // common and mostly noise, so it is counted.
       let failures = process.diagnostics.filter { $0.kind == .captureFailed }
-      for failure in failures { out += "  note: \(failure.message)\n" }
+      for failure in failures { text.append("note: \(failure.message)", as: .note, indent: 2) }
       let unbalanced = process.diagnostics.compactMap(UnbalancedRetain.init(diagnostic:))
       if !unbalanced.isEmpty {
         let types = Dictionary(grouping: unbalanced, by: \.typeName).map { name, retains in
           retains.count == 1 ? names.type(name) : "\(retains.count) × \(names.type(name))"
         }.sorted()
-        out += "  note: \(count(unbalanced.count, "object")) retained with no pointer left to \(unbalanced.count == 1 ? "it" : "them"), "
-        out += "counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "
-        out += types.joined(separator: ", ") + "\n"
+        text.append(
+          "note: \(count(unbalanced.count, "object")) retained with no pointer left to \(unbalanced.count == 1 ? "it" : "them"), "
+            + "counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "
+            + types.joined(separator: ", "), as: .note, indent: 2)
       }
       let others = process.diagnostics.count - failures.count - unbalanced.count
       if others > 0 {
-        out += "  note: \(count(others, "diagnostic")) of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)\n"
+        text.append(
+          "note: \(count(others, "diagnostic")) of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)",
+          as: .note, indent: 2)
       }
     }
-    return processes.isEmpty ? "No process was checked.\n" : out
+    return text
   }
 }
