@@ -11,6 +11,9 @@ let package = Package(
     // Preloaded by `leak-detector run` into the program it checks (found next to the CLI).
     .library(name: "LeakDetectorAgent", type: .dynamic, targets: ["LeakDetectorAgent"]),
     .executable(name: "leak-detector-demo", targets: ["FeedApp"]),
+    // Not API: the code the benchmarks share, a product only so that Benchmarks/Micro (a package
+    // of its own) can use it.
+    .library(name: "_LeakBenchmarkSupport", targets: ["LeakBenchmarkSupport"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -53,8 +56,12 @@ let package = Package(
     // The README's demo: a small app that leaks, found live by RetainCycleDetector.
     .executableTarget(name: "FeedApp", dependencies: ["LeakDetector"], path: "Examples/FeedApp"),
 
+    // What the benchmarks share, here and in Benchmarks/Micro: the synthetic heap, the seeded
+    // generator (the tests' too) and the Mirror walk that reflection is compared with.
+    .target(name: "LeakBenchmarkSupport", dependencies: ["HeapGraph"], path: "Benchmarks/Support"),
+
     // Generates synthetic heap snapshots for the benchmark (not a product).
-    .executableTarget(name: "heap-synth", dependencies: ["HeapGraph"], path: "Benchmarks/HeapSynth"),
+    .executableTarget(name: "heap-synth", dependencies: ["HeapGraph", "LeakBenchmarkSupport"], path: "Benchmarks/HeapSynth"),
 
     // Allocation-tracking cost: the same loop with and without the library (not products).
     .target(name: "AllocationLoop", path: "Benchmarks/AllocationLoop"),
@@ -66,7 +73,8 @@ let package = Package(
     .executableTarget(name: "leak-check-bench", dependencies: ["LeakDetector", "LeakDetectorTesting"], path: "Benchmarks/LeakCheckBench"),
 
     // Measures reflection of live objects against a Mirror walk (not a product).
-    .executableTarget(name: "reflection-bench", dependencies: ["LeakDetector"], path: "Benchmarks/ReflectionBench"),
+    .executableTarget(
+      name: "reflection-bench", dependencies: ["LeakDetector", "LeakBenchmarkSupport"], path: "Benchmarks/ReflectionBench"),
 
     // What one live capture costs (Benchmarks/capture-overhead.sh; not a product).
     .executableTarget(name: "capture-bench", dependencies: ["LeakDetector"], path: "Benchmarks/CaptureBench"),
@@ -77,7 +85,7 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
 
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
-    .target(name: "LeakTestSupport", dependencies: ["HeapGraph"], path: "Tests/_LeakTestSupport"),
+    .target(name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakBenchmarkSupport"], path: "Tests/_LeakTestSupport"),
 
     // Types without reflection metadata, as in binaries built to hide it.
     .target(

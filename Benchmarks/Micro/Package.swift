@@ -14,6 +14,10 @@ func benchmarkTarget(_ name: String, dependencies: [Target.Dependency]) -> Targe
   )
 }
 
+/// What these benchmarks share with the root package's benchmark executables (the synthetic heap,
+/// the Mirror walk), from the root package, since another package sees only its products.
+let sharedWithTheRoot: Target.Dependency = .product(name: "_LeakBenchmarkSupport", package: "swift-leak-detector")
+
 let package = Package(
   name: "swift-leak-detector-micro-benchmarks",
   dependencies: [
@@ -28,7 +32,7 @@ let package = Package(
     // The size knob (LEAK_BENCH_SIZE), the timing helper and the same-run ratios.
     .target(name: "MicroBenchmarkSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
     benchmarkTarget("AllocationTracking", dependencies: [.product(name: "LeakDetector", package: "swift-leak-detector")]),
-    benchmarkTarget("ObjectReflection", dependencies: [.product(name: "LeakDetector", package: "swift-leak-detector")]),
-    benchmarkTarget("SnapshotParsing", dependencies: [.product(name: "HeapGraph", package: "swift-leak-detector")]),
+    benchmarkTarget("ObjectReflection", dependencies: [.product(name: "LeakDetector", package: "swift-leak-detector"), sharedWithTheRoot]),
+    benchmarkTarget("SnapshotParsing", dependencies: [.product(name: "HeapGraph", package: "swift-leak-detector"), sharedWithTheRoot]),
   ]
 )

@@ -8,6 +8,7 @@
 // - `RetainCycleDetector.findRetainCycles()` from one candidate that reaches every object.
 // Prints one JSON object.
 
+import LeakBenchmarkSupport
 import LeakDetector
 
 #if canImport(Glibc)
@@ -138,26 +139,6 @@ func seconds(_ body: () -> Void) -> Double {
   return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-/// The peer: every class instance reachable through `Mirror` children of `object`'s values.
-func mirrorReferences(of object: AnyObject) -> Int {
-  var found = 0
-  func visit(_ value: Any, depth: Int) {
-    var mirror: Mirror? = Mirror(reflecting: value)
-    while let current = mirror {
-      for child in current.children {
-        if type(of: child.value) is AnyClass {
-          found += 1
-        } else if depth < 6 {
-          visit(child.value, depth: depth + 1)
-        }
-      }
-      mirror = current.superclassMirror
-    }
-  }
-  visit(object, depth: 0)
-  return found
-}
-
 let objectCount = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 let (root, objects) = makeObjects(count: objectCount)
 
@@ -197,7 +178,7 @@ var mirrorBest = Double.infinity
 var mirrorCount = 0
 for _ in 0..<3 {
   var count = 0
-  let elapsed = seconds { for object in objects { count += mirrorReferences(of: object) } }
+  let elapsed = seconds { for object in objects { count += mirrorReferenceCount(of: object) } }
   mirrorBest = min(mirrorBest, elapsed)
   mirrorCount = count
 }

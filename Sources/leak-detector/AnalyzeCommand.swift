@@ -15,7 +15,7 @@ struct AnalyzeCommand: ParsableCommand {
       retaining path.
 
       EXIT CODES
-        0  no retain cycles
+        0  nothing found
         1  usage or input error
         2  retain cycles, leaks or survivors found
 
@@ -31,7 +31,7 @@ struct AnalyzeCommand: ParsableCommand {
     case text, json, dot, sarif, junit, markdown, html
   }
 
-  @Argument(help: "The heap snapshot to analyse (JSON, format version 1); - reads it from standard input.")
+  @Argument(help: "The heap snapshot to analyse (JSON or binary, format version 1); - reads it from standard input.")
   var snapshot: String
 
   @OptionGroup var analysis: AnalysisOptions

@@ -1,19 +1,36 @@
 import HeapGraph
 
-/// The exit codes of `leak-detector`: a closed set with stable values, documented in `--help`
-/// and the README. Commands throw a status to exit with it.
-enum ExitStatus: Int32, Error {
-  /// Nothing found (analyze), nothing grew (diff), no new findings (gate).
+/// The exit codes of `leak-detector`: a closed set with stable values.
+///
+/// Commands throw a status to exit with it. `run` exits with the program's own status instead
+/// when the program failed (`ProgramExit`), which ``helpTable`` lists as `N`. `--help` prints
+/// ``helpTable``; the table of the command-line guide is tested against it.
+enum ExitStatus: Int32, Error, CaseIterable {
   case success = 0
-  /// A usage error or unusable input.
   case inputError = 1
-  /// Something was found: retain cycles, leaks or survivors (analyze), growth (diff), findings
-  /// the baseline does not accept (gate).
   case found = 2
-  /// gate: no new findings, but accepted ones are gone (fixed); update the baseline.
   case baselineStale = 4
-  /// gate: the baseline file does not exist; create it with `--update-baseline`.
   case baselineMissing = 5
+
+  /// What the status means, in one line of `--help`.
+  var meaning: String {
+    switch self {
+    case .success: "nothing found (analyze, diff, run); no new findings (gate, run --baseline)"
+    case .inputError: "usage or input error: a bad option, an unreadable or malformed file"
+    case .found: "found: cycles, leaks or survivors; growth (diff); new findings (gate)"
+    case .baselineStale: "gate: no new findings, but accepted ones are gone; update the baseline"
+    case .baselineMissing: "gate: the baseline file does not exist; create it with --update-baseline"
+    }
+  }
+
+  /// What `run` exits with when the program it ran did not exit with 0.
+  static let programStatusMeaning = "run: the program's own status when it is not 0 (128 + signal if killed)"
+
+  /// Every exit code with its meaning, one per line, as `--help` shows them.
+  static var helpTable: String {
+    let rows = allCases.map { ("\($0.rawValue)", $0.meaning) } + [("N", programStatusMeaning)]
+    return rows.map { "  \($0.0)  \($0.1)" }.joined(separator: "\n")
+  }
 
   /// The status for a gate's verdict.
   init(_ verdict: GateOutcome.Verdict) {

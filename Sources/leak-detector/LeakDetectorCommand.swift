@@ -22,12 +22,7 @@ struct LeakDetectorCommand: ParsableCommand {
       are replaced atomically, so a failed run leaves the old file as it was.
 
       EXIT CODES
-        0  success: nothing found (analyze, run), no new findings (gate)
-        1  usage or input error (bad option, unreadable or malformed snapshot or baseline)
-        2  retain cycles, leaks or survivors found (analyze); growth (diff); new findings (gate); leaks (run)
-        4  gate: accepted findings are gone; update the baseline
-        5  gate: the baseline does not exist
-        N  run: the program's own status when it is not 0
+      \(ExitStatus.helpTable)
       """,
     version: version,
     subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self]

@@ -7,23 +7,38 @@ import XCTest
 /// fixtures in `Fixtures/Run` and the `Examples/Pets` package (optimized in release test runs, where
 /// objects may be stack-promoted and closure contexts reshaped).
 final class RunCommandTests: XCTestCase {
-  nonisolated(unsafe) private static var built: String?
-  private var programs: String { Self.built! }
+  nonisolated(unsafe) private static var built: Result<String, any Error> = .failure(FixtureBuildFailure(description: "not built"))
+  /// The directory of the built fixture programs; `setUpWithError` fails a test that has none.
+  private var programs: String { (try? Self.built.get()) ?? "" }
+
+  /// Why the fixture programs could not be built: every test of the suite fails with it.
+  struct FixtureBuildFailure: Error, CustomStringConvertible {
+    var description: String
+  }
 
   override class func setUp() {
     super.setUp()
+    built = Result { try buildFixtures() }
+  }
+
+  /// Compiles the fixture programs into a temporary directory; swiftc comes with the toolchain
+  /// that runs these tests, so a missing compiler is a failure too, not a reason to skip.
+  private static func buildFixtures() throws -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-fixtures-\(getpid())").path
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let swiftc: BuiltProgram
+    do { swiftc = try BuiltProgram.tool("swiftc") } catch { throw FixtureBuildFailure(description: "swiftc is not on PATH") }
     for name in ["Leaky", "Clean", "Roots", "Retains", "Crash", "Server"] {
-      let compile = try? BuiltProgram.tool("swiftc").run(
-        optimization + ["-g", fixtures + "/Run/\(name).swift", "-o", directory + "/" + name])
-      if compile?.status != 0 { print(compile?.standardError ?? "swiftc not found"); return }
+      let compile = try swiftc.run(optimization + ["-g", fixtures + "/Run/\(name).swift", "-o", directory + "/" + name])
+      guard compile.status == 0 else {
+        throw FixtureBuildFailure(description: "the fixture program \(name).swift did not compile:\n\(compile.standardError)")
+      }
     }
-    built = directory
+    return directory
   }
 
   override class func tearDown() {
-    if let built { try? FileManager.default.removeItem(atPath: built) }
+    if let directory = try? built.get() { try? FileManager.default.removeItem(atPath: directory) }
     super.tearDown()
   }
 
@@ -37,7 +52,8 @@ final class RunCommandTests: XCTestCase {
     {
       throw XCTSkip("the agent of a sanitizer build cannot be preloaded into programs built without the sanitizer")
     }
-    guard Self.built != nil else { throw XCTSkip("the fixture programs did not compile") }
+    // A fixture that does not compile fails every test here instead of skipping the suite.
+    _ = try Self.built.get()
   }
 
   #if DEBUG

@@ -54,18 +54,4 @@ public struct CycleReport: Sendable, Equatable {
 
   /// Whether any cycle was found.
   public var hasCycles: Bool { components.contains { $0.foundCycleCount > 0 } }
-
-  /// The report without the listed cycles that `isIncluded` rejects, with counts adjusted; for
-  /// example the cycles of live objects that were broken while the search ran.
-  public func filteringCycles(_ isIncluded: (RetainCycle) -> Bool) -> CycleReport {
-    var copy = self
-    copy.components = components.map { component in
-      var component = component
-      let kept = component.cycles.filter(isIncluded)
-      component.foundCycleCount -= component.cycles.count - kept.count
-      component.cycles = kept
-      return component
-    }
-    return copy
-  }
 }

@@ -14,9 +14,6 @@ extension HeapSnapshot {
       snapshot = HeapSnapshot(metadata: metadata)
     }
 
-    /// Whether an object with `id` was added.
-    public func containsObject(id: Int64) -> Bool { indexByObjectID[id] != nil }
-
     /// Adds an allocation stack that objects can name by `id`.
     public mutating func addStack(id: Int64, frames: [StackFrame]) {
       precondition(indexByStackID[id] == nil, "HeapSnapshot.Builder.addStack: stack id \(id) was already added")

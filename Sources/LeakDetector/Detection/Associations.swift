@@ -76,9 +76,6 @@ public enum Associations {
     }
   }
 
-  /// The number of owners with associations (for tests).
-  static var ownerCount: Int { table.withLock { $0.entries.count } }
-
   private static let table = Locked(AssociationTable(), protectedAcrossFork: true)
 
   private static let installObserver: Void = {

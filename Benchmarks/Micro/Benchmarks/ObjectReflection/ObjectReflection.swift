@@ -3,6 +3,7 @@
 // objects timed in the same iteration (the speed-up is the machine-independent figure).
 // See README.md.
 import Benchmark
+import LeakBenchmarkSupport
 import LeakDetector
 import MicroBenchmarkSupport
 

@@ -1,27 +1,38 @@
 import HeapGraph
 
-/// A synthetic heap snapshot, built the way `heap-synth` builds one (Benchmarks/HeapSynth), so
-/// that its cycles are known: "plain" objects hold strong references only to plain objects with
-/// smaller ids (no cycle), planted cycles of 2 to 20 objects and dense components (near-complete
-/// digraphs) live on objects of their own, weak references go anywhere, and every 997th plain
-/// object is a root.
-struct SyntheticHeap: Sendable {
-  /// The heap of the parse benchmarks: 100,000 objects, 300,000 references, 1,000 planted
-  /// cycles, 4 dense components of 12 objects (as `heap-synth --objects 100000 --references
-  /// 300000 --cycles 1000`).
-  static let benchmarkHeap = SyntheticHeap(
-    objects: 100_000, references: 300_000, cycles: 1_000, denseComponents: 4, denseSize: 12)
+/// A synthetic heap snapshot whose cycles are known exactly, for benchmarking the analysis.
+///
+/// - "Plain" objects hold strong references only to plain objects with smaller ids: a DAG.
+/// - Planted cycles (2 to 20 objects) live on objects of their own, which no other strong
+///   reference targets, so no other cycle can pass through them.
+/// - Dense components are near-complete digraphs of their own.
+/// - Weak references go anywhere, back edges included, and never form cycles.
+/// - Every 997th plain object is a root.
+///
+/// The same seed gives the same snapshot, byte for byte.
+public struct SyntheticHeap: Sendable {
+  /// The snapshot.
+  public let snapshot: HeapSnapshot
+  /// The object ids of each planted cycle, in the order of its references.
+  public let plantedCycles: [[Int64]]
+  /// How many objects the dense components have in all.
+  public let denseObjectCount: Int
+  /// How many references the snapshot has, weak ones included.
+  public let referenceCount: Int
 
-  let snapshot: HeapSnapshot
-
-  init(objects: Int, references: Int, cycles: Int, denseComponents: Int, denseSize: Int, seed: UInt64 = 42) {
-    var random = SplitMix64(state: seed)
+  /// Builds a heap of `objects` objects and `references` references, with `cycles` planted
+  /// cycles and `denseComponents` dense components of `denseSize` objects; `tool` is written
+  /// into the snapshot's metadata.
+  public init(
+    objects: Int, references: Int, cycles: Int, denseComponents: Int, denseSize: Int, seed: UInt64 = 42, tool: String
+  ) {
+    var random = SeededGenerator(seed: seed)
     let typeNames =
       (0..<60).map { "SynthApp.Type\($0)" } + (0..<20).map { "closure #\($0 % 3 + 1) in SynthApp.Screen\($0).load()" }
     let labels =
       (0..<12).map { "field\($0)" } + (0..<8).map { "items[\($0)]" } + ["delegate", "onUpdate", "capture #0: Screen", "cache[\"key\"]"]
     var builder = HeapSnapshot.Builder(
-      metadata: .init(tool: "micro-benchmarks", createdAt: "2026-11-22T00:00:00Z", process: "synthetic seed \(seed)"))
+      metadata: .init(tool: tool, createdAt: "2026-11-22T00:00:00Z", process: "synthetic seed \(seed)"))
     for stack in 0..<64 {
       builder.addStack(
         id: Int64(stack),
@@ -48,22 +59,28 @@ struct SyntheticHeap: Sendable {
       referenceCount += 1
     }
 
+    // Planted cycles and dense components first, on objects of their own.
+    var planted: [[Int64]] = []
     for _ in 0..<cycles {
       let members = (0..<Int.random(in: 2...20, using: &random)).map { _ in addObject() }
       for index in members.indices { addReference(members[index], members[(index + 1) % members.count], .strong) }
+      planted.append(members)
     }
+    var denseObjectCount = 0
     for _ in 0..<denseComponents {
       let members = (0..<denseSize).map { _ in addObject() }
       for a in members {
         for b in members where a != b && Bool.random(using: &random) { addReference(a, b, .strong) }
       }
-      for index in members.indices { addReference(members[index], members[(index + 1) % members.count], .strong) }
+      for index in members.indices { addReference(members[index], members[(index + 1) % members.count], .strong) }  // strongly connected
+      denseObjectCount += members.count
     }
     let firstPlain = nextID + 1
-    precondition(objects - Int(nextID) > 100, "too few objects for the planted cycles")
+    precondition(objects - Int(nextID) > 100, "SyntheticHeap: too few objects for the planted cycles")
     while nextID < objects { _ = addObject() }
     let total = nextID
 
+    // Weak references anywhere (10% of the budget), then a strong DAG over plain objects.
     for _ in 0..<(references - referenceCount) / 10 {
       addReference(Int64.random(in: 1...total, using: &random), Int64.random(in: 1...total, using: &random), .weak)
     }
@@ -80,5 +97,8 @@ struct SyntheticHeap: Sendable {
       builder.addRoot(object: root, kind: "global", label: "SynthApp.global\(root)")
     }
     snapshot = builder.snapshot
+    plantedCycles = planted
+    self.denseObjectCount = denseObjectCount
+    self.referenceCount = referenceCount
   }
 }
