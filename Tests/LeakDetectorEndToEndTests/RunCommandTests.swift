@@ -173,7 +173,7 @@ final class RunCommandTests: XCTestCase {
     XCTAssertTrue(wait(for: directory + "/ready"), "the server did not start")
     kill(process.processIdentifier, SIGUSR2)  // leak-detector passes it on to the program
     let written = waitForFile(in: directory, suffix: ".heapsnapshot.json")
-    FileManager.default.createFile(atPath: directory + "/stop", contents: Data())
+    XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/stop", contents: Data()))
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 0)
     let path = try XCTUnwrap(written, "no snapshot was written on the signal")
