@@ -132,7 +132,7 @@ void cleak_refresh_readable_regions(void) {
 }
 
 bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
-  if (address < 4096) return false;
+  if (address < cleak_lowest_mapped_address) return false;
   if (staleAfterFork) cleak_refresh_readable_regions();
   if (isRemembered(address, length)) return true;
   pthread_rwlock_rdlock(&lock);
@@ -151,11 +151,11 @@ void cleak_release_readable_regions(void) {
 }
 
 bool cleak_is_readable_while_held(uintptr_t address, size_t length) {
-  return address >= 4096 && (isRemembered(address, length) || (regions != NULL && contains(address, length)));
+  return address >= cleak_lowest_mapped_address && (isRemembered(address, length) || (regions != NULL && contains(address, length)));
 }
 
 bool cleak_is_readable(uintptr_t address, size_t length) {
-  if (address < 4096) return false;
+  if (address < cleak_lowest_mapped_address) return false;
   if (cleak_is_readable_without_refresh(address, length)) return true;
   pthread_rwlock_wrlock(&lock);
   struct timespec now;

@@ -24,7 +24,7 @@
 // leaves out of the scan, as are the tracker's tables (they hold the address of every tracked
 // object) and its own stack frames below the point of the fork; the mappings it reads are text.
 
-enum { pageSize = 4096, excludedCapacity = 256 };
+enum { excludedCapacity = 256 };
 
 typedef struct {
   const cleak_census_object *objects;  // ascending by start, not overlapping
@@ -121,16 +121,16 @@ CLEAK_UNINSTRUMENTED static void scanChunk(void *context) {
 /// Scans the resident pages of [start, end), each stretch of them guarded.
 static void scanResident(census_t *census, uintptr_t start, uintptr_t end) {
   unsigned char resident[256];
-  for (uintptr_t run = start & ~(uintptr_t)(pageSize - 1); run < end;) {
-    uintptr_t runEnd = run + sizeof resident * pageSize < end ? run + sizeof resident * pageSize : end;
+  for (uintptr_t run = start & ~(uintptr_t)(cleak_page_size - 1); run < end;) {
+    uintptr_t runEnd = run + sizeof resident * cleak_page_size < end ? run + sizeof resident * cleak_page_size : end;
     if (mincore((void *)run, runEnd - run, resident) == 0) {
       for (uintptr_t page = run; page < runEnd;) {
-        if (!(resident[(page - run) / pageSize] & 1)) {
-          page += pageSize;
+        if (!(resident[(page - run) / cleak_page_size] & 1)) {
+          page += cleak_page_size;
           continue;
         }
-        uintptr_t pagesEnd = page + pageSize;
-        while (pagesEnd < runEnd && (resident[(pagesEnd - run) / pageSize] & 1)) pagesEnd += pageSize;
+        uintptr_t pagesEnd = page + cleak_page_size;
+        while (pagesEnd < runEnd && (resident[(pagesEnd - run) / cleak_page_size] & 1)) pagesEnd += cleak_page_size;
         census_chunk_t chunk = {census, page > start ? page : start, pagesEnd < end ? pagesEnd : end};
         cleak_run_guarded(scanChunk, &chunk);
         page = pagesEnd;

@@ -102,7 +102,7 @@ static inline __attribute__((always_inline)) void scanChunkWith(
 // guard skips the rest of that page.) The mappings' snapshot is held for the whole scan, so
 // visitors test readability with `cleak_is_readable_while_held`.
 static void forEachReadableWord(uintptr_t start, uintptr_t end, void (*scanChunk)(void *scan), void *context) {
-  const uintptr_t page = 4096;
+  const uintptr_t page = cleak_page_size;
   start = (start + sizeof(uintptr_t) - 1) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
   cleak_hold_readable_regions();
   for (uintptr_t chunk = start; chunk < end; chunk = (chunk & ~(page - 1)) + page) {
@@ -156,11 +156,9 @@ typedef struct {
 // code and constants, small integers) fail that test first.
 static inline __attribute__((always_inline)) void findStorage(uintptr_t slot, uintptr_t candidate, void *context) {
   storage_search_t *search = context;
-  if ((candidate & 15) != 0 || candidate < 0x10000 || candidate >= ((uintptr_t)1 << 56) ||
-      !cleak_is_readable_while_held(candidate, 16))
-    return;
+  if (!cleak_is_plausible_address(candidate, 16) || !cleak_is_readable_while_held(candidate, 16)) return;
   uintptr_t metadata = cleak_word_at(candidate);
-  if ((metadata & 7) != 0 || metadata < 0x10000 || !cleak_is_readable_while_held(metadata, sizeof(cleak_class_metadata))) return;
+  if (!cleak_is_plausible_address(metadata, 8) || !cleak_is_readable_while_held(metadata, sizeof(cleak_class_metadata))) return;
   uintptr_t descriptor = cleak_word_at(metadata + offsetof(cleak_class_metadata, description));
   for (size_t index = 0; index < search->count; index++) {
     if (descriptor == search->descriptors[index]) append(&search->list, slot, candidate);

@@ -43,7 +43,7 @@ int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
          (frame & (sizeof(uintptr_t) - 1)) == 0) {
     const cleak_frame_record *record = (const cleak_frame_record *)frame;
     uintptr_t caller = record->caller, returnAddress = record->returnAddress;
-    if (returnAddress < 4096) break;
+    if (returnAddress < cleak_lowest_mapped_address) break;
     frames[depth++] = returnAddress;
     if (caller <= frame) break;  // 0 marks the outermost frame
     frame = caller;

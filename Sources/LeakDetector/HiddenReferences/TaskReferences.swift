@@ -226,7 +226,7 @@ struct TaskReferences {
       for slot in stride(from: start, to: start &+ used, by: MemoryLayout<UInt>.size) {
         guard let word = MemoryReader.readWord(at: slot) else { continue }
         let target = cleak_reference_in_word(word)
-        guard target != task, target & 7 == 0, target >= 0x10000 else { continue }
+        guard target != task, cleak_is_plausible_address(target, 8) else { continue }
         references.append(RawReference(label: "async frame", ownership: .strong, target: target, isConservative: true))
       }
       slab = MemoryReader.readWord(at: slab &+ Slab.next) ?? 0

@@ -1,3 +1,4 @@
+import CLeakRuntime
 import HeapGraph
 
 /// Everything reflection learned about one heap object.
@@ -93,7 +94,7 @@ struct LiveObjectReader {
   /// object reflection knows (never retain, cast or read such an address), or when this
   /// runtime's layouts are not the known ones (``RuntimeLayoutCheck``).
   func describe(address: UInt, hint: TargetHint) -> (HeapObjectKind, String)? {
-    guard RuntimeLayoutCheck.mismatch == nil, address & 7 == 0, address >= 0x1000, address < 1 << 56,
+    guard RuntimeLayoutCheck.mismatch == nil, cleak_is_plausible_address(address, 8),
       let metadata = MemoryReader.readWord(at: address), metadata & 7 == 0,
       let kindWord = MemoryReader.readWord(at: metadata), let kind = HeapObjectKind.of(kindWord: kindWord)
     else {
