@@ -18,14 +18,14 @@ public struct LeakCheckConfiguration: Sendable {
   /// The longest retain cycle reported, in objects.
   public var maxCycleLength = CycleFinder.Configuration.defaultMaxCycleLength
   /// Types that may outlive a test: caches, singletons, the test harness, library internals, as
-  /// ``TypePattern``s (`"Foundation.*"` matches a prefix; a pattern without `*` or `?` the whole
+  /// `TypePattern`s (`"Foundation.*"` matches a prefix; a pattern without `*` or `?` the whole
   /// name).
   public var allowedTypes: [String] = LeakCheckConfiguration.standardAllowedTypes
   /// References that legitimately keep objects alive, as `"SourceType.label"` patterns (matched as
-  /// a ``TypePattern``: `"ImageCache.entries*"`): an object held through such a reference is not
+  /// a `TypePattern`: `"ImageCache.entries*"`): an object held through such a reference is not
   /// reported.
   public var allowedReferences: [String] = []
-  /// Types known to leak (a known issue), as ``TypePattern``s: reported as a note, not as a failure.
+  /// Types known to leak (a known issue), as `TypePattern`s: reported as a note, not as a failure.
   public var knownLeaks: [String] = []
   /// Known leaks in the suppression format `leak-detector run --suppressions` reads (its `type`
   /// rules apply here), so that one file serves the CLI and the tests:
@@ -39,7 +39,7 @@ public struct LeakCheckConfiguration: Sendable {
   /// The time bounds and attempts of the capture child that reads the heap to explain survivors.
   public var captureLimits = CaptureLimits()
 
-  /// Library and runtime types that outlive tests by design: ``TypePattern/frameworkTypes``.
+  /// Library and runtime types that outlive tests by design: `TypePattern.frameworkTypes`.
   public static let standardAllowedTypes = TypePattern.frameworkTypes.map(\.pattern)
 
   public init() {}

@@ -13,30 +13,30 @@
 /// name.contexts              // ["closure #1 () -> ()", "MyApp.Feed.load(to: MyApp.View) -> ()"]
 /// name.isClosure             // true
 /// name.closureName           // "closure #1 in MyApp.Feed.load(to: View)"
-/// name.function              // "MyApp.Feed.load(to: MyApp.View)"
+/// name.function             // "MyApp.Feed.load(to: MyApp.View)"
 /// ```
 ///
 /// Contexts are separated by ` in ` outside brackets: `(`, `<`, `[` and `{` open one, and their
 /// counterparts close it, except the `>` of an arrow `->` and the `<` and `>` of an operator's
 /// name (`Swift.< infix`). A private declaration's discriminator, `(_select in _6F9E…)`, is in
 /// parentheses, so its ` in ` separates nothing.
-public struct DemangledName: Sendable, Hashable {
+package struct DemangledName: Sendable, Hashable {
   /// The demangler's text, as given.
-  public let text: String
+  package let text: String
   /// What the demangler writes before the declaration, in order.
-  public let prefixes: [Prefix]
+  package let prefixes: [Prefix]
   /// The declaration: the text after the prefixes, without an unmangled suffix
   /// (` with unmangled suffix ".resume.0"`).
-  public let declaration: Substring
+  package let declaration: Substring
   /// The declaration's contexts, innermost first: `closure #1 () -> ()`, `Local #1`,
   /// `App.make() -> AnyObject`. A conformance (`== in conformance App.Feed : Swift.Equatable in App`)
   /// has one context starting with `conformance `.
-  public let contexts: [Substring]
+  package let contexts: [Substring]
 
   /// One of the words the demangler writes before a declaration.
-  public struct Prefix: Sendable, Hashable {
+  package struct Prefix: Sendable, Hashable {
     /// What the words say about the code.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
       /// `partial apply forwarder for `, `partial apply for `: the code that calls a closure with
       /// its context.
       case partialApplication
@@ -53,13 +53,13 @@ public struct DemangledName: Sendable, Hashable {
     }
 
     /// What the words say.
-    public var kind: Kind
+    package var kind: Kind
     /// The words as written, with their trailing space.
-    public var text: Substring
+    package var text: Substring
   }
 
   /// Reads `text`.
-  public init(_ text: String) {
+  package init(_ text: String) {
     self.text = text
     var rest = Substring(text)
     // Every prefix, separator and suffix has a space: a name without one is its own declaration.
@@ -84,23 +84,53 @@ public struct DemangledName: Sendable, Hashable {
 
   /// Whether the declaration is a closure's (`closure #1 …` or `implicit closure #2 …`): the one
   /// decision, by name, that code is a closure.
-  public var isClosure: Bool { Self.closureNumber(of: contexts[0]) != nil }
+  package var isClosure: Bool { Self.isClosure(declaration: declaration) }
 
   /// Whether the declaration is a reabstraction thunk, code that adapts a closure to another
   /// calling convention (its context holds the closure it wraps).
-  public var isReabstractionThunk: Bool { declaration.hasPrefix("reabstraction thunk") }
+  package var isReabstractionThunk: Bool { Self.isReabstractionThunk(declaration: declaration) }
+
+  /// ``isClosure`` of the name `text`, read no further than the start of its declaration: for
+  /// deciding about many names quickly (an object's kind by its type name).
+  static func namesClosure(_ text: String) -> Bool {
+    guard mayHavePrefix(text) else { return text.hasPrefix("closure #") || text.hasPrefix("implicit closure #") }
+    return isClosure(declaration: declaration(of: text))
+  }
+
+  /// ``isReabstractionThunk`` of the name `text`, read no further than the start of its
+  /// declaration.
+  static func namesReabstractionThunk(_ text: String) -> Bool {
+    guard mayHavePrefix(text) else { return text.hasPrefix("reabstraction thunk") }
+    return isReabstractionThunk(declaration: declaration(of: text))
+  }
+
+  private static func isClosure(declaration: Substring) -> Bool { closureWordsLength(of: declaration) != nil }
+
+  private static func isReabstractionThunk(declaration: Substring) -> Bool { startsWith(declaration, "reabstraction thunk") }
+
+  /// The start of `text`'s declaration: what follows its prefixes.
+  private static func declaration(of text: String) -> Substring {
+    var rest = Substring(text)
+    while let prefix = prefix(of: rest) { rest = rest.dropFirst(prefix.text.count) }
+    return rest
+  }
 
   /// Whether the name is a part of an async function (after a suspension, the concurrency
   /// runtime resumes it).
-  public var isAsyncPartialFunction: Bool { prefixes.contains { $0.kind == .asyncPartialFunction } }
+  package var isAsyncPartialFunction: Bool { prefixes.contains { $0.kind == .asyncPartialFunction } }
 
   /// `closure #2` for a context `closure #2 (A) -> () …` and `implicit closure #2` for
   /// `implicit closure #2 …`; `nil` for other contexts.
-  public static func closureNumber(of context: Substring) -> Substring? {
-    for prefix in ["closure #", "implicit closure #"] where context.hasPrefix(prefix) {
-      let digits = context.dropFirst(prefix.count).prefix { $0.isNumber }
-      return context.prefix(prefix.count + digits.count)
-    }
+  package static func closureNumber(of context: Substring) -> Substring? {
+    guard let wordsLength = closureWordsLength(of: context) else { return nil }
+    let digits = context.dropFirst(wordsLength).prefix { $0.isNumber }
+    return context.prefix(wordsLength + digits.count)
+  }
+
+  /// The length of `closure #` or `implicit closure #` at the start of `context`, if either is.
+  private static func closureWordsLength(of context: Substring) -> Int? {
+    if startsWith(context, "closure #") { return 9 }
+    if startsWith(context, "implicit closure #") { return 18 }
     return nil
   }
 
@@ -113,7 +143,7 @@ public struct DemangledName: Sendable, Hashable {
   ///
   /// `"partial apply forwarder for closure #1 () -> () in MyApp.Feed.load(to: MyApp.View, Swift.Int) -> ()"`
   /// becomes `"closure #1 in MyApp.Feed.load(to: View, Int)"`.
-  public var closureName: String {
+  package var closureName: String {
     if isReabstractionThunk { return "reabstraction thunk" }
     var result = prefixes.filter { $0.kind != .partialApplication }.map(\.text).joined()
     // "closure #1 (A) -> B in context" → "closure #1 in context", at every nesting level.
@@ -133,7 +163,7 @@ public struct DemangledName: Sendable, Hashable {
   /// The function the code is of, as its declaration is written, without its result type and
   /// effects: the declaration, or a closure's outermost context
   /// (`implicit closure #1 () throws -> Any in Tests.testA() -> ()` → `Tests.testA()`).
-  public var function: String {
+  package var function: String {
     var name = isClosure ? contexts[contexts.count - 1] : declaration
     if let arrow = name.firstRange(of: " -> ") { name = name[..<arrow.lowerBound] }
     while let suffix = [" throws", " async"].first(where: name.hasSuffix) { name = name.dropLast(suffix.count) }
@@ -149,7 +179,7 @@ public struct DemangledName: Sendable, Hashable {
 
   /// `Swift.Optional<MyApp.Feed>` → `Optional<Feed>`: `text` without the qualifiers of its names
   /// (an identifier followed by a dot).
-  public static func unqualified(_ text: Substring) -> String {
+  package static func unqualified(_ text: Substring) -> String {
     var result = ""
     var identifier = ""
     for character in text {
@@ -197,26 +227,44 @@ public struct DemangledName: Sendable, Hashable {
 
   /// The prefix `text` starts with, if any.
   private static func prefix(of text: Substring) -> Prefix? {
-    let words: [(String, Prefix.Kind)] = [
-      ("partial apply forwarder for ", .partialApplication), ("partial apply for ", .partialApplication),
-      ("merged ", .copy), ("specialized ", .copy), ("dispatch thunk of ", .copy),
-      ("async function pointer to ", .relation), ("protocol witness for ", .relation),
-      ("variable initialization expression of ", .relation),
-    ]
-    for (word, kind) in words where text.hasPrefix(word) { return Prefix(kind: kind, text: text.prefix(word.count)) }
-    for specialization in ["generic specialization ", "function signature specialization "] where text.hasPrefix(specialization + "<") {
-      let open = text.index(text.startIndex, offsetBy: specialization.count)
-      guard let close = closingBracket(in: text, from: open), text[text.index(after: close)...].hasPrefix(" of ") else { return nil }
+    guard let first = text.utf8.first, isPrefixInitial(first) else { return nil }
+    for (word, kind) in prefixWords where startsWith(text, word) { return Prefix(kind: kind, text: text.prefix(word.count)) }
+    for specialization in ["generic specialization <", "function signature specialization <"] where startsWith(text, specialization) {
+      let open = text.index(text.startIndex, offsetBy: specialization.count - 1)
+      guard let close = closingBracket(in: text, from: open), startsWith(text[text.index(after: close)...], " of ") else {
+        return nil
+      }
       return Prefix(kind: .copy, text: text[..<text.index(close, offsetBy: 5)])
     }
     if text.first == "(", let close = text.firstIndex(of: ")") {
       for word in [" suspend resume partial function for ", " await resume partial function for "]
-      where text[text.index(after: close)...].hasPrefix(word) {
+      where startsWith(text[text.index(after: close)...], word) {
         return Prefix(kind: .asyncPartialFunction, text: text[..<text.index(close, offsetBy: 1 + word.count)])
       }
     }
     return nil
   }
+
+  /// Whether `byte` is the first of a prefix: most names are told to have none by their first.
+  private static func isPrefixInitial(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "p"), UInt8(ascii: "m"), UInt8(ascii: "s"), UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "v"),
+      UInt8(ascii: "g"), UInt8(ascii: "f"), UInt8(ascii: "("):
+      true
+    default: false
+    }
+  }
+
+  /// Whether `text` may start with a prefix (its first character starts one).
+  private static func mayHavePrefix(_ text: String) -> Bool { text.utf8.first.map(isPrefixInitial) ?? false }
+
+  /// The words of the prefixes that are only words, and what they say.
+  private static let prefixWords: [(String, Prefix.Kind)] = [
+    ("partial apply forwarder for ", .partialApplication), ("partial apply for ", .partialApplication),
+    ("merged ", .copy), ("specialized ", .copy), ("dispatch thunk of ", .copy),
+    ("async function pointer to ", .relation), ("protocol witness for ", .relation),
+    ("variable initialization expression of ", .relation),
+  ]
 
   /// The parts of `text` between occurrences of `separator` outside brackets.
   static func topLevelParts(of text: Substring, separatedBy separator: String) -> [Substring] {
@@ -230,7 +278,7 @@ public struct DemangledName: Sendable, Hashable {
       case .closing: depth = max(depth - 1, 0)
       case nil: break
       }
-      if depth == 0, text[index...].hasPrefix(separator) {
+      if depth == 0, startsWith(text[index...], separator) {
         parts.append(text[start..<index])
         index = text.index(index, offsetBy: separator.count)
         start = index
@@ -287,7 +335,18 @@ public struct DemangledName: Sendable, Hashable {
     var end = index
     while end < text.endIndex, isOperatorCharacter(text[end]) { end = text.index(after: end) }
     let rest = text[end...]
-    return rest.hasPrefix(" infix") || rest.hasPrefix(" prefix") || rest.hasPrefix(" postfix")
+    return startsWith(rest, " infix") || startsWith(rest, " prefix") || startsWith(rest, " postfix")
+  }
+
+  /// Whether `text` starts with the characters of `prefix`, compared as UTF-8 (the prefixes the
+  /// demangler writes are ASCII, and a byte comparison costs far less than one of characters).
+  private static func startsWith(_ text: Substring, _ prefix: String) -> Bool {
+    let compared = text.utf8.withContiguousStorageIfAvailable { bytes in
+      prefix.utf8.withContiguousStorageIfAvailable { wanted in
+        bytes.count >= wanted.count && bytes.prefix(wanted.count).elementsEqual(wanted)
+      }
+    }
+    return (compared ?? nil) ?? text.utf8.starts(with: prefix.utf8)
   }
 
   static func isOperatorCharacter(_ character: Character) -> Bool { "/=-+!*%<>&|^~?.".contains(character) }

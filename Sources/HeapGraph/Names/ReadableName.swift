@@ -50,7 +50,8 @@ public enum ReadableName {
       return prefix + readable(chain: witness, keepingModule: false, isAsync: &isAsync) + " in "
         + Text(preparing: String(conforming)).typeText(keepingModule: false)
     }
-    return prefix + readable(chain: name.contexts[...], keepingModule: keepingModule, isAsync: &isAsync) + (isAsync ? " (async)" : "")
+    let declaration = readable(chain: name.contexts[...], keepingModule: keepingModule, isAsync: &isAsync)
+    return prefix + declaration + (isAsync ? " (async)" : "")
   }
 
   /// A type name (`ReSwift.Subscription<RWTests.RWAppState>`) as people write it

@@ -32,7 +32,7 @@ public enum TestAttribution {
     return found.map(functionName)
   }
 
-  /// The function a frame's symbol names as people write it (``DemangledName/function``): no
+  /// The function a frame's symbol names as people write it (`DemangledName.function`): no
   /// async-resumption prefix, no result type (`ProfileTests.actorLeak() async -> ()` →
   /// `ProfileTests.actorLeak()`); a closure in the test (`XCTAssert`'s autoclosure, say) names the
   /// test it is written in.

@@ -111,7 +111,7 @@ public final class Symbolicator: Sendable {
     return demangled ?? symbol
   }
 
-  /// A closure's name as people read it (``DemangledName/closureName``): `closure #1 in
+  /// A closure's name as people read it (`DemangledName.closureName`): `closure #1 in
   /// MyApp.Feed.load()`, without the closure's own signature, the enclosing function's result
   /// type or thunk prefixes.
   ///
