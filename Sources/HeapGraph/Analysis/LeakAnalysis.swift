@@ -161,7 +161,9 @@ public struct LeakAnalysis: Sendable {
 
   /// The objects `expectedDead` names that a root reaches, only the first one on each path (one
   /// held by another survivor is part of that one's leak).
-  private static func survivors(expectedDead: ExpectedDead, graph: ObjectGraph, tree: ShortestPathTree, dominators: DominatorTree) -> [Survivor] {
+  private static func survivors(
+    expectedDead: ExpectedDead, graph: ObjectGraph, tree: ShortestPathTree, dominators: DominatorTree
+  ) -> [Survivor] {
     func isExpectedDead(_ node: Int) -> Bool {
       switch expectedDead {
       case .generation(let first): graph.generation(of: node).map { $0 >= first } ?? false
@@ -187,7 +189,9 @@ public struct LeakAnalysis: Sendable {
   }
 
   /// The description of each entry's component, in the order of `entries`.
-  private static func describe(entries: [Int], of components: UnreachedComponents) -> [(Fingerprint, String, cycle: RetainCycle?)] {
+  private static func describe(
+    entries: [Int], of components: UnreachedComponents
+  ) -> [(Fingerprint, String, cycle: RetainCycle?)] {
     var previous = [Int32](repeating: -1, count: components.graph.objectCount)
     return entries.map { entry in
       describe(members: components.members(ofComponentOf: entry), components: components, previous: &previous)
