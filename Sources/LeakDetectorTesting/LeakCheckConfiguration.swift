@@ -17,13 +17,15 @@ public struct LeakCheckConfiguration: Sendable {
   public var gracePeriod: Duration = .milliseconds(100)
   /// The longest retain cycle reported, in objects.
   public var maxCycleLength = CycleFinder.Configuration.defaultMaxCycleLength
-  /// Types that may outlive a test: caches, singletons, the test harness, library internals. A
-  /// pattern ending in `*` matches a prefix (`"Foundation.*"`); otherwise the whole name.
+  /// Types that may outlive a test: caches, singletons, the test harness, library internals, as
+  /// `TypePattern`s (`"Foundation.*"` matches a prefix; a pattern without `*` or `?` the whole
+  /// name).
   public var allowedTypes: [String] = LeakCheckConfiguration.standardAllowedTypes
-  /// References that legitimately keep objects alive, as `"SourceType.label"` patterns (`*`
-  /// matches a prefix): an object held through such a reference is not reported.
+  /// References that legitimately keep objects alive, as `"SourceType.label"` patterns (matched as
+  /// a `TypePattern`: `"ImageCache.entries*"`): an object held through such a reference is not
+  /// reported.
   public var allowedReferences: [String] = []
-  /// Types known to leak (a known issue): reported as a note, not as a failure.
+  /// Types known to leak (a known issue), as `TypePattern`s: reported as a note, not as a failure.
   public var knownLeaks: [String] = []
   /// Known leaks in the suppression format `leak-detector run --suppressions` reads (its `type`
   /// rules apply here), so that one file serves the CLI and the tests:
@@ -37,12 +39,8 @@ public struct LeakCheckConfiguration: Sendable {
   /// The time bounds and attempts of the capture child that reads the heap to explain survivors.
   public var captureLimits = CaptureLimits()
 
-  /// Library and runtime types that outlive tests by design.
-  public static let standardAllowedTypes = [
-    "Swift.*", "_Concurrency.*", "Foundation.*", "FoundationEssentials.*", "FoundationInternationalization.*",
-    "FoundationNetworking.*", "Dispatch.*", "XCTest.*", "Testing.*", "Synchronization.*", "LeakDetector.*",
-    "LeakDetectorTesting.*",
-  ]
+  /// Library and runtime types that outlive tests by design: `TypePattern.frameworkTypes`.
+  public static let standardAllowedTypes = TypePattern.frameworkTypes.map(\.pattern)
 
   public init() {}
 
@@ -51,15 +49,11 @@ public struct LeakCheckConfiguration: Sendable {
     (getenv(Self.disablingEnvironmentVariable).map { String(cString: $0) } ?? "") != "1"
   }
 
-  func isAllowed(type name: String) -> Bool { Self.matches(name, allowedTypes) }
-  func isKnownLeak(type name: String) -> Bool { Self.matches(name, knownLeaks) || knownLeakRules.suppresses(type: name) }
-  func isAllowed(step: String) -> Bool { Self.matches(step, allowedReferences) }
-
-  static func matches(_ name: String, _ patterns: [String]) -> Bool {
-    patterns.contains { pattern in
-      pattern.hasSuffix("*") ? name.hasPrefix(pattern.dropLast()) : name == pattern
-    }
+  func isAllowed(type name: String) -> Bool { allowedTypes.contains { TypePattern($0).matches(name) } }
+  func isKnownLeak(type name: String) -> Bool {
+    knownLeaks.contains { TypePattern($0).matches(name) } || knownLeakRules.suppresses(type: name)
   }
+  func isAllowed(step: String) -> Bool { allowedReferences.contains { TypePattern($0).matches(step) } }
 }
 
 #if canImport(Glibc)

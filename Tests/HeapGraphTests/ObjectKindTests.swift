@@ -14,6 +14,7 @@ import Testing
     let expected: [(String, ObjectKind)] = [
       ("MyApp.Feed", .classInstance),
       ("closure #1 in MyApp.Feed.load()", .closureContext),
+      ("implicit closure #1 in MyApp.Feed.load()", .closureContext),
       ("reabstraction thunk", .closureContext),
       ("closure context", .closureContext),
       ("box<Int>", .box),

@@ -138,32 +138,70 @@ package struct DominatorTree: Sendable {
   /// Dominators and Related Problems", 2005; the variant LLVM uses).
   private static func immediateDominators(_ preorder: Preorder, _ successors: Successors) -> UnsafeMutableBufferPointer<Int32> {
     let reached = preorder.reachedCount
-    // Predecessors by number, as compressed rows (reached sources only).
-    let predecessorStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached + 1)
-    predecessorStart.initialize(repeating: 0)
-    for source in 0..<reached {
-      let sourceNode = Int(preorder.node[source])
-      for position in successors.positions(of: sourceNode) {
-        let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
-        predecessorStart[target + 1] += 1
-      }
-    }
-    for index in 0..<reached { predecessorStart[index + 1] += predecessorStart[index] }
-    let predecessors = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Int(predecessorStart[reached]))
-    let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
-    _ = fill.initialize(from: predecessorStart[0..<reached])
-    for source in 0..<reached {
-      let sourceNode = Int(preorder.node[source])
-      for position in successors.positions(of: sourceNode) {
-        let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
-        predecessors[Int(fill[target])] = Int32(source)
-        fill[target] += 1
-      }
-    }
-    fill.deallocate()
-
     let dominator = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
     _ = dominator.initialize(from: preorder.parent[0..<reached])
+    if reached > 1 {
+      let predecessors = Predecessors(preorder, successors)
+      defer { predecessors.release() }
+      let semi = semidominators(preorder, predecessors)
+      defer { semi.deallocate() }
+      // The nearest common ancestor of the semidominator and the parent: the parent's immediate
+      // dominator chain (numbers below this one, already final) followed down to the semidominator.
+      for number in 1..<reached {
+        var candidate = dominator[number]
+        while candidate > semi[number] { candidate = dominator[Int(candidate)] }
+        dominator[number] = candidate
+      }
+    }
+    dominator[0] = 0
+    return dominator
+  }
+
+  /// The predecessors of each preorder number (reached sources only), as compressed rows.
+  private struct Predecessors {
+    /// Where each number's predecessors start in ``numbers``; one more entry than numbers.
+    let start: UnsafeMutableBufferPointer<Int32>
+    let numbers: UnsafeMutableBufferPointer<Int32>
+
+    init(_ preorder: Preorder, _ successors: Successors) {
+      let reached = preorder.reachedCount
+      let start = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached + 1)
+      start.initialize(repeating: 0)
+      for source in 0..<reached {
+        let sourceNode = Int(preorder.node[source])
+        for position in successors.positions(of: sourceNode) {
+          let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
+          start[target + 1] += 1
+        }
+      }
+      for index in 0..<reached { start[index + 1] += start[index] }
+      let numbers = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Int(start[reached]))
+      let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+      defer { fill.deallocate() }
+      _ = fill.initialize(from: start[0..<reached])
+      for source in 0..<reached {
+        let sourceNode = Int(preorder.node[source])
+        for position in successors.positions(of: sourceNode) {
+          let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
+          numbers[Int(fill[target])] = Int32(source)
+          fill[target] += 1
+        }
+      }
+      self.start = start
+      self.numbers = numbers
+    }
+
+    func release() {
+      start.deallocate()
+      numbers.deallocate()
+    }
+  }
+
+  /// The semidominator of each preorder number, as a number (Lengauer and Tarjan: numbers in
+  /// reverse preorder, each linked into a forest searched with path compression); the caller
+  /// deallocates it.
+  private static func semidominators(_ preorder: Preorder, _ predecessors: Predecessors) -> UnsafeMutableBufferPointer<Int32> {
+    let reached = preorder.reachedCount
     let semi = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
     let label = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
     // The forest of processed numbers, compressed as it is searched; starts as the parents.
@@ -171,7 +209,7 @@ package struct DominatorTree: Sendable {
     _ = ancestor.initialize(from: preorder.parent[0..<reached])
     let pending = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
     defer {
-      for buffer in [predecessorStart, predecessors, semi, label, ancestor, pending] { buffer.deallocate() }
+      for buffer in [label, ancestor, pending] { buffer.deallocate() }
     }
     for number in 0..<reached {
       semi[number] = Int32(number)
@@ -203,22 +241,14 @@ package struct DominatorTree: Sendable {
       } while depth > 0
       return label[Int(current)]
     }
-    if reached > 1 {
-      for number in stride(from: reached - 1, through: 1, by: -1) {
-        var best = preorder.parent[number]
-        for predecessor in predecessors[Int(predecessorStart[number])..<Int(predecessorStart[number + 1])] {
-          let candidate = semi[Int(evaluate(predecessor, firstLinked: Int32(number + 1)))]
-          if candidate < best { best = candidate }
-        }
-        semi[number] = best
+    for number in stride(from: reached - 1, through: 1, by: -1) {
+      var best = preorder.parent[number]
+      for predecessor in predecessors.numbers[Int(predecessors.start[number])..<Int(predecessors.start[number + 1])] {
+        let candidate = semi[Int(evaluate(predecessor, firstLinked: Int32(number + 1)))]
+        if candidate < best { best = candidate }
       }
-      for number in 1..<reached {
-        var candidate = dominator[number]
-        while candidate > semi[number] { candidate = dominator[Int(candidate)] }
-        dominator[number] = candidate
-      }
+      semi[number] = best
     }
-    dominator[0] = 0
-    return dominator
+    return semi
   }
 }

@@ -112,55 +112,37 @@ public struct LeakAnalysis: Sendable {
   /// With `frameworkTypes`, a cycle of other types that only objects of those types hold (and what
   /// they alone hold: a test case XCTest keeps, its stored properties) is an entry of its own,
   /// not part of the framework's group, which a report may suppress.
+  ///
+  /// The steps: the unreached components and their entries (``UnreachedComponents``); each
+  /// entry described while the dominator tree is computed on another core; then the leak groups
+  /// and the survivors, with their retained sizes.
   init(
     graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree,
     cyclicComponents: [[Int32]]? = nil, frameworkTypes: Suppressions? = nil
   ) {
-    let count = graph.objectCount
     hasRoots = !graph.roots.isEmpty || rootsAreComplete
-    // Reachability from the roots, with the shortest path's parent of each object.
-    let parent = tree.parent
-    let unreached = hasRoots ? (0..<count).filter { parent[$0] == -2 } : []
+    let unreached = hasRoots ? graph.nodes.filter { !tree.isReached($0) } : []
     leakedObjectCount = unreached.count { !graph.isClosureValue($0) }
-
-    // Entries of the unreachable part: one node per component no other unreachable component holds.
-    var component = [Int32](repeating: -1, count: count)
-    // A component is unreached whole or not at all.
-    let cycles =
-      !hasRoots ? []
-      : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
-        ?? StronglyConnectedComponents(graph: graph, startNodes: unreached).components
-    for (index, members) in cycles.enumerated() {
-      for member in members { component[Int(member)] = Int32(count + index) }
-    }
-    for node in unreached where component[node] < 0 { component[node] = Int32(node) }
-    // Component ids are nodes (a node alone) or `count` plus the index of a cyclic component.
-    // Not an entry: a component held from outside, or one whose entry is already chosen.
-    var isNotAnEntry = [Bool](repeating: false, count: count + cycles.count)
-    for node in unreached {
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
-        let target = Int(graph.strongTargets[edge])
-        if component[target] >= 0 && component[target] != component[node] { isNotAnEntry[Int(component[target])] = true }
-      }
-    }
-    var entries: [Int] = []
-    for node in unreached where !isNotAnEntry[Int(component[node])] {
-      entries.append(node)  // the smallest node of its component (nodes are in id order)
-      isNotAnEntry[Int(component[node])] = true
-    }
-    if let frameworkTypes {
-      entries += Self.cyclesHeldOnlyByFramework(
-        unreached: unreached, component: component, cycles: cycles, graph: graph, isFramework: frameworkTypes.suppresses(type:))
-    }
+    let components = UnreachedComponents(
+      graph: graph, unreached: unreached,
+      // A component is unreached whole or not at all.
+      cycles: !hasRoots ? [] : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
+        ?? StronglyConnectedComponents(graph: graph, startNodes: unreached).components)
+    var entries = components.entries()
+    if let frameworkTypes { entries += components.cyclesHeldOnlyByFramework(isFramework: frameworkTypes.suppresses(type:)) }
     // The dominator tree on another core while this one describes the entries.
     let dominatorWork = ConcurrentResult { [entries] in DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries) }
-    var previous = [Int32](repeating: -1, count: count)
-    let descriptions = entries.map { entry in
-      let members = component[entry] >= Int32(count) ? cycles[Int(component[entry]) - count].map(Int.init) : [entry]
-      return Self.describe(members: members, component: component, graph: graph, previous: &previous)
-    }
+    let descriptions = Self.describe(entries: entries, of: components)
     let dominators = dominatorWork.value
+    leakGroups = Self.leakGroups(entries: entries, descriptions: descriptions, graph: graph, dominators: dominators)
+    survivors = expectedDead.map { Self.survivors(expectedDead: $0, graph: graph, tree: tree, dominators: dominators) } ?? []
+  }
 
+  /// The groups of `entries` (described by `descriptions`), identical ones (same fingerprint)
+  /// merged, largest retained size first.
+  private static func leakGroups(
+    entries: [Int], descriptions: [(Fingerprint, String, cycle: RetainCycle?)], graph: ObjectGraph, dominators: DominatorTree
+  ) -> [LeakGroup] {
     var groups: [Fingerprint: LeakGroup] = [:]
     for (entry, (fingerprint, summary, cycle)) in zip(entries, descriptions) {
       var group = groups[fingerprint] ?? LeakGroup(
@@ -172,82 +154,48 @@ public struct LeakAnalysis: Sendable {
       group.entryObjectIDs.append(graph.objectID(of: entry))
       groups[fingerprint] = group
     }
-    leakGroups = groups.values.sorted {
+    return groups.values.sorted {
       ($0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.retainedSize, $1.objectCount, $0.fingerprint)
     }
-
-    // Survivors: expected-dead objects a root reaches; only the first one on each path.
-    var survivors: [Survivor] = []
-    if let expectedDead {
-      func isExpectedDead(_ node: Int) -> Bool {
-        switch expectedDead {
-        case .generation(let first): graph.generation(of: node).map { $0 >= first } ?? false
-        case .objects(let ids): ids.contains(graph.objectID(of: node))
-        }
-      }
-      let rootByNode = Dictionary(graph.roots.map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
-      for node in graph.nodes where parent[node] != -2 && isExpectedDead(node) {
-        let chain = tree.path(to: node) ?? [node]
-        guard !chain.dropLast().contains(where: isExpectedDead) else { continue }  // held by another survivor
-        let steps = Survivor.Step.steps(of: chain, in: graph, tree: tree)
-        let root = rootByNode[chain[0]]
-        let source = chain.count > 1 ? steps[steps.count - 2] : nil
-        let suspect = source.map { "\($0.typeName).\($0.reference ?? "?")" } ?? "root \(root?.label ?? root?.kind.rawValue ?? "?")"
-        survivors.append(
-          Survivor(
-            root: [root?.kind.rawValue, root?.label].compactMap { $0 }.joined(separator: " "), path: steps, suspect: suspect,
-            fingerprint: Fingerprint(parts: ["survivor", suspect, graph.typeName(of: node)]),
-            retainedSize: Int(dominators.retainedSize[node])))
-      }
-    }
-    self.survivors = survivors
   }
 
-  /// The entries (the smallest node of each) of the unreached cycles of the program's own types
-  /// that nothing holds but components with a framework object in them (`isFramework` of its type
-  /// name) and the objects those alone hold, short of such cycles: what XCTest keeps alive for
-  /// the whole run (its suite, each test case and the test case's stored properties) must not
-  /// swallow a cycle a test made. `component` maps unreached nodes to their component (a node, or
-  /// the object count plus an index into `cycles`).
-  private static func cyclesHeldOnlyByFramework(
-    unreached: [Int], component: [Int32], cycles: [[Int32]], graph: ObjectGraph, isFramework: (String) -> Bool
-  ) -> [Int] {
-    let count = graph.objectCount
-    var hasFramework = [Bool](repeating: false, count: count + cycles.count)
-    for node in unreached where isFramework(graph.typeName(of: node)) { hasFramework[Int(component[node])] = true }
-    var heldByFramework = [Bool](repeating: false, count: count)
-    var queue = unreached.filter { hasFramework[Int(component[$0])] }
-    for node in queue { heldByFramework[node] = true }
-    var reachedCycles: [Int] = []
-    var isReachedCycle = [Bool](repeating: false, count: cycles.count)
-    var next = 0
-    while next < queue.count {
-      let node = queue[next]
-      next += 1
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
-        let target = Int(graph.strongTargets[edge])
-        let targetComponent = Int(component[target])
-        guard targetComponent >= 0, !heldByFramework[target] else { continue }
-        if targetComponent >= count && !hasFramework[targetComponent] {  // a cycle of the program's own
-          if !isReachedCycle[targetComponent - count] {
-            isReachedCycle[targetComponent - count] = true
-            reachedCycles.append(targetComponent - count)
-          }
-          continue
-        }
-        heldByFramework[target] = true
-        queue.append(target)
+  /// The objects `expectedDead` names that a root reaches, only the first one on each path (one
+  /// held by another survivor is part of that one's leak).
+  private static func survivors(
+    expectedDead: ExpectedDead, graph: ObjectGraph, tree: ShortestPathTree, dominators: DominatorTree
+  ) -> [Survivor] {
+    func isExpectedDead(_ node: Int) -> Bool {
+      switch expectedDead {
+      case .generation(let first): graph.generation(of: node).map { $0 >= first } ?? false
+      case .objects(let ids): ids.contains(graph.objectID(of: node))
       }
     }
-    // Such a cycle is an entry when nothing else (another of the program's cycles) holds it too.
-    var heldElsewhere = [Bool](repeating: false, count: cycles.count)
-    for node in unreached where !heldByFramework[node] {
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
-        let targetComponent = Int(component[Int(graph.strongTargets[edge])])
-        if targetComponent >= count && targetComponent != Int(component[node]) { heldElsewhere[targetComponent - count] = true }
-      }
+    let rootByNode = Dictionary(graph.roots.map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
+    var survivors: [Survivor] = []
+    for node in graph.nodes where tree.isReached(node) && isExpectedDead(node) {
+      let chain = tree.path(to: node) ?? [node]
+      guard !chain.dropLast().contains(where: isExpectedDead) else { continue }  // held by another survivor
+      let steps = Survivor.Step.steps(of: chain, in: graph, tree: tree)
+      let root = rootByNode[chain[0]]
+      let source = chain.count > 1 ? steps[steps.count - 2] : nil
+      let suspect = source.map { "\($0.typeName).\($0.reference ?? "?")" } ?? "root \(root?.label ?? root?.kind.rawValue ?? "?")"
+      survivors.append(
+        Survivor(
+          root: [root?.kind.rawValue, root?.label].compactMap { $0 }.joined(separator: " "), path: steps, suspect: suspect,
+          fingerprint: Fingerprint(parts: ["survivor", suspect, graph.typeName(of: node)]),
+          retainedSize: Int(dominators.retainedSize[node])))
     }
-    return reachedCycles.filter { !heldElsewhere[$0] }.map { Int(cycles[$0].min()!) }
+    return survivors
+  }
+
+  /// The description of each entry's component, in the order of `entries`.
+  private static func describe(
+    entries: [Int], of components: UnreachedComponents
+  ) -> [(Fingerprint, String, cycle: RetainCycle?)] {
+    var previous = [Int32](repeating: -1, count: components.graph.objectCount)
+    return entries.map { entry in
+      describe(members: components.members(ofComponentOf: entry), components: components, previous: &previous)
+    }
   }
 
   /// The fingerprint and summary of a leak group's entry (its component's `members`): the
@@ -255,13 +203,16 @@ public struct LeakAnalysis: Sendable {
   /// order, so that the same leak gets the same fingerprint whatever the addresses (a parent
   /// with three children is always described through `children[0]`); or its type.
   private static func describe(
-    members: [Int], component: [Int32], graph: ObjectGraph, previous: inout [Int32]
+    members: [Int], components: UnreachedComponents, previous: inout [Int32]
   ) -> (Fingerprint, String, cycle: RetainCycle?) {
+    let graph = components.graph
     let firstType = members.map(graph.typeName(of:)).min() ?? ""
     let candidates = members.filter { graph.typeName(of: $0) == firstType }.prefix(32)
     var best: (cycle: RetainCycle, key: String)?
     for start in candidates {
-      guard let cycle = shortestCycle(through: start, component: component, graph: graph, previous: &previous) else { continue }
+      guard let cycle = shortestCycle(through: start, component: components.component, graph: graph, previous: &previous) else {
+        continue
+      }
       // Compared by types and labels only: never by where the objects happen to be.
       let key = cycle.addressIndependentDescription
       if let chosen = best, (chosen.cycle.elements.count, chosen.key) <= (cycle.elements.count, key) { continue }

@@ -19,13 +19,32 @@ struct ComponentCycleSearch {
     localIndex = [Int32](repeating: -1, count: graph.objectCount)
   }
 
+  /// The cycles among `members`, a strongly connected component of the graph.
   mutating func run(_ members: [Int32]) -> Outcome {
-    let count = members.count
     for (position, node) in members.enumerated() { localIndex[Int(node)] = Int32(position) }
     defer { for node in members { localIndex[Int(node)] = -1 } }
+    var enumeration = CycleEnumeration(
+      adjacency: LocalAdjacency(members: members, graph: graph, localIndex: localIndex), members: members,
+      configuration: configuration)
+    enumeration.run()
+    return Outcome(cycles: enumeration.kept.cycles, foundCount: enumeration.kept.foundCount, isComplete: enumeration.isComplete)
+  }
+}
 
-    // Forward and reverse adjacency restricted to the component, in local indices. Successor
-    // order follows the graph's (target, label) order, so the search is deterministic.
+/// Forward and reverse adjacency restricted to a component, in local indices (positions in the
+/// component's members), as compressed rows. Successor order follows the graph's (target, label)
+/// order, so the search is deterministic.
+private struct LocalAdjacency {
+  /// Where each position's successors start in ``forward``; one more entry than positions.
+  let forwardOffsets: [Int32]
+  let forward: [Int32]
+  /// Where each position's predecessors start in ``reverse``; one more entry than positions.
+  let reverseOffsets: [Int32]
+  let reverse: [Int32]
+
+  /// The adjacency of `members`, whose positions `localIndex` gives by node (-1 outside them).
+  init(members: [Int32], graph: ObjectGraph, localIndex: [Int32]) {
+    let count = members.count
     var forwardOffsets = [Int32](repeating: 0, count: count + 1)
     var forward: [Int32] = []
     var inDegree = [Int32](repeating: 0, count: count + 1)
@@ -49,86 +68,130 @@ struct ComponentCycleSearch {
         fill[target] += 1
       }
     }
+    self.forwardOffsets = forwardOffsets
+    self.forward = forward
+    self.reverseOffsets = reverseOffsets
+    self.reverse = reverse
+  }
+}
 
-    let maxLength = configuration.maxCycleLength
-    let cap = configuration.maxCyclesPerComponent
+/// The enumeration of one component's elementary cycles, each found from its smallest position
+/// (`start`) by a depth-first search over larger positions, pruned by the distance back to
+/// `start`: a path goes on only where it can still close within the longest cycle length.
+/// Every edge looked at counts as a step, and the search stops when the steps pass the budget.
+private struct CycleEnumeration {
+  let adjacency: LocalAdjacency
+  let members: [Int32]
+  let maxLength: Int
+  let budget: Int
+  private(set) var steps = 0
+  private(set) var kept: KeptCycles
+
+  /// Per position: `start` when ``distance`` holds its distance back to the current `start`.
+  private var distanceStamp: [Int32]
+  /// Per position: edges back to the current `start`, when stamped.
+  private var distance: [Int32]
+  private var isOnPath: [Bool]
+  private var queue: [Int32] = []
+  /// The depth-first path, as positions, with the next successor edge of each in ``cursor``.
+  private var path: [Int32] = []
+  private var cursor: [Int32] = []
+
+  init(adjacency: LocalAdjacency, members: [Int32], configuration: CycleFinder.Configuration) {
+    let count = members.count
+    self.adjacency = adjacency
+    self.members = members
+    maxLength = configuration.maxCycleLength
     let (scaled, overflow) = configuration.stepBudgetPerNode.multipliedReportingOverflow(by: count)
     let (sum, sumOverflow) = configuration.stepBudgetPerComponent.addingReportingOverflow(scaled)
-    let budget = overflow || sumOverflow ? Int.max : sum
-    var steps = 0
-    var kept = KeptCycles(capacity: cap, maxLength: maxLength)
+    budget = overflow || sumOverflow ? Int.max : sum
+    kept = KeptCycles(capacity: configuration.maxCyclesPerComponent, maxLength: maxLength)
+    distanceStamp = [Int32](repeating: -1, count: count)
+    distance = [Int32](repeating: 0, count: count)
+    isOnPath = [Bool](repeating: false, count: count)
+  }
 
-    var distanceStamp = [Int32](repeating: -1, count: count)  // == start: distance is valid
-    var distance = [Int32](repeating: 0, count: count)
-    var isOnPath = [Bool](repeating: false, count: count)
-    var queue: [Int32] = []
-    var path: [Int32] = []
-    var cursor: [Int32] = []
+  /// Whether every cycle was seen within the step budget.
+  var isComplete: Bool { steps <= budget }
 
-    search: for start in 0..<count {
-      // Distances back to `start` through nodes >= start, up to maxLength - 1 edges.
-      let startTag = Int32(start)
-      distanceStamp[start] = startTag
-      distance[start] = 0
-      queue.removeAll(keepingCapacity: true)
-      queue.append(startTag)
-      var head = 0
-      while head < queue.count {
-        let node = Int(queue[head])
-        head += 1
-        let nextDistance = distance[node] + 1
-        guard nextDistance < maxLength else { continue }
-        steps += Int(reverseOffsets[node + 1] - reverseOffsets[node])
-        for edge in Int(reverseOffsets[node])..<Int(reverseOffsets[node + 1]) {
-          let predecessor = Int(reverse[edge])
-          guard predecessor > start, distanceStamp[predecessor] != startTag else { continue }
-          distanceStamp[predecessor] = startTag
-          distance[predecessor] = nextDistance
-          queue.append(Int32(predecessor))
-        }
-      }
-      if steps > budget { break search }
-      // Can anything close a cycle back to `start`? (A self-loop or a larger predecessor.)
-      var closes = false
-      for edge in Int(reverseOffsets[start])..<Int(reverseOffsets[start + 1]) where reverse[edge] >= startTag {
-        closes = true
-        break
-      }
-      guard closes else { continue }
+  /// Finds the cycles from every start, until the budget runs out.
+  mutating func run() {
+    for start in 0..<members.count {
+      markDistances(backTo: start)
+      if steps > budget { return }
+      guard canClose(at: start) else { continue }
+      guard enumerateCycles(from: start) else { return }
+    }
+  }
 
-      path.removeAll(keepingCapacity: true)
-      cursor.removeAll(keepingCapacity: true)
-      path.append(startTag)
-      cursor.append(forwardOffsets[start])
-      isOnPath[start] = true
-      while let top = path.last {
-        let edge = cursor[cursor.count - 1]
-        guard edge < forwardOffsets[Int(top) + 1] else {
-          path.removeLast()
-          cursor.removeLast()
-          isOnPath[Int(top)] = false
-          continue
-        }
-        cursor[cursor.count - 1] = edge + 1
-        steps += 1
-        if steps > budget {
-          for node in path { isOnPath[Int(node)] = false }
-          break search
-        }
-        let next = Int(forward[Int(edge)])
-        if next == start {
-          kept.insert(length: path.count) { path.map { members[Int($0)] } }
-          continue
-        }
-        guard next > start, !isOnPath[next], distanceStamp[next] == startTag,
-          path.count + Int(distance[next]) <= maxLength
-        else { continue }
-        path.append(Int32(next))
-        cursor.append(forwardOffsets[next])
-        isOnPath[next] = true
+  /// Stamps the distances back to `start` through positions >= start, up to maxLength - 1
+  /// edges (a breadth-first search over the reverse edges).
+  private mutating func markDistances(backTo start: Int) {
+    let startTag = Int32(start)
+    distanceStamp[start] = startTag
+    distance[start] = 0
+    queue.removeAll(keepingCapacity: true)
+    queue.append(startTag)
+    var head = 0
+    while head < queue.count {
+      let node = Int(queue[head])
+      head += 1
+      let nextDistance = distance[node] + 1
+      guard nextDistance < maxLength else { continue }
+      steps += Int(adjacency.reverseOffsets[node + 1] - adjacency.reverseOffsets[node])
+      for edge in Int(adjacency.reverseOffsets[node])..<Int(adjacency.reverseOffsets[node + 1]) {
+        let predecessor = Int(adjacency.reverse[edge])
+        guard predecessor > start, distanceStamp[predecessor] != startTag else { continue }
+        distanceStamp[predecessor] = startTag
+        distance[predecessor] = nextDistance
+        queue.append(Int32(predecessor))
       }
     }
-    return Outcome(cycles: kept.cycles, foundCount: kept.foundCount, isComplete: steps <= budget)
+  }
+
+  /// Whether anything can close a cycle back to `start`: a self-loop or a larger predecessor.
+  private func canClose(at start: Int) -> Bool {
+    let startTag = Int32(start)
+    let predecessors = Int(adjacency.reverseOffsets[start])..<Int(adjacency.reverseOffsets[start + 1])
+    return adjacency.reverse[predecessors].contains { $0 >= startTag }
+  }
+
+  /// Keeps the cycles through `start` and larger positions (depth-first); `false` when the
+  /// budget ran out.
+  private mutating func enumerateCycles(from start: Int) -> Bool {
+    let startTag = Int32(start)
+    path.removeAll(keepingCapacity: true)
+    cursor.removeAll(keepingCapacity: true)
+    path.append(startTag)
+    cursor.append(adjacency.forwardOffsets[start])
+    isOnPath[start] = true
+    while let top = path.last {
+      let edge = cursor[cursor.count - 1]
+      guard edge < adjacency.forwardOffsets[Int(top) + 1] else {
+        path.removeLast()
+        cursor.removeLast()
+        isOnPath[Int(top)] = false
+        continue
+      }
+      cursor[cursor.count - 1] = edge + 1
+      steps += 1
+      if steps > budget {
+        for node in path { isOnPath[Int(node)] = false }
+        return false
+      }
+      let next = Int(adjacency.forward[Int(edge)])
+      if next == start {
+        kept.insert(path: path, of: members)
+        continue
+      }
+      guard next > start, !isOnPath[next], distanceStamp[next] == startTag,
+        path.count + Int(distance[next]) <= maxLength
+      else { continue }
+      path.append(Int32(next))
+      cursor.append(adjacency.forwardOffsets[next])
+      isOnPath[next] = true
+    }
+    return true
   }
 }
 
@@ -145,16 +208,19 @@ private struct KeptCycles {
     buckets = Array(repeating: [], count: maxLength + 1)
   }
 
-  mutating func insert(length: Int, _ cycle: () -> [Int32]) {
+  /// Counts the cycle along `path` (positions in `members`), and keeps it as nodes if it is
+  /// among the shortest.
+  mutating func insert(path: [Int32], of members: [Int32]) {
+    let length = path.count
     foundCount += 1
     if keptCount < capacity {
-      buckets[length].append(cycle())
+      buckets[length].append(path.map { members[Int($0)] })
       keptCount += 1
       longestKept = max(longestKept, length)
       return
     }
     guard length < longestKept else { return }
-    buckets[length].append(cycle())
+    buckets[length].append(path.map { members[Int($0)] })
     buckets[longestKept].removeLast()
     while buckets[longestKept].isEmpty { longestKept -= 1 }
   }

@@ -7,8 +7,13 @@
 /// tree.isReached(node)  // false: no root reaches it, so it leaked
 /// ```
 struct ShortestPathTree {
-  /// The previous object on the path: -1 for a root, -2 for an object no root reaches.
+  /// The previous object on the path: ``sourceParent`` for a source, ``unreachedParent`` for an
+  /// object no source reaches.
   let parent: [Int32]
+  /// The parent of a source, which no object precedes.
+  static let sourceParent: Int32 = -1
+  /// The parent of an object that no source reaches.
+  static let unreachedParent: Int32 = -2
   /// The strong edge (an index into the graph's edges) from `parent`, or -1.
   let parentEdge: [Int32]
   /// The reached objects, roots first, each after its parent.
@@ -25,11 +30,11 @@ struct ShortestPathTree {
   ///
   /// - Complexity: O(*n* + *e*).
   init(graph: ObjectGraph, sources: [Int]) {
-    var parent = [Int32](repeating: -2, count: graph.objectCount)
+    var parent = [Int32](repeating: Self.unreachedParent, count: graph.objectCount)
     var parentEdge = [Int32](repeating: -1, count: graph.objectCount)
     var queue: [Int32] = []
-    for source in sources where parent[source] == -2 {
-      parent[source] = -1
+    for source in sources where parent[source] == Self.unreachedParent {
+      parent[source] = Self.sourceParent
       queue.append(Int32(source))
     }
     var head = 0
@@ -38,7 +43,7 @@ struct ShortestPathTree {
       head += 1
       for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
         let target = Int(graph.strongTargets[edge])
-        guard parent[target] == -2 else { continue }
+        guard parent[target] == Self.unreachedParent else { continue }
         parent[target] = Int32(node)
         parentEdge[target] = Int32(edge)
         queue.append(Int32(target))
@@ -50,13 +55,13 @@ struct ShortestPathTree {
   }
 
   /// Whether a source reaches `node`.
-  func isReached(_ node: Int) -> Bool { parent[node] != -2 }
+  func isReached(_ node: Int) -> Bool { parent[node] != Self.unreachedParent }
 
   /// The nodes from a source to `node`, or `nil` when no source reaches it.
   func path(to node: Int) -> [Int]? {
     guard isReached(node) else { return nil }
     var chain = [node]
-    while parent[chain[chain.count - 1]] >= 0 { chain.append(Int(parent[chain[chain.count - 1]])) }
+    while parent[chain[chain.count - 1]] != Self.sourceParent { chain.append(Int(parent[chain[chain.count - 1]])) }
     return chain.reversed()
   }
 }

@@ -144,12 +144,13 @@ public struct NameStyle: Sendable, Hashable {
   }
 
   private static func shortName(_ typeName: String, kind: ObjectKind) -> String {
-    var name = ReadableName.type(typeName)
+    let name = ReadableName.type(typeName)
     if kind == .closureContext {
-      while let range = name.firstRange(of: " in "), name.hasPrefix("closure #") || name.hasPrefix("implicit closure #") {
-        name = String(name[range.upperBound...])
+      var contexts = DemangledName(name).contexts[...]
+      while contexts.count > 1, let innermost = contexts.first, DemangledName.closureNumber(of: innermost) != nil {
+        contexts = contexts.dropFirst()
       }
-      return "closure in " + name
+      return "closure in " + contexts.joined(separator: " in ")
     }
     // Generic arguments are dropped: `Subscription<Int>` → `Subscription`.
     var result = ""

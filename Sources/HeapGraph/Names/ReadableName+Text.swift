@@ -29,9 +29,9 @@ extension ReadableName {
         let word = Array(fixity)
         while let position = Self.firstIndex(of: word, in: characters), position > 0 {
           var start = position
-          while start > 0, Self.isOperatorCharacter(characters[start - 1]) { start -= 1 }
+          while start > 0, DemangledName.isOperatorCharacter(characters[start - 1]) { start -= 1 }
           // The dot that joins the operator to its type (`Swift.Equatable.==`, `Swift...<`).
-          if start > 0, characters[start] == ".", !Self.isOperatorCharacter(characters[start - 1]) { start += 1 }
+          if start > 0, characters[start] == ".", !DemangledName.isOperatorCharacter(characters[start - 1]) { start += 1 }
           let placeholder = Character(Unicode.Scalar(0xE000 + UInt32(operators.count))!)
           operators[placeholder] = String(characters[start..<position])
           characters.replaceSubrange(start..<(position + word.count), with: [placeholder])
@@ -52,13 +52,6 @@ extension ReadableName {
     func hasPrefix(_ prefix: String, at offset: Int = 0) -> Bool {
       let prefix = Array(prefix)
       return offset + prefix.count <= characters.count && Array(characters[offset..<(offset + prefix.count)]) == prefix
-    }
-
-    mutating func removeFirst(_ count: Int) { characters.removeFirst(min(count, characters.count)) }
-
-    /// Drops ` with unmangled suffix ".resume.0"`.
-    mutating func removeUnmangledSuffix() {
-      if let start = Self.firstIndex(of: Array(" with unmangled suffix "), in: characters) { characters.removeSubrange(start...) }
     }
 
     /// The index of the bracket that closes the one at `open` (`(`, `<`, `[` or `{`); the `>` of
@@ -96,24 +89,6 @@ extension ReadableName {
       }
       ranges.append(start..<characters.count)
       return ranges
-    }
-
-    /// The length of `(2) await resume partial function for ` (or `suspend`) at the start.
-    var asyncPartialFunctionPrefixLength: Int? {
-      guard characters.first == "(", let close = characters.firstIndex(of: ")") else { return nil }
-      for kind in [" suspend resume partial function for ", " await resume partial function for "] where hasPrefix(kind, at: close + 1) {
-        return close + 1 + kind.count
-      }
-      return nil
-    }
-
-    /// `closure #2` for `closure #2 (A) -> () …` or `implicit closure #2 …`.
-    var closureNumberPrefix: String? {
-      for prefix in ["closure #", "implicit closure #"] where hasPrefix(prefix) {
-        let digits = characters[prefix.count...].prefix { $0.isNumber }
-        return prefix + String(digits)
-      }
-      return nil
     }
 
     /// A local declaration's name, `Local #1`, without a local function's signature
@@ -262,12 +237,14 @@ extension ReadableName {
       return (components, index)
     }
 
-    private func isOpening(at index: Int) -> Bool { "(<[{".contains(characters[index]) }
+    /// Whether the character at `index` opens a bracket (an operator's `<` is a placeholder).
+    private func isOpening(at index: Int) -> Bool {
+      DemangledName.bracket(characters[index], after: index > 0 ? characters[index - 1] : nil) == .opening
+    }
 
+    /// Whether the character at `index` closes a bracket (an arrow's `>` does not).
     private func isClosing(at index: Int) -> Bool {
-      let character = characters[index]
-      if character == ">" { return index == 0 || characters[index - 1] != "-" }
-      return ")]}".contains(character)
+      DemangledName.bracket(characters[index], after: index > 0 ? characters[index - 1] : nil) == .closing
     }
 
     private func isIdentifierCharacter(_ character: Character) -> Bool {
@@ -280,8 +257,6 @@ extension ReadableName {
       guard let first = name.first, first.isUppercase, first.isASCII else { return false }
       return name.dropFirst().allSatisfy(\.isNumber)
     }
-
-    private static func isOperatorCharacter(_ character: Character) -> Bool { "/=-+!*%<>&|^~?.".contains(character) }
 
     private static func firstIndex(of needle: [Character], in haystack: [Character]) -> Int? {
       guard needle.count <= haystack.count else { return nil }

@@ -37,20 +37,21 @@ public enum ReadableName {
     if demangled.hasPrefix(thunkOf) {
       return thunkOf + readableSymbol(String(demangled.dropFirst(thunkOf.count)), keepingModule: keepingModule)
     }
-    var text = Text(preparing: demangled)
-    text.removeUnmangledSuffix()
-    let (prefix, isAsyncPartial) = removePrefixes(from: &text)
-    var isAsync = isAsyncPartial
-    if text.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
+    let name = DemangledName(demangled)
+    // Words that say what the code is of are kept; thunks and copies of the code are not.
+    let prefix = name.prefixes.filter { $0.kind == .relation }.map(\.text).joined()
+    var isAsync = name.isAsyncPartialFunction
+    if name.isReabstractionThunk { return "reabstraction thunk" }
     // "X in conformance T : P in M": the witness, in its type.
-    if let conformance = text.topLevelRanges(separatedBy: " in conformance ").dropFirst().first {
-      let witness = text.slice(0..<(conformance.lowerBound - " in conformance ".count))
-      var conforming = text.slice(conformance)
-      if let colon = conforming.topLevelRanges(separatedBy: " : ").first { conforming = conforming.slice(colon) }
-      return prefix + readable(chain: witness, keepingModule: false, isAsync: &isAsync) + " in " + conforming.typeText(keepingModule: false)
+    if let conformance = name.contexts.dropFirst().firstIndex(where: { $0.hasPrefix("conformance ") }) {
+      let witness = name.contexts[..<conformance]
+      let conformingText = name.declaration[name.contexts[conformance].dropFirst("conformance ".count).startIndex...]
+      let conforming = DemangledName.topLevelParts(of: conformingText, separatedBy: " : ")[0]
+      return prefix + readable(chain: witness, keepingModule: false, isAsync: &isAsync) + " in "
+        + Text(preparing: String(conforming)).typeText(keepingModule: false)
     }
-    let name = readable(chain: text, keepingModule: keepingModule, isAsync: &isAsync)
-    return prefix + name + (isAsync ? " (async)" : "")
+    let declaration = readable(chain: name.contexts[...], keepingModule: keepingModule, isAsync: &isAsync)
+    return prefix + declaration + (isAsync ? " (async)" : "")
   }
 
   /// A type name (`ReSwift.Subscription<RWTests.RWAppState>`) as people write it
@@ -58,7 +59,7 @@ public enum ReadableName {
   /// through ``symbol(_:keepingModule:)``.
   public static func type(_ name: String, keepingModule: Bool = false) -> String {
     remembered(.type, name, keepingModule) {
-      name.contains(" in ") || name.hasPrefix("closure #")
+      name.contains(" in ") || DemangledName(name).isClosure
         ? readableSymbol(name, keepingModule: keepingModule) : Text(preparing: name).typeText(keepingModule: keepingModule)
     } ?? name
   }
@@ -71,51 +72,16 @@ public enum ReadableName {
   }
 
   private static func moduleOfOutermostDeclaration(_ name: String) -> String? {
-    var text = Text(preparing: name)
-    _ = removePrefixes(from: &text)
-    guard let last = text.topLevelRanges(separatedBy: " in ").last else { return nil }
-    let components = text.slice(last).pathComponents
+    guard let outermost = DemangledName(name).contexts.last else { return nil }
+    let components = Text(preparing: String(outermost)).pathComponents
     guard components.count >= 2, let first = components.first, first != "Swift", !Text.isGenericParameter(first) else { return nil }
     return first
   }
 
-  /// Removes what the demangler writes before the declaration itself: thunk and specialization
-  /// prefixes (dropped), async partial functions (`isAsync`), and the words a readable name keeps
-  /// (`protocol witness for `, returned as `prefix`).
-  private static func removePrefixes(from text: inout Text) -> (prefix: String, isAsync: Bool) {
-    var prefix = ""
-    var isAsync = false
-    stripping: while true {
-      for dropped in ["partial apply forwarder for ", "partial apply for ", "merged ", "specialized ", "dispatch thunk of "]
-      where text.hasPrefix(dropped) {
-        text.removeFirst(dropped.count)
-        continue stripping
-      }
-      for kept in ["async function pointer to ", "protocol witness for ", "variable initialization expression of "]
-      where text.hasPrefix(kept) {
-        prefix += kept
-        text.removeFirst(kept.count)
-        continue stripping
-      }
-      for specialization in ["generic specialization ", "function signature specialization "]
-      where text.hasPrefix(specialization + "<") {
-        guard let close = text.closingBracket(from: specialization.count), text.hasPrefix(" of ", at: close + 1) else { break }
-        text.removeFirst(close + 5)
-        continue stripping
-      }
-      if let partial = text.asyncPartialFunctionPrefixLength {
-        isAsync = true
-        text.removeFirst(partial)
-        continue stripping
-      }
-      return (prefix, isAsync)
-    }
-  }
-
   /// The segments of `closure #1 in Local #1 in App.make()`, each made readable; only the last
   /// one is qualified (the others are relative to it).
-  private static func readable(chain text: Text, keepingModule: Bool, isAsync: inout Bool) -> String {
-    var segments = text.topLevelRanges(separatedBy: " in ").map(text.slice)
+  private static func readable(chain contexts: ArraySlice<Substring>, keepingModule: Bool, isAsync: inout Bool) -> String {
+    var segments = contexts.map { Text(preparing: String($0)) }
     // A local type's initializer names its result in full, with the same context:
     // `init() -> Local #1 in App.make() -> AnyObject in Local #1 in App.make() -> AnyObject`.
     for index in segments.indices.reversed() {
@@ -130,8 +96,8 @@ public enum ReadableName {
     }
     var parts: [String] = []
     for (index, segment) in segments.enumerated() {
-      if let closure = segment.closureNumberPrefix {
-        parts.append(closure)
+      if let closure = DemangledName.closureNumber(of: Substring(segment.string)) {
+        parts.append(String(closure))
         continue
       }
       if let local = segment.localDeclarationName {

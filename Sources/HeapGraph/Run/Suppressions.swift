@@ -1,6 +1,7 @@
 /// Leaks not to report: the one format for `leak-detector run`'s defaults, a user's file
 /// (`--suppressions FILE`) and the known leaks of the test integrations. One rule per line, a
-/// kind and a pattern (`*` any run of characters, `?` one character), and after `#` why:
+/// kind and a pattern (a ``TypePattern``: `*` any run of characters, `?` one character), and after
+/// `#` why:
 ///
 /// ```text
 /// # Types: every object of the leak's entry (the entry, or each object of its entry cycle) matches;
@@ -73,14 +74,12 @@ public struct Suppressions: Sendable, Hashable {
     self.rules = rules
   }
 
-  /// Runtime and test-framework objects that outlive a program by design: the standard
-  /// library's, Concurrency's, Foundation's, Dispatch's, the test frameworks' and this package's.
+  /// Runtime and test-framework objects that outlive a program by design: a `type` rule for each
+  /// of ``TypePattern/frameworkTypes``.
   public static let standard = Suppressions(
-    rules: [
-      "Swift.*", "_Concurrency.*", "Foundation.*", "FoundationEssentials.*", "FoundationInternationalization.*",
-      "FoundationNetworking.*", "Dispatch.*", "XCTest.*", "Testing.*", "Synchronization.*", "LeakDetector.*",
-      "LeakDetectorTesting.*", "*in XCTest.*", "*in Testing.*",
-    ].map { Rule(kind: .type, pattern: $0, reason: "runtime or test-framework object", origin: "default") })
+    rules: TypePattern.frameworkTypes.map {
+      Rule(kind: .type, pattern: $0.pattern, reason: "runtime or test-framework object", origin: "default")
+    })
 
   /// Both sets of rules.
   public static func + (lhs: Suppressions, rhs: Suppressions) -> Suppressions {
@@ -92,7 +91,7 @@ public struct Suppressions: Sendable, Hashable {
   public func rule(suppressingTypes types: [String], stacks: [[StackFrame]], fingerprint: Fingerprint) -> Rule? {
     rules.first { rule in
       switch rule.kind {
-      case .type: !types.isEmpty && types.allSatisfy { Self.glob(rule.pattern, matches: $0) }
+      case .type: !types.isEmpty && types.allSatisfy { TypePattern(rule.pattern).matches($0) }
       case .fingerprint: rule.pattern == fingerprint.description
       case .site: stacks.contains { $0.allocationSite.map { Self.frame($0, matches: rule.pattern) } ?? false }
       case .stack: stacks.contains { $0.contains { Self.frame($0, matches: rule.pattern) } }
@@ -102,35 +101,12 @@ public struct Suppressions: Sendable, Hashable {
 
   /// Whether `type` matches a `type` rule (the test integrations' known leaks).
   public func suppresses(type: String) -> Bool {
-    rules.contains { $0.kind == .type && Self.glob($0.pattern, matches: type) }
+    rules.contains { $0.kind == .type && TypePattern($0.pattern).matches(type) }
   }
 
   private static func frame(_ frame: StackFrame, matches pattern: String) -> Bool {
-    frame.symbol.map { glob(pattern, matches: $0) } ?? false || frame.file.map { glob(pattern, matches: $0) } ?? false
-  }
-
-  /// Shell-style matching of `*` and `?` over the whole of `text`.
-  static func glob(_ pattern: String, matches text: String) -> Bool {
-    let pattern = Array(pattern.unicodeScalars), text = Array(text.unicodeScalars)
-    var p = 0, t = 0, star = -1, resume = 0
-    while t < text.count {
-      if p < pattern.count && (pattern[p] == "?" || pattern[p] == text[t]) {
-        p += 1
-        t += 1
-      } else if p < pattern.count && pattern[p] == "*" {
-        star = p
-        resume = t
-        p += 1
-      } else if star >= 0 {
-        p = star + 1
-        resume += 1
-        t = resume
-      } else {
-        return false
-      }
-    }
-    while p < pattern.count && pattern[p] == "*" { p += 1 }
-    return p == pattern.count
+    let pattern = TypePattern(pattern)
+    return frame.symbol.map(pattern.matches) ?? false || frame.file.map(pattern.matches) ?? false
   }
 }
 

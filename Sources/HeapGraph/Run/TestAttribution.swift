@@ -32,32 +32,12 @@ public enum TestAttribution {
     return found.map(functionName)
   }
 
-  /// The function a frame's symbol names as people write it: no async-resumption prefix, no
-  /// result type (`ProfileTests.actorLeak() async -> ()` → `ProfileTests.actorLeak()`).
+  /// The function a frame's symbol names as people write it (`DemangledName.function`): no
+  /// async-resumption prefix, no result type (`ProfileTests.actorLeak() async -> ()` →
+  /// `ProfileTests.actorLeak()`); a closure in the test (`XCTAssert`'s autoclosure, say) names the
+  /// test it is written in.
   static func functionName(_ symbol: String) -> String {
-    var name = Substring(symbol)
-    if let prefix = name.firstRange(of: "partial function for ") { name = name[prefix.upperBound...] }
-    // A closure in the test (`XCTAssert`'s autoclosure, say) names the test after its last
-    // " in " outside parentheses: `implicit closure #1 () throws -> Any in Tests.testA()`.
-    if name.hasPrefix("closure #") || name.hasPrefix("implicit closure #") {
-      var depth = 0
-      var enclosing: Substring.Index?
-      var index = name.startIndex
-      while index < name.endIndex {
-        switch name[index] {
-        case "(", "<", "[": depth += 1
-        case ">" where index > name.startIndex && name[name.index(before: index)] == "-": break  // an arrow
-        case ")", ">", "]": depth -= 1
-        case " " where depth == 0 && name[index...].hasPrefix(" in "): enclosing = name.index(index, offsetBy: 4)
-        default: break
-        }
-        index = name.index(after: index)
-      }
-      if let enclosing { name = name[enclosing...] }
-    }
-    if let arrow = name.firstRange(of: " -> ") { name = name[..<arrow.lowerBound] }
-    while let suffix = [" throws", " async"].first(where: name.hasSuffix) { name = name.dropLast(suffix.count) }
-    return String(name)
+    DemangledName(symbol).function
   }
 
   private static func isFramework(_ symbol: String) -> Bool {
@@ -74,7 +54,7 @@ public enum TestAttribution {
   }
 
   private static func isAsyncFunctionName(_ symbol: String) -> Bool {
-    symbol.contains("partial function for ") || symbol.contains(" async")
+    DemangledName(symbol).isAsyncPartialFunction || symbol.contains(" async")
   }
 
   private static func isThunk(_ symbol: String) -> Bool {

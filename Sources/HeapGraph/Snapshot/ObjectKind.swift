@@ -30,11 +30,12 @@ public enum ObjectKind: String, Sendable, Hashable, CaseIterable {
   /// The kind that `typeName` suggests, for objects whose snapshot does not record it.
   ///
   /// Capture names closure contexts by their function (`closure #1 in MyApp.Feed.load()`, a
-  /// `reabstraction thunk`, or `closure context` when the function is unknown) and boxes by
+  /// `reabstraction thunk`, or `closure context` when the function is unknown; see
+  /// `DemangledName.isClosure`) and boxes by
   /// their content (`box<Int>`, or `box`), and tasks `Task`; every other name is taken for a
   /// class (whose names carry their module: `MyApp.Task`).
   public static func inferred(fromTypeName typeName: String) -> ObjectKind {
-    if typeName.hasPrefix("closure #") || typeName.hasPrefix("reabstraction thunk") || typeName == "closure context" {
+    if DemangledName.namesClosure(typeName) || DemangledName.namesReabstractionThunk(typeName) || typeName == "closure context" {
       return .closureContext
     }
     if typeName.hasPrefix("box<") || typeName == "box" {

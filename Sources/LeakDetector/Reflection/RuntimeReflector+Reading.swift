@@ -347,25 +347,7 @@ func shortTypeName(_ name: String) -> String {
   if let open = text.firstRange(of: "{ var "), let close = text.lastIndex(of: "}") {
     return "box<\(shortTypeName(String(text[open.upperBound..<close]).trimmingCharacters(in: " ")))>"
   }
-  var result = ""
-  var identifier = ""
-  func flush(_ terminator: Character?) {
-    if terminator == "." {
-      identifier = ""  // a qualifier: drop it
-    } else {
-      result += identifier
-      identifier = ""
-      if let terminator { result.append(terminator) }
-    }
-  }
-  for character in text {
-    if character.isLetter || character.isNumber || character == "_" {
-      identifier.append(character)
-    } else {
-      flush(character)
-    }
-  }
-  flush(nil)
+  var result = DemangledName.unqualified(text)
   if result.hasPrefix("Optional<"), result.hasSuffix(">") {
     result = String(result.dropFirst("Optional<".count).dropLast()) + "?"
   }

@@ -111,96 +111,13 @@ public final class Symbolicator: Sendable {
     return demangled ?? symbol
   }
 
-  /// A closure's name as people read it: `closure #1 in MyApp.Feed.load()`, without the
-  /// closure's own signature, the enclosing function's result type or thunk prefixes.
+  /// A closure's name as people read it (`DemangledName.closureName`): `closure #1 in
+  /// MyApp.Feed.load()`, without the closure's own signature, the enclosing function's result
+  /// type or thunk prefixes.
   ///
   /// `"partial apply forwarder for closure #1 () -> () in MyApp.Feed.load() -> ()"` becomes
   /// `"closure #1 in MyApp.Feed.load()"`.
   public static func closureName(_ demangled: String) -> String {
-    var name = Substring(demangled)
-    for prefix in ["partial apply forwarder for ", "partial apply for "] where name.hasPrefix(prefix) {
-      name = name.dropFirst(prefix.count)
-    }
-    if name.hasPrefix("reabstraction thunk") { return "reabstraction thunk" }
-    // "closure #1 (A) -> B in context" → "closure #1 in context", at every nesting level.
-    var result = ""
-    while let range = name.firstRange(of: "closure #") {
-      result += name[..<range.upperBound]
-      name = name[range.upperBound...]
-      let number = name.prefix { $0.isNumber }
-      result += number
-      name = name.dropFirst(number.count)
-      if let rest = Self.afterSignature(name) {
-        result += " in "
-        name = rest
-      }
-    }
-    // The enclosing function ends with its parameter list: drop what follows (" -> ()"). A
-    // private declaration's discriminator, `(_select in _E350…)` or `(in _E350…)`, is not it.
-    if let open = name.indices.first(where: { name[$0] == "(" && !Self.isDiscriminator(name[$0...]) }) {
-      var depth = 0
-      var index = open
-      while index < name.endIndex {
-        if name[index] == "(" { depth += 1 }
-        if name[index] == ")" {
-          depth -= 1
-          if depth == 0 {
-            name = name[...index]
-            break
-          }
-        }
-        index = name.index(after: index)
-      }
-    }
-    return result + Self.unqualifyingParameters(name)
-  }
-
-  /// Whether `text` starts with a private declaration's discriminator: `(name in _` or `(in _`,
-  /// then 32 hexadecimal digits and `)`.
-  private static func isDiscriminator(_ text: Substring) -> Bool {
-    guard let marker = text.firstRange(of: "in _"), let close = text.firstIndex(of: ")"), marker.upperBound < close else { return false }
-    let name = text[text.index(after: text.startIndex)..<marker.lowerBound]
-    let hash = text[marker.upperBound..<close]
-    return hash.count == 32 && hash.allSatisfy(\.isHexDigit) && !name.contains("(") && (name.isEmpty || name.hasSuffix(" "))
-  }
-
-  /// What follows the first `" in "` outside brackets: a closure's signature may name private
-  /// types (`(MessageBox in _D7F0…)`), whose `" in "` is not the closure's.
-  private static func afterSignature(_ text: Substring) -> Substring? {
-    var depth = 0
-    var index = text.startIndex
-    while index < text.endIndex {
-      switch text[index] {
-      case "(", "<", "[": depth += 1
-      case ">" where index > text.startIndex && text[text.index(before: index)] == "-":
-        break  // the arrow of a function type
-      case ")", ">", "]": depth = max(depth - 1, 0)
-      case " " where depth == 0 && text[index...].hasPrefix(" in "):
-        return text[text.index(index, offsetBy: 4)...]
-      default: break
-      }
-      index = text.index(after: index)
-    }
-    return nil
-  }
-
-  /// `"Feed.load(to: MyApp.View, Swift.Int)"` → `"Feed.load(to: View, Int)"`: qualifiers inside
-  /// the parameter list are noise in a closure's name.
-  static func unqualifyingParameters(_ name: Substring) -> String {
-    guard let open = name.firstIndex(of: "(") else { return String(name) }
-    var result = String(name[...open])
-    var identifier = ""
-    for character in name[name.index(after: open)...] {
-      if character.isLetter || character.isNumber || character == "_" {
-        identifier.append(character)
-      } else if character == "." && !identifier.isEmpty {
-        identifier = ""
-      } else {
-        result += identifier
-        identifier = ""
-        result.append(character)
-      }
-    }
-    return result + identifier
+    DemangledName(demangled).closureName
   }
 }

@@ -1,0 +1,102 @@
+/// The objects no root reaches, grouped into their strongly connected components: each cyclic
+/// component is one, and every other unreached object is a component of its own. A leak group
+/// starts at an *entry*, a component that no other unreached component holds.
+///
+/// A component is named by an id: the node itself for an object alone, or the object count plus
+/// the index of its cycle in ``cycles``.
+///
+/// - Complexity: O(*n*) to build; O(*n* + *e*) over the unreached part for each search.
+struct UnreachedComponents {
+  let graph: ObjectGraph
+  /// The unreached nodes, in node order.
+  let unreached: [Int]
+  /// The cyclic components of the unreached part.
+  let cycles: [[Int32]]
+  /// The component id of each node; -1 for a reached node.
+  let component: [Int32]
+
+  init(graph: ObjectGraph, unreached: [Int], cycles: [[Int32]]) {
+    let count = graph.objectCount
+    var component = [Int32](repeating: -1, count: count)
+    for (index, members) in cycles.enumerated() {
+      for member in members { component[Int(member)] = Int32(count + index) }
+    }
+    for node in unreached where component[node] < 0 { component[node] = Int32(node) }
+    self.graph = graph
+    self.unreached = unreached
+    self.cycles = cycles
+    self.component = component
+  }
+
+  /// How many component ids there can be: one per node and one per cycle.
+  private var idCount: Int { graph.objectCount + cycles.count }
+
+  /// The nodes of the component of `node`, an unreached node.
+  func members(ofComponentOf node: Int) -> [Int] {
+    let id = Int(component[node])
+    return id >= graph.objectCount ? cycles[id - graph.objectCount].map(Int.init) : [node]
+  }
+
+  /// The entries: the smallest node of each component that no other unreached component holds,
+  /// in node order.
+  func entries() -> [Int] {
+    // Not an entry: a component held from outside, or one whose entry is already chosen.
+    var isNotAnEntry = [Bool](repeating: false, count: idCount)
+    for node in unreached {
+      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+        let target = Int(graph.strongTargets[edge])
+        if component[target] >= 0 && component[target] != component[node] { isNotAnEntry[Int(component[target])] = true }
+      }
+    }
+    var entries: [Int] = []
+    for node in unreached where !isNotAnEntry[Int(component[node])] {
+      entries.append(node)  // the smallest node of its component (nodes are in id order)
+      isNotAnEntry[Int(component[node])] = true
+    }
+    return entries
+  }
+
+  /// The entries (the smallest node of each) of the cycles of the program's own types that
+  /// nothing holds but components with a framework object in them (`isFramework` of its type
+  /// name) and the objects those alone hold, short of such cycles: what XCTest keeps alive for
+  /// the whole run (its suite, each test case and the test case's stored properties) must not
+  /// swallow a cycle a test made.
+  func cyclesHeldOnlyByFramework(isFramework: (String) -> Bool) -> [Int] {
+    let count = graph.objectCount
+    var hasFramework = [Bool](repeating: false, count: idCount)
+    for node in unreached where isFramework(graph.typeName(of: node)) { hasFramework[Int(component[node])] = true }
+    var heldByFramework = [Bool](repeating: false, count: count)
+    var queue = unreached.filter { hasFramework[Int(component[$0])] }
+    for node in queue { heldByFramework[node] = true }
+    var reachedCycles: [Int] = []
+    var isReachedCycle = [Bool](repeating: false, count: cycles.count)
+    var next = 0
+    while next < queue.count {
+      let node = queue[next]
+      next += 1
+      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+        let target = Int(graph.strongTargets[edge])
+        let targetComponent = Int(component[target])
+        guard targetComponent >= 0, !heldByFramework[target] else { continue }
+        if targetComponent >= count && !hasFramework[targetComponent] {  // a cycle of the program's own
+          if !isReachedCycle[targetComponent - count] {
+            isReachedCycle[targetComponent - count] = true
+            reachedCycles.append(targetComponent - count)
+          }
+          continue
+        }
+        heldByFramework[target] = true
+        queue.append(target)
+      }
+    }
+    // Such a cycle is an entry when nothing else (another of the program's cycles) holds it too.
+    var heldElsewhere = [Bool](repeating: false, count: cycles.count)
+    for node in unreached where !heldByFramework[node] {
+      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+        let targetComponent = Int(component[Int(graph.strongTargets[edge])])
+        if targetComponent >= count && targetComponent != Int(component[node]) { heldElsewhere[targetComponent - count] = true }
+      }
+    }
+    return reachedCycles.filter { !heldElsewhere[$0] }.map { Int(cycles[$0].min()!) }
+  }
+}

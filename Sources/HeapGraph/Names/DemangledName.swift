@@ -1,0 +1,353 @@
+/// A name as the Swift demangler writes it, read once into its parts: the words before the
+/// declaration (thunks, partial applications, specializations, async parts), and the
+/// declaration's contexts, from the innermost (a closure) to the outermost (the function or type
+/// that holds it).
+///
+/// Every reader of demangled text in the package goes through this type: readable names
+/// (``ReadableName``), closure names for captures, the function a test's stack frame names, and
+/// whether a name is a closure's.
+///
+/// ```swift
+/// let name = DemangledName("partial apply forwarder for closure #1 () -> () in MyApp.Feed.load(to: MyApp.View) -> ()")
+/// name.prefixes.map(\.text)  // ["partial apply forwarder for "]
+/// name.contexts              // ["closure #1 () -> ()", "MyApp.Feed.load(to: MyApp.View) -> ()"]
+/// name.isClosure             // true
+/// name.closureName           // "closure #1 in MyApp.Feed.load(to: View)"
+/// name.function             // "MyApp.Feed.load(to: MyApp.View)"
+/// ```
+///
+/// Contexts are separated by ` in ` outside brackets: `(`, `<`, `[` and `{` open one, and their
+/// counterparts close it, except the `>` of an arrow `->` and the `<` and `>` of an operator's
+/// name (`Swift.< infix`). A private declaration's discriminator, `(_select in _6F9E…)`, is in
+/// parentheses, so its ` in ` separates nothing.
+package struct DemangledName: Sendable, Hashable {
+  /// The demangler's text, as given.
+  package let text: String
+  /// What the demangler writes before the declaration, in order.
+  package let prefixes: [Prefix]
+  /// The declaration: the text after the prefixes, without an unmangled suffix
+  /// (` with unmangled suffix ".resume.0"`).
+  package let declaration: Substring
+  /// The declaration's contexts, innermost first: `closure #1 () -> ()`, `Local #1`,
+  /// `App.make() -> AnyObject`. A conformance (`== in conformance App.Feed : Swift.Equatable in App`)
+  /// has one context starting with `conformance `.
+  package let contexts: [Substring]
+
+  /// One of the words the demangler writes before a declaration.
+  package struct Prefix: Sendable, Hashable {
+    /// What the words say about the code.
+    package enum Kind: Sendable, Hashable {
+      /// `partial apply forwarder for `, `partial apply for `: the code that calls a closure with
+      /// its context.
+      case partialApplication
+      /// `merged `, `specialized `, `dispatch thunk of `, `generic specialization <…> of `,
+      /// `function signature specialization <…> of `: another copy of the same code.
+      case copy
+      /// `(1) suspend resume partial function for `, `(2) await resume partial function for `:
+      /// a part of an async function.
+      case asyncPartialFunction
+      /// `async function pointer to `, `protocol witness for `,
+      /// `variable initialization expression of `: something other than the declaration's code,
+      /// which a name keeps saying.
+      case relation
+    }
+
+    /// What the words say.
+    package var kind: Kind
+    /// The words as written, with their trailing space.
+    package var text: Substring
+  }
+
+  /// Reads `text`.
+  package init(_ text: String) {
+    self.text = text
+    var rest = Substring(text)
+    // Every prefix, separator and suffix has a space: a name without one is its own declaration.
+    guard text.utf8.contains(UInt8(ascii: " ")) else {
+      prefixes = []
+      declaration = rest
+      contexts = [rest]
+      return
+    }
+    if let suffix = rest.firstRange(of: " with unmangled suffix ") { rest = rest[..<suffix.lowerBound] }
+    var prefixes: [Prefix] = []
+    while let prefix = Self.prefix(of: rest) {
+      prefixes.append(prefix)
+      rest = rest.dropFirst(prefix.text.count)
+    }
+    self.prefixes = prefixes
+    declaration = rest
+    contexts = Self.topLevelParts(of: rest, separatedBy: " in ")
+  }
+
+  // MARK: - What the name is
+
+  /// Whether the declaration is a closure's (`closure #1 …` or `implicit closure #2 …`): the one
+  /// decision, by name, that code is a closure.
+  package var isClosure: Bool { Self.isClosure(declaration: declaration) }
+
+  /// Whether the declaration is a reabstraction thunk, code that adapts a closure to another
+  /// calling convention (its context holds the closure it wraps).
+  package var isReabstractionThunk: Bool { Self.isReabstractionThunk(declaration: declaration) }
+
+  /// ``isClosure`` of the name `text`, read no further than the start of its declaration: for
+  /// deciding about many names quickly (an object's kind by its type name).
+  static func namesClosure(_ text: String) -> Bool {
+    guard mayHavePrefix(text) else { return text.hasPrefix("closure #") || text.hasPrefix("implicit closure #") }
+    return isClosure(declaration: declaration(of: text))
+  }
+
+  /// ``isReabstractionThunk`` of the name `text`, read no further than the start of its
+  /// declaration.
+  static func namesReabstractionThunk(_ text: String) -> Bool {
+    guard mayHavePrefix(text) else { return text.hasPrefix("reabstraction thunk") }
+    return isReabstractionThunk(declaration: declaration(of: text))
+  }
+
+  private static func isClosure(declaration: Substring) -> Bool { closureWordsLength(of: declaration) != nil }
+
+  private static func isReabstractionThunk(declaration: Substring) -> Bool { startsWith(declaration, "reabstraction thunk") }
+
+  /// The start of `text`'s declaration: what follows its prefixes.
+  private static func declaration(of text: String) -> Substring {
+    var rest = Substring(text)
+    while let prefix = prefix(of: rest) { rest = rest.dropFirst(prefix.text.count) }
+    return rest
+  }
+
+  /// Whether the name is a part of an async function (after a suspension, the concurrency
+  /// runtime resumes it).
+  package var isAsyncPartialFunction: Bool { prefixes.contains { $0.kind == .asyncPartialFunction } }
+
+  /// `closure #2` for a context `closure #2 (A) -> () …` and `implicit closure #2` for
+  /// `implicit closure #2 …`; `nil` for other contexts.
+  package static func closureNumber(of context: Substring) -> Substring? {
+    guard let wordsLength = closureWordsLength(of: context) else { return nil }
+    let digits = context.dropFirst(wordsLength).prefix { $0.isNumber }
+    return context.prefix(wordsLength + digits.count)
+  }
+
+  /// The length of `closure #` or `implicit closure #` at the start of `context`, if either is.
+  private static func closureWordsLength(of context: Substring) -> Int? {
+    if startsWith(context, "closure #") { return 9 }
+    if startsWith(context, "implicit closure #") { return 18 }
+    return nil
+  }
+
+  // MARK: - Names made from it
+
+  /// A closure's name as people read it: `closure #1 in MyApp.Feed.load()`, without the
+  /// closure's own signature, the enclosing function's result type, partial-application prefixes,
+  /// and qualifiers inside the enclosing function's parameter list; `reabstraction thunk` for a
+  /// thunk.
+  ///
+  /// `"partial apply forwarder for closure #1 () -> () in MyApp.Feed.load(to: MyApp.View, Swift.Int) -> ()"`
+  /// becomes `"closure #1 in MyApp.Feed.load(to: View, Int)"`.
+  package var closureName: String {
+    if isReabstractionThunk { return "reabstraction thunk" }
+    var result = prefixes.filter { $0.kind != .partialApplication }.map(\.text).joined()
+    // "closure #1 (A) -> B in context" → "closure #1 in context", at every nesting level.
+    guard let lastClosure = contexts.lastIndex(where: { Self.closureNumber(of: $0) != nil }) else {
+      return result + Self.unqualifyingParameters(Self.throughParameters(declaration))
+    }
+    for context in contexts[...lastClosure] {
+      result += Self.closureNumber(of: context).map { $0 + " in " } ?? context + " in "
+    }
+    let number = Self.closureNumber(of: contexts[lastClosure])!
+    let enclosing = lastClosure == contexts.count - 1
+      ? contexts[lastClosure].dropFirst(number.count) : declaration[contexts[lastClosure + 1].startIndex...]
+    if lastClosure == contexts.count - 1 { result.removeLast(" in ".count) }
+    return result + Self.unqualifyingParameters(Self.throughParameters(enclosing))
+  }
+
+  /// The function the code is of, as its declaration is written, without its result type and
+  /// effects: the declaration, or a closure's outermost context
+  /// (`implicit closure #1 () throws -> Any in Tests.testA() -> ()` → `Tests.testA()`).
+  package var function: String {
+    var name = isClosure ? contexts[contexts.count - 1] : declaration
+    if let arrow = name.firstRange(of: " -> ") { name = name[..<arrow.lowerBound] }
+    while let suffix = [" throws", " async"].first(where: name.hasSuffix) { name = name.dropLast(suffix.count) }
+    return String(name)
+  }
+
+  /// `"Feed.load(to: MyApp.View, Swift.Int)"` → `"Feed.load(to: View, Int)"`: the text with the
+  /// qualifiers inside its first parameter list dropped.
+  static func unqualifyingParameters(_ name: Substring) -> String {
+    guard let open = name.firstIndex(of: "(") else { return String(name) }
+    return String(name[...open]) + unqualified(name[name.index(after: open)...])
+  }
+
+  /// `Swift.Optional<MyApp.Feed>` → `Optional<Feed>`: `text` without the qualifiers of its names
+  /// (an identifier followed by a dot).
+  package static func unqualified(_ text: Substring) -> String {
+    var result = ""
+    var identifier = ""
+    for character in text {
+      if character.isLetter || character.isNumber || character == "_" {
+        identifier.append(character)
+      } else if character == "." && !identifier.isEmpty {
+        identifier = ""
+      } else {
+        result += identifier
+        identifier = ""
+        result.append(character)
+      }
+    }
+    return result + identifier
+  }
+
+  // MARK: - Reading
+
+  /// The text through the end of its first parameter list, `Feed.load(to: App.View)` of
+  /// `Feed.load(to: App.View) -> ()`; all of it when it has none. A private declaration's
+  /// discriminator, `(_select in _E350…)` or `(in _E350…)`, is not a parameter list.
+  private static func throughParameters(_ text: Substring) -> Substring {
+    guard let open = text.indices.first(where: { text[$0] == "(" && !isDiscriminator(text[$0...]) }) else { return text }
+    var depth = 0
+    var index = open
+    while index < text.endIndex {
+      if text[index] == "(" { depth += 1 }
+      if text[index] == ")" {
+        depth -= 1
+        if depth == 0 { return text[...index] }
+      }
+      index = text.index(after: index)
+    }
+    return text
+  }
+
+  /// Whether `text` starts with a private declaration's discriminator: `(name in _` or `(in _`,
+  /// then 32 hexadecimal digits and `)`.
+  private static func isDiscriminator(_ text: Substring) -> Bool {
+    guard let marker = text.firstRange(of: "in _"), let close = text.firstIndex(of: ")"), marker.upperBound < close else { return false }
+    let name = text[text.index(after: text.startIndex)..<marker.lowerBound]
+    let hash = text[marker.upperBound..<close]
+    return hash.count == 32 && hash.allSatisfy(\.isHexDigit) && !name.contains("(") && (name.isEmpty || name.hasSuffix(" "))
+  }
+
+  /// The prefix `text` starts with, if any.
+  private static func prefix(of text: Substring) -> Prefix? {
+    guard let first = text.utf8.first, isPrefixInitial(first) else { return nil }
+    for (word, kind) in prefixWords where startsWith(text, word) { return Prefix(kind: kind, text: text.prefix(word.count)) }
+    for specialization in ["generic specialization <", "function signature specialization <"] where startsWith(text, specialization) {
+      let open = text.index(text.startIndex, offsetBy: specialization.count - 1)
+      guard let close = closingBracket(in: text, from: open), startsWith(text[text.index(after: close)...], " of ") else {
+        return nil
+      }
+      return Prefix(kind: .copy, text: text[..<text.index(close, offsetBy: 5)])
+    }
+    if text.first == "(", let close = text.firstIndex(of: ")") {
+      for word in [" suspend resume partial function for ", " await resume partial function for "]
+      where startsWith(text[text.index(after: close)...], word) {
+        return Prefix(kind: .asyncPartialFunction, text: text[..<text.index(close, offsetBy: 1 + word.count)])
+      }
+    }
+    return nil
+  }
+
+  /// Whether `byte` is the first of a prefix: most names are told to have none by their first.
+  private static func isPrefixInitial(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "p"), UInt8(ascii: "m"), UInt8(ascii: "s"), UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "v"),
+      UInt8(ascii: "g"), UInt8(ascii: "f"), UInt8(ascii: "("):
+      true
+    default: false
+    }
+  }
+
+  /// Whether `text` may start with a prefix (its first character starts one).
+  private static func mayHavePrefix(_ text: String) -> Bool { text.utf8.first.map(isPrefixInitial) ?? false }
+
+  /// The words of the prefixes that are only words, and what they say.
+  private static let prefixWords: [(String, Prefix.Kind)] = [
+    ("partial apply forwarder for ", .partialApplication), ("partial apply for ", .partialApplication),
+    ("merged ", .copy), ("specialized ", .copy), ("dispatch thunk of ", .copy),
+    ("async function pointer to ", .relation), ("protocol witness for ", .relation),
+    ("variable initialization expression of ", .relation),
+  ]
+
+  /// The parts of `text` between occurrences of `separator` outside brackets.
+  static func topLevelParts(of text: Substring, separatedBy separator: String) -> [Substring] {
+    var parts: [Substring] = []
+    var depth = 0
+    var start = text.startIndex
+    var index = text.startIndex
+    while index < text.endIndex {
+      switch bracket(in: text, at: index) {
+      case .opening: depth += 1
+      case .closing: depth = max(depth - 1, 0)
+      case nil: break
+      }
+      if depth == 0, startsWith(text[index...], separator) {
+        parts.append(text[start..<index])
+        index = text.index(index, offsetBy: separator.count)
+        start = index
+        continue
+      }
+      index = text.index(after: index)
+    }
+    parts.append(text[start...])
+    return parts
+  }
+
+  /// The index of the bracket that closes the one at `open`.
+  private static func closingBracket(in text: Substring, from open: Substring.Index) -> Substring.Index? {
+    var depth = 0
+    var index = open
+    while index < text.endIndex {
+      switch bracket(in: text, at: index) {
+      case .opening: depth += 1
+      case .closing:
+        depth -= 1
+        if depth == 0 { return index }
+      case nil: break
+      }
+      index = text.index(after: index)
+    }
+    return nil
+  }
+
+  /// A character that opens or closes a bracket.
+  enum Bracket { case opening, closing }
+
+  /// Whether `character`, after `previous`, opens or closes a bracket: `(`, `<`, `[` and `{` open
+  /// one and their counterparts close it, except the `>` of an arrow `->`.
+  static func bracket(_ character: Character, after previous: Character?) -> Bracket? {
+    switch character {
+    case "(", "<", "[", "{": .opening
+    case ">" where previous == "-": nil
+    case ")", ">", "]", "}": .closing
+    default: nil
+    }
+  }
+
+  /// Whether the character at `index` opens or closes a bracket: ``bracket(_:after:)``, and not
+  /// the `<` or `>` of an operator's name (`Swift.<= infix`, `App.<~> prefix`).
+  private static func bracket(in text: Substring, at index: Substring.Index) -> Bracket? {
+    let previous = index > text.startIndex ? text[text.index(before: index)] : nil
+    guard let bracket = bracket(text[index], after: previous) else { return nil }
+    return (text[index] == "<" || text[index] == ">") && isInOperatorName(text, at: index) ? nil : bracket
+  }
+
+  /// Whether the operator character at `index` belongs to an operator's name: a run of operator
+  /// characters followed by ` infix`, ` prefix` or ` postfix`.
+  private static func isInOperatorName(_ text: Substring, at index: Substring.Index) -> Bool {
+    var end = index
+    while end < text.endIndex, isOperatorCharacter(text[end]) { end = text.index(after: end) }
+    let rest = text[end...]
+    return startsWith(rest, " infix") || startsWith(rest, " prefix") || startsWith(rest, " postfix")
+  }
+
+  /// Whether `text` starts with the characters of `prefix`, compared as UTF-8 (the prefixes the
+  /// demangler writes are ASCII, and a byte comparison costs far less than one of characters).
+  private static func startsWith(_ text: Substring, _ prefix: String) -> Bool {
+    let compared = text.utf8.withContiguousStorageIfAvailable { bytes in
+      prefix.utf8.withContiguousStorageIfAvailable { wanted in
+        bytes.count >= wanted.count && bytes.prefix(wanted.count).elementsEqual(wanted)
+      }
+    }
+    return (compared ?? nil) ?? text.utf8.starts(with: prefix.utf8)
+  }
+
+  static func isOperatorCharacter(_ character: Character) -> Bool { "/=-+!*%<>&|^~?.".contains(character) }
+}
