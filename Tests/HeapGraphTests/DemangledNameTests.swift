@@ -133,6 +133,14 @@ final class DemangledNameTests: XCTestCase {
     XCTAssertEqual(DemangledName.closureNumber(of: "implicit closure #3"), "implicit closure #3")
     XCTAssertNil(DemangledName.closureNumber(of: "Local #1"))
     XCTAssertFalse(DemangledName("MyApp.closure #1").isClosure)
+    for forwarding in [
+      "reabstraction thunk helper from @escaping @callee_guaranteed () -> ()", "partial apply for closure #1 in App.Feed.load()",
+      "thunk for @escaping @callee_guaranteed () -> ()", "merged App.Feed.load() -> ()", "outlined copy of App.Feed.State",
+    ] {
+      XCTAssertTrue(DemangledName.namesForwardingCode(forwarding), forwarding)
+    }
+    XCTAssertFalse(DemangledName.namesForwardingCode("closure #1 in App.Feed.load()"))
+    XCTAssertFalse(DemangledName.namesForwardingCode("App.thunk(for:)"))
   }
 
   func testDemangledName_unqualified_dropsQualifiersOnly() {

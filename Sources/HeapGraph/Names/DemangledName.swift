@@ -104,6 +104,15 @@ package struct DemangledName: Sendable, Hashable {
     return isReabstractionThunk(declaration: declaration(of: text))
   }
 
+  /// Whether `text` names code the compiler made to pass a call on (a reabstraction thunk, a
+  /// `thunk for`, a partial application, an `@objc` thunk, a merged function or an outlined
+  /// copy): a frame of such code is never the one a person wrote.
+  package static func namesForwardingCode(_ text: String) -> Bool {
+    forwardingWords.contains { startsWith(text[...], $0) }
+  }
+
+  private static let forwardingWords = ["reabstraction thunk", "partial apply", "thunk for", "@objc ", "merged ", "outlined "]
+
   private static func isClosure(declaration: Substring) -> Bool { closureWordsLength(of: declaration) != nil }
 
   private static func isReabstractionThunk(declaration: Substring) -> Bool { startsWith(declaration, "reabstraction thunk") }

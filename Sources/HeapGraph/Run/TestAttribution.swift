@@ -25,7 +25,7 @@ public enum TestAttribution {
       } else if isConcurrencyRuntime(symbol) {
         guard found == nil else { break }
         return inTestProcess && candidate.map(isAsyncFunctionName) == true ? candidate.map(functionName) : nil
-      } else if !isThunk(symbol) {
+      } else if !DemangledName.namesForwardingCode(symbol) {
         candidate = symbol
       }
     }
@@ -55,10 +55,5 @@ public enum TestAttribution {
 
   private static func isAsyncFunctionName(_ symbol: String) -> Bool {
     DemangledName(symbol).isAsyncPartialFunction || symbol.contains(" async")
-  }
-
-  private static func isThunk(_ symbol: String) -> Bool {
-    symbol.hasPrefix("reabstraction thunk") || symbol.hasPrefix("partial apply") || symbol.hasPrefix("thunk for")
-      || symbol.hasPrefix("@objc ") || symbol.hasPrefix("merged ") || symbol.hasPrefix("outlined ")
   }
 }
