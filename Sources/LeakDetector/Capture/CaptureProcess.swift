@@ -70,22 +70,32 @@ package struct CaptureProcess {
 
   // MARK: - One attempt
 
-  /// Children that sent their result and were exiting when the capture returned.
-  private static let exitingChildren = Locked<[pid_t]>([])
+  /// Waits for `child`, which sent its whole result and is exiting, on a detached thread of its
+  /// own: it is reaped the moment it ends, and never lingers as a zombie, while the capture
+  /// returns at once (tearing down the child's copy of the address space takes milliseconds,
+  /// and more when other threads keep the cores busy). Without a thread, it is waited for here.
+  private static func reapWhenItEnds(_ child: pid_t) {
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    var thread = pthread_t()
+    let started = pthread_create(
+      &thread, &attributes,
+      { argument in
+        CaptureProcess.waitFor(pid_t(truncatingIfNeeded: Int(bitPattern: argument)))
+        return nil
+      }, UnsafeMutableRawPointer(bitPattern: Int(child)))
+    if started != 0 { waitFor(child) }
+  }
 
-  /// Reaps the children of earlier captures that have exited since.
-  private static func reapExitedChildren() {
-    exitingChildren.withLock { children in
-      children.removeAll { child in
-        var status: Int32 = 0
-        let result = waitpid(child, &status, WNOHANG)
-        return result == child || (result < 0 && errno == ECHILD)
-      }
-    }
+  /// Waits until `child` has ended and reaps it.
+  private static func waitFor(_ child: pid_t) {
+    var status: Int32 = 0
+    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
   }
 
   private func runOnce(_ body: (ProgressRecorder) -> [UInt8], fault: CaptureFault?) -> Result<[UInt8], CaptureFailure> {
-    Self.reapExitedChildren()
     guard
       let page = mmap(nil, MemoryLayout<cleak_capture_progress>.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
       page != MAP_FAILED
@@ -225,14 +235,13 @@ package struct CaptureProcess {
   }
 
   /// Waits for a child that was killed or is exiting, unless it sent its whole result: that one
-  /// is left to ``reapExitedChildren()`` (tearing down its copy of the address space takes
-  /// milliseconds, and more when other threads keep the cores busy).
+  /// is reaped by ``reapWhenItEnds(_:)``.
   private func reap(_ child: pid_t, ending: Ending, status: inout Int32) {
     switch ending {
     case .exited:
       return
     case .sent:
-      if waitpid(child, &status, WNOHANG) != child { Self.exitingChildren.withLock { $0.append(child) } }
+      if waitpid(child, &status, WNOHANG) != child { Self.reapWhenItEnds(child) }
     case .stalled, .ranTooLong:
       while waitpid(child, &status, 0) < 0 && errno == EINTR {}
     }
