@@ -14,17 +14,28 @@ import LeakDetector
 /// The exit snapshot goes, in the binary form, to the run directory the command reads once the
 /// program is gone, under the name `RunProtocol` gives it. A signal snapshot is written at once
 /// as JSON (format version 1) for `leak-detector analyze` or `diff`:
-/// `<snapshot directory>/<program>-<pid>-<n>.heapsnapshot.json`, and a line on standard error says where.
+/// `<snapshot directory>/<program>-<pid>-<n>.heapsnapshot.json`, and a line on standard error says where
+/// and how long the capture took.
+///
+/// A termination request (`SIGINT` from Ctrl-C, `SIGTERM`, `SIGHUP`, `SIGQUIT`) that the program
+/// leaves to its default action still gets an exit snapshot: the agent captures, then lets the
+/// signal end the process as it would have. A program that handles the signal itself replaces
+/// the agent's handler, and its exit is captured when it exits.
 enum Agent {
   struct Settings {
     var runDirectory: String
     var snapshotDirectory: String
     var programName: String
     var processID: pid_t
+    var snapshotSignal: Int32?
   }
 
+  /// The signals that end a program by default and after which it is still captured.
+  static let terminationSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
   /// Set once, by `start`, before any capture can run.
-  nonisolated(unsafe) static var settings = Settings(runDirectory: "", snapshotDirectory: ".", programName: "", processID: 0)
+  nonisolated(unsafe) static var settings = Settings(
+    runDirectory: "", snapshotDirectory: ".", programName: "", processID: 0, snapshotSignal: nil)
   /// Serializes the captures (a signal capture may run when the program exits).
   static let captureLock = Locked<Int>(0)
 
@@ -36,11 +47,26 @@ enum Agent {
     guard let loaded = RunProtocol.Settings(environment: { getenv($0.rawValue).map { String(cString: $0) } }) else { return }
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
     settings = Settings(
-      runDirectory: loaded.runDirectory, snapshotDirectory: loaded.snapshotDirectory, programName: program, processID: getpid())
+      runDirectory: loaded.runDirectory, snapshotDirectory: loaded.snapshotDirectory, programName: program, processID: getpid(),
+      snapshotSignal: loaded.snapshotSignal)
     AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks))
     atexit { Agent.captureAtExit() }
-    if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, { Agent.captureOnSignal() }) {
+    if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0) }) {
       complain("cannot watch signal \(signal) for snapshots")
+    }
+    for signal in terminationSignals where signal != loaded.snapshotSignal && cleak_agent_signal_is_default(signal) {
+      _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0) })
+    }
+  }
+
+  /// A watched signal, on the agent's thread: the snapshot signal takes a snapshot, a
+  /// termination request the exit snapshot before it ends the process.
+  static func signalArrived(_ signal: Int32) {
+    if signal == settings.snapshotSignal {
+      captureOnSignal()
+    } else {
+      captureAtExit()
+      cleak_agent_raise_default(signal)
     }
   }
 
@@ -49,10 +75,15 @@ enum Agent {
   static func captureAtExit() {
     guard getpid() == settings.processID, AllocationTracker.isRunning else { return }
     captureLock.withLock { _ in
+      guard AllocationTracker.isRunning else { return }
+      let start = ContinuousClock.now
       let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
+      let duration = CaptureDuration(since: start)
       AllocationTracker.stop()
       let path = "\(settings.runDirectory)/\(RunProtocol.exitSnapshotFileName(processID: settings.processID))"
+      let durationPath = "\(settings.runDirectory)/\(RunProtocol.captureDurationFileName(processID: settings.processID))"
       do {
+        try FileBytes.writeAtomically(Array(duration.secondsText.utf8), to: durationPath)
         try FileBytes.writeAtomically(snapshot.binaryBytes(), to: path)
       } catch {
         complain("cannot write the exit snapshot: \(error)")
@@ -65,14 +96,16 @@ enum Agent {
     captureLock.withLock { taken in
       guard AllocationTracker.isRunning else { return }
       taken += 1
+      let start = ContinuousClock.now
       let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
+      let duration = CaptureDuration(since: start)
       let encoding = snapshot.encodingChosenBySize
       let path = "\(settings.snapshotDirectory)/\(settings.programName)-\(settings.processID)-\(taken).heapsnapshot"
         + (encoding == .json ? ".json" : "")
       do {
         try FileBytes.writeAtomically(snapshot.fileBytes(encoding), to: path)
         let process = RunProtocol.ProcessDescription(arguments: [settings.programName], processID: settings.processID)
-        complain("snapshot \(taken) of \(process), \(snapshot.objectCount) objects: \(path)")
+        complain("snapshot \(taken) of \(process), \(snapshot.objectCount) objects (\(duration)): \(path)")
       } catch {
         complain("cannot write snapshot \(taken): \(error)")
       }

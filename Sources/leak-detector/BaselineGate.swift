@@ -35,7 +35,9 @@ struct BaselineGate {
 
   /// Compares `findings` with the baseline, emits the report, and returns the exit status
   /// (``ExitStatus/baselineMissing`` without writing a report when the file does not exist).
-  func gate(_ findings: [HeapFinding]) throws -> ExitStatus {
+  /// `json` writes the JSON report instead of the gate's own (`run` writes its run report, with
+  /// the outcome in it).
+  func gate(_ findings: [HeapFinding], json: ((GateOutcome, ExitStatus) -> String)? = nil) throws -> ExitStatus {
     guard let existing = try read() else {
       standardError.write("leak-detector: error: no baseline at \(path); create it with:\n  \(acceptCommand)\n")
       return .baselineMissing
@@ -45,7 +47,7 @@ struct BaselineGate {
     let rendered =
       switch format {
       case .text: output.text(outcome.reportText(baseline: path, acceptCommand: acceptCommand, names: output.names))
-      case .json: outcome.renderJSON(exitStatus: status.rawValue)
+      case .json: json?(outcome, status) ?? outcome.renderJSON(exitStatus: status.rawValue)
       case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot)
       case .junit: outcome.renderJUnit()
       case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand, names: output.names)

@@ -3,10 +3,11 @@
 #endif
 
 /// The program `leak-detector run` checks, started with the agent preloaded: its standard
-/// streams are this process's, its environment this one's plus `environment`. While it runs,
-/// interrupts from the terminal reach it (its process group is this one's) and are ignored here,
-/// so that the command outlives it and reports; termination requests and the snapshot signal sent
-/// to this process are passed on to it.
+/// streams are this process's, its environment this one's plus `environment`. While it runs, it is
+/// in this process's group, so what a terminal sends the foreground group (Ctrl-C's `SIGINT`,
+/// Ctrl-\'s `SIGQUIT`) reaches it directly; the same signals sent to this process alone (a `kill`
+/// of its pid) are passed on to it, as are termination requests and the snapshot signal. The
+/// command outlives the program either way, and reports.
 struct ProgramRun {
   /// How the program ended.
   enum Ending: Equatable {
@@ -30,17 +31,15 @@ struct ProgramRun {
     merged.merge(environment) { _, new in new }
     let environmentLines = merged.map { "\($0.key)=\($0.value)" }
 
-    let ignored = [SIGINT, SIGQUIT]
-    var previous: [Int32: sighandler_t?] = [:]
-    for signal in ignored { previous[signal] = Glibc.signal(signal, SIG_IGN) }
-    defer { for (signal, handler) in previous { Glibc.signal(signal, handler) } }
+    ForwardedSignals.start(signals)
+    defer { ForwardedSignals.stop(signals) }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for signal in ignored { sigaddset(&defaults, signal) }
+    for signal in signals { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
 
@@ -51,8 +50,7 @@ struct ProgramRun {
     guard status == 0 else {
       throw InputFailure(message: "\(arguments[0]): cannot start it: \(String(cString: strerror(status)))")
     }
-    ForwardedSignals.start(to: child, signals: signals)
-    defer { ForwardedSignals.stop(signals) }
+    ForwardedSignals.child = child
     var waited: Int32 = 0
     while waitpid(child, &waited, 0) < 0 && errno == EINTR {}
     let signal = waited & 0x7f
@@ -70,19 +68,26 @@ struct ProgramRun {
 }
 
 /// Passing signals this process receives on to the program (`kill -USR2 <leak-detector's pid>`
-/// reaches the program's agent; a termination request ends the program, not just the command).
+/// reaches the program's agent; `kill -INT` or a termination request ends the program, not just
+/// the command). A signal the kernel sent for the terminal (`SI_KERNEL`: Ctrl-C, Ctrl-\, a hang-up)
+/// went to the whole foreground group, the program included, and is not sent twice.
 enum ForwardedSignals {
+  /// The program, once started; signals that arrive before are dropped.
   nonisolated(unsafe) static var child: pid_t = 0
 
-  static func start(to child: pid_t, signals: [Int32]) {
-    Self.child = child
-    for signal in signals {
-      Glibc.signal(signal) { received in
-        if ForwardedSignals.child > 0 { kill(ForwardedSignals.child, received) }
-      }
+  /// Handles `signals` by passing them on, from now until ``stop(_:)``.
+  static func start(_ signals: [Int32]) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_sigaction = { received, information, _ in
+      let fromTerminal = information.map { $0.pointee.si_code == Int32(SI_KERNEL) } ?? false
+      if ForwardedSignals.child > 0 && !fromTerminal { kill(ForwardedSignals.child, received) }
     }
+    action.sa_flags = SA_SIGINFO | SA_RESTART
+    sigemptyset(&action.sa_mask)
+    for signal in signals { sigaction(signal, &action, nil) }
   }
 
+  /// Gives `signals` back their default actions.
   static func stop(_ signals: [Int32]) {
     for signal in signals { Glibc.signal(signal, SIG_DFL) }
     child = 0

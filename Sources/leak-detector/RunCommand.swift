@@ -22,6 +22,14 @@ struct RunCommand: ParsableCommand {
       object no other leaked object holds), with allocation sites and, in test processes, the \
       test that allocated them. Standard streams pass through.
 
+      Ctrl-C stops the program as it would without the command; so does an interrupt or a \
+      termination request sent to the command alone, which is passed on. The agent captures a \
+      program that such a signal ends, and the report follows. The text report is always \
+      printed (on standard error when standard output carries --format json, sarif, junit, \
+      markdown or html); --format json writes the run report: the processes with their capture \
+      times and diagnostics, every leak group, the suppressed groups with their rules, and the \
+      gate's outcome with --baseline.
+
       EXIT CODES
         N  the program's own status when it is not 0 (128 + the signal when it was killed)
         0  no leaks (with --baseline: no new ones)
@@ -101,14 +109,15 @@ struct RunCommand: ParsableCommand {
     let ending = try ProgramRun.run(
       command, environment: programEnvironment(agent: agent, runDirectory: directory.path), forwarding: forwardedSignals)
     let captures = try directory.exitSnapshots()
-    let programStatus = status(of: ending)
+    let programStatus = status(of: ending, captured: !captures.isEmpty)
     guard !captures.isEmpty else {
       if programStatus != 0 { throw ProgramExit(code: programStatus) }
       throw InputFailure(
         message: "no process matched --process \(checkedProcessPatterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
           + "name the Swift processes to check with --process")
     }
-    let report = RunReport(analyses: try analyses(of: captures), suppressions: rules)
+    var report = RunReport(analyses: try analyses(of: captures.map(\.snapshot)), suppressions: rules)
+    for (index, capture) in captures.enumerated() { report.processes[index].captureDuration = capture.duration }
     let status = try gate.map { try self.gate(report, with: $0) } ?? emit(report, graphviz: graphviz)
     if programStatus != 0 { throw ProgramExit(code: programStatus) }
     if status != .success { throw status }
@@ -122,9 +131,11 @@ struct RunCommand: ParsableCommand {
   /// The snapshot signal's number, if one is asked for.
   private var snapshotSignalNumber: Int32? { snapshotSignal.flatMap(Self.signalNumber) }
 
-  /// The signals sent to this process that are passed on to the program: termination requests
-  /// and the snapshot signal.
-  private var forwardedSignals: [Int32] { [SIGTERM, SIGHUP] + (snapshotSignalNumber.map { [$0] } ?? []) }
+  /// The signals sent to this process that are passed on to the program: interrupts,
+  /// termination requests and the snapshot signal.
+  private var forwardedSignals: [Int32] {
+    [SIGINT, SIGQUIT, SIGTERM, SIGHUP] + (snapshotSignalNumber.map { [$0] } ?? [])
+  }
 
   /// What the program's environment adds: the agent preloaded, and its settings.
   private func programEnvironment(agent: String, runDirectory: String) -> [String: String] {
@@ -137,15 +148,16 @@ struct RunCommand: ParsableCommand {
   }
 
   /// The program's own exit status (128 + the signal when it was killed, which is said on
-  /// standard error: such a process takes no exit snapshot).
-  private func status(of ending: ProgramRun.Ending) -> Int32 {
+  /// standard error, with why nothing was checked when no process left an exit snapshot: one
+  /// that a signal kills takes none, unless the agent caught a termination request first).
+  private func status(of ending: ProgramRun.Ending, captured: Bool) -> Int32 {
     switch ending {
     case .exited(let code):
       return code
     case .killed(let number, let core):
       standardError.write(
-        "leak-detector: \(command[0]) was killed by signal \(number) (\(String(cString: strsignal(number))))\(core ? ", core dumped" : ""); "
-          + "a process killed before it exits takes no exit snapshot\n")
+        "leak-detector: \(command[0]) was killed by signal \(number) (\(String(cString: strsignal(number))))\(core ? ", core dumped" : "")"
+          + (captured ? "\n" : "; a process killed before it exits takes no exit snapshot\n"))
       return 128 + number
     }
   }
@@ -168,33 +180,47 @@ struct RunCommand: ParsableCommand {
     return analyses
   }
 
-  /// Gates the report's findings against the baseline (the processes checked on standard
-  /// error, the gate's report as `gate` writes it), or writes the baseline from them.
+  /// Gates the report's findings against the baseline (the text report for people first, then
+  /// the gate's report as `gate` writes it, or the JSON run report with the gate's outcome in
+  /// it), or writes the baseline from them after the text report.
   private func gate(_ report: RunReport, with gate: BaselineGate) throws -> ExitStatus {
     if gating.updateBaseline {
+      show(report, onStandardError: false)
       try gate.update(with: report.findings)
       return .success
     }
-    standardError.write(report.renderProcesses())
-    return try gate.gate(report.findings)
+    show(report, onStandardError: gating.output.output == nil)
+    return try gate.gate(report.findings) { outcome, status in report.renderJSON(exitStatus: status.rawValue, gate: outcome) }
   }
 
-  /// Writes the report in its format (the CI formats with every leak as a new finding) and
-  /// returns ``ExitStatus/found`` when there are leaks.
+  /// Writes the report in its format (the CI formats with every leak as a new finding), and the
+  /// text report for people as well when that is another format or goes to a file; returns
+  /// ``ExitStatus/found`` when there are leaks.
   private func emit(_ report: RunReport, graphviz: ((String) -> String?)?) throws -> ExitStatus {
     let output = gating.output
+    let status = report.hasLeaks ? ExitStatus.found : .success
     let asGate = GateOutcome(findings: report.findings, baseline: Baseline())
     let rendered =
       switch gating.format {
       case .text: output.text(report.reportText(names: output.names))
-      case .json: asGate.renderJSON(exitStatus: report.hasLeaks ? ExitStatus.found.rawValue : 0)
+      case .json: report.renderJSON(exitStatus: status.rawValue)
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: gating.sourceRoot.resolved)
       case .junit: asGate.renderJUnit()
       case .markdown: asGate.renderMarkdown(names: output.names)
       case .html: report.renderHTML(command: command.joined(separator: " "), graphviz: graphviz)
       }
     try output.emit(rendered)
-    return report.hasLeaks ? .found : .success
+    if gating.format != .text || output.output != nil { show(report, onStandardError: output.output == nil) }
+    return status
+  }
+
+  /// Writes the text report for the person running the command: on standard output, or on
+  /// standard error when standard output carries another report; coloured as that stream allows.
+  private func show(_ report: RunReport, onStandardError: Bool) {
+    let output = gating.output
+    let text = report.reportText(names: output.names)
+    let stream = onStandardError ? standardError : standardOutput
+    stream.write(output.usesColor(forTerminal: isatty(stream.descriptor) == 1) ? ReportColoring.colored(text) : text.description)
   }
 
   /// The suppression rules: the defaults unless turned off, then each file's.

@@ -19,8 +19,9 @@ struct TemporaryDirectory {
     path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// The exit snapshots written, in the order of their processes' ids.
-  func exitSnapshots() throws(InputFailure) -> [HeapSnapshot] {
+  /// The exit snapshots written, in the order of their processes' ids, each with how long its
+  /// capture took when the agent said so.
+  func exitSnapshots() throws(InputFailure) -> [(snapshot: HeapSnapshot, duration: CaptureDuration?)] {
     var snapshots: [(pid: Int32, snapshot: HeapSnapshot)] = []
     for name in entries() {
       guard let processID = RunProtocol.processID(ofExitSnapshot: name) else { continue }
@@ -32,7 +33,10 @@ struct TemporaryDirectory {
         throw InputFailure(message: "\(file): \(error.description)")
       }
     }
-    return snapshots.sorted { $0.pid < $1.pid }.map(\.snapshot)
+    return snapshots.sorted { $0.pid < $1.pid }.map { process in
+      let seconds = try? readFile("\(path)/\(RunProtocol.captureDurationFileName(processID: process.pid))")
+      return (process.snapshot, seconds.flatMap { CaptureDuration(secondsText: String(decoding: $0, as: UTF8.self)) })
+    }
   }
 
   /// Removes the directory and what the agents wrote in it.

@@ -143,7 +143,7 @@ final class RunCommandTests: XCTestCase {
   func testRun_colorAlways_coloursTheReportByRole() throws {
     let leaky = try run(["--color", "always", "--", programs + "/Retains"]).standardOutput
     XCTAssertTrue(leaky.contains("\n\u{1B}[1mChecked Retains (pid "), leaky)
-    XCTAssertTrue(leaky.contains(" leaked\u{1B}[0m\n  \u{1B}[33mnote: "), leaky)
+    XCTAssertTrue(leaky.contains(" s)\u{1B}[0m\n  \u{1B}[33mnote: "), leaky)
     XCTAssertTrue(leaky.contains("\n\n\u{1B}[1mLeaks: "), leaky)
     XCTAssertTrue(leaky.contains("\n" + dim("Names from Retains are written without their module.") + "\n  " + bold("1)") + " "), leaky)
     XCTAssertTrue(leaky.contains("  allocated at pair() (\u{1B}[34mRetains.swift:"), leaky)

@@ -15,13 +15,24 @@ extern "C" {
 #define CLEAK_AGENT_RUN_DIRECTORY_VARIABLE "LEAK_DETECTOR_RUN_DIRECTORY"
 #define CLEAK_AGENT_PROCESSES_VARIABLE "LEAK_DETECTOR_PROCESSES"
 
-/// Called on a thread of the agent's own, once per delivery of the snapshot signal.
-typedef void (*cleak_agent_signal_callback)(void);
+/// Called on a thread of the agent's own, once per delivery of a watched signal, with its number.
+typedef void (*cleak_agent_signal_callback)(int signal);
 
 /// Installs a handler for `signal` that wakes a thread of the agent, which then calls
-/// `callback` (outside the signal handler, so that it may allocate and fork). Returns whether
-/// the handler and thread are in place.
-bool cleak_agent_watch_signal(int signal, cleak_agent_signal_callback callback);
+/// `callback` with the signal's number (outside the signal handler, so that it may allocate and
+/// fork). Returns whether the handler and thread are in place. Every watched signal shares the
+/// thread and the first callback given. In a child the process forks, which inherits the handler
+/// but not the thread, a signal that `endsTheProcess` ends it as its default action would, and
+/// another is dropped.
+bool cleak_agent_watch_signal(int signal, bool endsTheProcess, cleak_agent_signal_callback callback);
+
+/// Whether `signal` still has its default action here (neither ignored, as `nohup` leaves
+/// `SIGHUP`, nor handled).
+bool cleak_agent_signal_is_default(int signal);
+
+/// Gives `signal` back its default action, unblocks it and raises it in this thread: the process
+/// ends as the signal would have ended it.
+void cleak_agent_raise_default(int signal);
 
 /// The agent's entry point, defined in Swift: reads the rest of the settings from the
 /// environment, starts tracking and arranges the captures.

@@ -29,6 +29,12 @@ extension RunReport {
       let objects = suppressed.reduce(0) { $0 + $1.leak.objectCount }
       text.append("")
       text.append("Suppressed: \(count(suppressed.count, "group")) (\(count(objects, "object"))): \(origins.joined(separator: ", "))", as: .heading)
+      for (leak, rule) in suppressed {
+        let origin = rule.origin == "default" ? "a default rule" : rule.origin
+        text.append(
+          "- \(leak.instanceCount) × \(names.leak(leak.links, summary: leak.summary))  (\(count(leak.objectCount, "object")))  "
+            + "by \(rule.kind.rawValue) \(rule.pattern)  (\(origin))", indent: 2)
+      }
     }
     return text
   }
@@ -75,11 +81,14 @@ extension RunReport {
     for process in processes {
       text.append(
         "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
-          + "\(grouped(process.leakedObjectCount)) leaked", as: .heading)
-      // Failed capture attempts matter; what reflection could not see of library types is
-      // common and mostly noise, so it is counted.
-      let failures = process.diagnostics.filter { $0.kind == .captureFailed }
-      for failure in failures { text.append("note: \(failure.message)", as: .note, indent: 2) }
+          + "\(grouped(process.leakedObjectCount)) leaked" + (process.captureDuration.map { " (\($0))" } ?? ""), as: .heading)
+      // Failed capture attempts matter, each said once; what reflection could not see of
+      // library types is common and mostly noise, so it is counted.
+      let failures = process.distinctDiagnostics.filter { $0.diagnostic.kind == .captureFailed }
+      for failure in failures {
+        text.append(
+          "note: \(failure.diagnostic.message)" + (failure.occurrences > 1 ? " (\(failure.occurrences) times)" : ""), as: .note, indent: 2)
+      }
       let unbalanced = process.diagnostics.compactMap(UnbalancedRetain.init(diagnostic:))
       if !unbalanced.isEmpty {
         let types = Dictionary(grouping: unbalanced, by: \.typeName).map { name, retains in
@@ -90,7 +99,7 @@ extension RunReport {
             + "counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "
             + types.joined(separator: ", "), as: .note, indent: 2)
       }
-      let others = process.diagnostics.count - failures.count - unbalanced.count
+      let others = process.diagnostics.count - failures.reduce(0) { $0 + $1.occurrences } - unbalanced.count
       if others > 0 {
         text.append(
           "note: \(count(others, "diagnostic")) of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)",

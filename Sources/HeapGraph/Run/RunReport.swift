@@ -18,7 +18,11 @@
 ///      fingerprint 17d8ce39623d29ac
 ///
 /// Suppressed: 1 group (4 objects): 1 by the default rules
+///   - 2 × XCTest.XCTestSuite.testRun → XCTest.XCTestSuiteRun.test → XCTest.XCTestSuite  (4 objects)  by type XCTest.*  (a default rule)
 /// ```
+///
+/// A process's line says how long its capture took when that is known (`… 4 leaked (captured in
+/// 0.41 s)`); the same report as JSON is ``renderJSON(exitStatus:gate:)``.
 public struct RunReport: Sendable {
   /// One process checked.
   public struct Process: Sendable, Hashable {
@@ -33,6 +37,8 @@ public struct RunReport: Sendable {
     /// Leaked objects that no group counts: several groups' entries hold them (no one entry
     /// dominates them).
     public var sharedLeakedObjectCount: Int
+    /// How long its capture took, when the agent said so.
+    public var captureDuration: CaptureDuration? = nil
   }
 
   /// A group of leaked objects with the same entry shape.
