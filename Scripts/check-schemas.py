@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the documented JSON schemas accept what the tool reads and writes, and reject
 what it refuses: the example snapshots, the reports `leak-detector analyze --format json` writes
-for them, and known-bad snapshots. Run from anywhere; needs a debug build of leak-detector."""
+for them, known-bad snapshots, and the golden JSON run reports of `leak-detector run`. Run from
+anywhere; needs a debug build of leak-detector."""
 import glob
 import json
 import os
@@ -124,6 +125,32 @@ if os.path.exists(sarif_schema_path):
                 print(f"{path}: JUnit XML does not parse: {error}")
                 failures += 1
 
+# The JSON run report (`run --format json`): its golden files, with and without a gate outcome.
+run_schema = load(os.path.join(ROOT, "Documentation/schemas/leak-run-v1.schema.json"))
+jsonschema.Draft202012Validator.check_schema(run_schema)
+runs = jsonschema.Draft202012Validator(run_schema)
+run_reports = sorted(glob.glob(os.path.join(ROOT, "Tests/HeapGraphTests/__Snapshots__/run-report*.json")))
+for path in run_reports:
+    for error in runs.iter_errors(load(path)):
+        print(f"{path}: run report schema: {error.message} at {list(error.absolute_path)}")
+        failures += 1
+if not run_reports:
+    print("no golden JSON run report found")
+    failures += 1
+else:
+    golden = load(run_reports[0])
+    bad_runs = {
+        "a suppressed group without its rule": {**golden, "suppressed": [{k: v for k, v in group.items() if k != "rule"}
+                                                                          for group in golden["suppressed"]] or [{}]},
+        "a diagnostic without occurrences": {**golden, "processes": [{**golden["processes"][0], "diagnostics": [{"kind": None, "message": "m"}]}]},
+        "version 2": {**golden, "version": 2},
+    }
+    for name, document in bad_runs.items():
+        if runs.is_valid(document):
+            print(f"the run report schema accepts a bad run report ({name})")
+            failures += 1
+
 print(f"schemas: {checked} snapshots and their reports checked, {len(bad)} bad snapshots rejected, "
+      f"{len(run_reports)} run reports checked, "
       f"{sarif_checked} SARIF logs checked against SARIF 2.1.0, {failures} problems")
 sys.exit(1 if failures else 0)
