@@ -28,7 +28,7 @@ final class RunAtATerminalTests: XCTestCase {
     built = Result {
       let directory = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-fixtures-\(getpid())").path
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      for name in ["Interruptible", "Leaky"] {
+      for name in ["Interruptible", "Leaky", "ForkedChild"] {
         let compile = try BuiltProgram.tool("swiftc").run(optimization + ["-g", fixtures + "/\(name).swift", "-o", directory + "/" + name])
         guard compile.status == 0 else {
           throw FixtureBuildFailure(description: "the fixture program \(name).swift did not compile:\n\(compile.standardError)")
@@ -68,6 +68,15 @@ final class RunAtATerminalTests: XCTestCase {
     XCTAssertNotNil(
       result.standardOutput.range(of: #"Checked Interruptible \S+ \(pid \d+\): \d+ objects when it exited, 2 leaked \(captured in \d+\.\d\d s\)\n"#, options: .regularExpression),
       result.standardOutput)
+  }
+
+  /// A child the program forks inherits the agent's handlers but not its thread: a termination
+  /// request ends that child as it would have, and the program is neither captured nor ended by it.
+  func testTerminationRequestToAForkedChild_endsTheChildOnly() throws {
+    let result = try BuiltProgram("leak-detector").run(["run", "--", programs + "/ForkedChild"])
+    XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
+    XCTAssertTrue(result.standardOutput.hasPrefix("child ended by signal 15\n"), result.standardOutput)
+    XCTAssertTrue(result.standardOutput.contains("\nLeaks: none\n"), result.standardOutput)
   }
 
   /// A snapshot on the signal: the line that says where it is says how long it took, and the
