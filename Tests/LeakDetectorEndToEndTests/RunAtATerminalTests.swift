@@ -169,8 +169,8 @@ final class RunAtATerminalTests: XCTestCase {
   private func started(_ arguments: [String]) throws -> Started {
     let directory = try temporaryDirectory()
     let output = URL(fileURLWithPath: directory + "/stdout"), error = URL(fileURLWithPath: directory + "/stderr")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
-    FileManager.default.createFile(atPath: error.path, contents: nil)
+    XCTAssertTrue(FileManager.default.createFile(atPath: output.path, contents: nil))
+    XCTAssertTrue(FileManager.default.createFile(atPath: error.path, contents: nil))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try BuiltProgram("leak-detector").path)
     process.arguments = arguments
