@@ -66,7 +66,7 @@ extension RunReport {
 
   /// The report's first lines: the processes checked, with what their captures could not see and
   /// the objects they found held by unbalanced retains.
-  public func renderProcesses(names: NameStyle? = nil) -> String {
+  package func renderProcesses(names: NameStyle? = nil) -> String {
     processesText(names: names ?? nameStyle).description
   }
 
