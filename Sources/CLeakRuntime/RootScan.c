@@ -6,6 +6,8 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 
 // Conservative scanning of root memory (global data, thread stacks, thread-local storage) for
@@ -49,6 +51,9 @@ size_t cleak_writable_image_segments(cleak_memory_range *ranges, size_t capacity
   return search.count;
 }
 
+/// Whether the thread descriptor's layout was found to hold (`checkThreadSpecificLayout`).
+static int layoutHolds = 0;
+
 int cleak_static_tls_of_current_thread(cleak_memory_range *range) {
   typedef void (*tls_info_t)(size_t *size, size_t *align);
   tls_info_t info = (tls_info_t)dlsym(RTLD_DEFAULT, "_dl_get_tls_static_info");
@@ -56,8 +61,9 @@ int cleak_static_tls_of_current_thread(cleak_memory_range *range) {
   size_t size = 0, align = 0;
   info(&size, &align);
   // glibc keeps a thread's `struct pthread` at the thread pointer. On x86-64 the static TLS
-  // blocks lie just below it; on AArch64 just above.
-  const uintptr_t descriptorSize = cleak_glibc_thread_descriptor_size;
+  // blocks lie just below it; on AArch64 just above. Its pthread-specific values are roots of
+  // their own (`cleak_thread_specific_values`) when its layout holds.
+  const uintptr_t descriptorSize = layoutHolds ? 0 : cleak_glibc_thread_descriptor_size;
   uintptr_t self = (uintptr_t)pthread_self();
 #if defined(__x86_64__)
   range->start = self > size ? self - size : 0;
@@ -179,4 +185,87 @@ size_t cleak_scan_for_collection_storage(
 
 int32_t cleak_thread_id(void) {
   return (int32_t)gettid();
+}
+
+// pthread-specific values. glibc clears every other thread's values in a forked child
+// (`reclaim_stacks` in `sysdeps/nptl/fork.h`), so a capture child sees none of them: they are read
+// here, in the process itself, before the fork.
+
+/// The bytes of a thread descriptor this file reads: up to the end of its key blocks' addresses.
+enum { descriptorPrefix = cleak_glibc_descriptor_key_blocks_offset + cleak_glibc_key_blocks * sizeof(uintptr_t) };
+
+/// The `T` at `offset` of `bytes`.
+#define FIELD(T, bytes, offset) (*(const T *)((const unsigned char *)(bytes) + (offset)))
+
+/// Whether `prefix`, the first bytes of a thread descriptor at `descriptor`, are those of
+/// `thread`'s: it points to itself twice, holds the thread's id and points to its own first key
+/// block.
+static int isDescriptorOf(const void *prefix, uintptr_t descriptor, int32_t thread) {
+  return FIELD(uintptr_t, prefix, cleak_glibc_descriptor_tcb_offset) == descriptor &&
+         FIELD(uintptr_t, prefix, cleak_glibc_descriptor_self_offset) == descriptor &&
+         FIELD(int32_t, prefix, cleak_glibc_descriptor_tid_offset) == thread &&
+         FIELD(uintptr_t, prefix, cleak_glibc_descriptor_key_blocks_offset) ==
+             descriptor + cleak_glibc_descriptor_first_key_block_offset;
+}
+
+/// Sets a key of its own on the loading thread and looks for its value where the layout says.
+__attribute__((constructor)) static void checkThreadSpecificLayout(void) {
+  if (!cleak_glibc_thread_specific_layout_known) return;
+  static char marker;
+  pthread_key_t key;
+  if (pthread_key_create(&key, NULL) != 0) return;
+  uintptr_t self = (uintptr_t)pthread_self();
+  if (key < cleak_glibc_keys_per_block && pthread_setspecific(key, &marker) == 0) {
+    uintptr_t slot = cleak_glibc_descriptor_first_key_block_offset + key * sizeof(cleak_glibc_key_data) +
+                     offsetof(cleak_glibc_key_data, value);
+    layoutHolds = isDescriptorOf((const void *)self, self, (int32_t)gettid()) &&
+                  FIELD(uintptr_t, self, slot) == (uintptr_t)&marker;
+    pthread_setspecific(key, NULL);
+  }
+  pthread_key_delete(key);
+}
+
+bool cleak_thread_specific_layout_holds(void) {
+  return layoutHolds;
+}
+
+/// Finds `thread`'s descriptor near `stackEnd` (below it by the descriptor's size and at most a
+/// page of alignment) and copies its first bytes to `prefix`; returns its address, or 0.
+static uintptr_t descriptorBelow(uintptr_t stackEnd, int32_t thread, unsigned char prefix[descriptorPrefix]) {
+  const uintptr_t size = cleak_glibc_thread_descriptor_size;
+  if (stackEnd < size + cleak_page_size) return 0;
+  for (uintptr_t candidate = (stackEnd - size) & ~(uintptr_t)15; candidate + cleak_page_size >= stackEnd - size; candidate -= 16) {
+    uintptr_t first = 0;
+    if (cleak_read_memory(&first, candidate, sizeof first) != (ptrdiff_t)sizeof first || first != candidate) continue;
+    if (cleak_read_memory(prefix, candidate, descriptorPrefix) == (ptrdiff_t)descriptorPrefix && isDescriptorOf(prefix, candidate, thread)) {
+      return candidate;
+    }
+  }
+  return 0;
+}
+
+ptrdiff_t cleak_thread_specific_values(int32_t thread, uintptr_t stackEnd, cleak_thread_specific_value *values, size_t capacity) {
+  if (!layoutHolds) return -1;
+  unsigned char prefix[descriptorPrefix];
+  if (thread == (int32_t)gettid()) {
+    memcpy(prefix, (const void *)pthread_self(), descriptorPrefix);
+  } else if (descriptorBelow(stackEnd, thread, prefix) == 0) {
+    return -1;
+  }
+  const uintptr_t *blocks = &FIELD(uintptr_t, prefix, cleak_glibc_descriptor_key_blocks_offset);
+  size_t found = 0;
+  for (uint32_t block = 0; block < cleak_glibc_key_blocks; block++) {
+    cleak_glibc_key_data data[cleak_glibc_keys_per_block];
+    if (blocks[block] == 0 || cleak_read_memory(data, blocks[block], sizeof data) != (ptrdiff_t)sizeof data) continue;
+    for (uint32_t index = 0; index < cleak_glibc_keys_per_block; index++) {
+      if (data[index].value == 0) continue;
+      if (found < capacity) {
+        values[found] = (cleak_thread_specific_value){
+            block * cleak_glibc_keys_per_block + index,
+            blocks[block] + index * sizeof(cleak_glibc_key_data) + offsetof(cleak_glibc_key_data, value), data[index].value};
+      }
+      found += 1;
+    }
+  }
+  return (ptrdiff_t)found;
 }
