@@ -208,6 +208,10 @@ static int isDescriptorOf(const void *prefix, uintptr_t descriptor, int32_t thre
              descriptor + cleak_glibc_descriptor_first_key_block_offset;
 }
 
+/// The main thread's descriptor, when this library was loaded on the main thread, or 0: it does
+/// not lie at the top of the main thread's stack.
+static uintptr_t mainDescriptor = 0;
+
 /// Sets a key of its own on the loading thread and looks for its value where the layout says.
 __attribute__((constructor)) static void checkThreadSpecificLayout(void) {
   if (!cleak_glibc_thread_specific_layout_known) return;
@@ -215,6 +219,7 @@ __attribute__((constructor)) static void checkThreadSpecificLayout(void) {
   pthread_key_t key;
   if (pthread_key_create(&key, NULL) != 0) return;
   uintptr_t self = (uintptr_t)pthread_self();
+  if (gettid() == getpid()) mainDescriptor = self;
   if (key < cleak_glibc_keys_per_block && pthread_setspecific(key, &marker) == 0) {
     uintptr_t slot = cleak_glibc_descriptor_first_key_block_offset + key * sizeof(cleak_glibc_key_data) +
                      offsetof(cleak_glibc_key_data, value);
@@ -249,6 +254,10 @@ ptrdiff_t cleak_thread_specific_values(int32_t thread, uintptr_t stackEnd, cleak
   unsigned char prefix[descriptorPrefix];
   if (thread == (int32_t)gettid()) {
     memcpy(prefix, (const void *)pthread_self(), descriptorPrefix);
+  } else if (thread == (int32_t)getpid() && mainDescriptor != 0) {
+    if (cleak_read_memory(prefix, mainDescriptor, descriptorPrefix) != (ptrdiff_t)descriptorPrefix ||
+        !isDescriptorOf(prefix, mainDescriptor, thread))
+      return -1;
   } else if (descriptorBelow(stackEnd, thread, prefix) == 0) {
     return -1;
   }

@@ -61,11 +61,18 @@ final class ThreadSpecificRootsTests: XCTestCase {
     try assertKept("Box<(Swift.AnyObject, Swift.AnyObject)>", variant: "loop")
   }
 
+  func testRun_mainThreadsValue_whileAnotherThreadExits_isARootNamedByTheMainThreadAndKey() throws {
+    try assertKept("KeptByMainThread", variant: "main", thread: "main thread")
+  }
+
   // MARK: - Helpers
 
   /// Runs the fixture's `variant` and checks that nothing leaked, no retain was called
-  /// unbalanced, and the object of type `typeName` is a root `thread TID pthread key N`.
-  private func assertKept(_ typeName: String, variant: String, file: StaticString = #filePath, line: UInt = #line) throws {
+  /// unbalanced, and the object of type `typeName` is a root `thread TID pthread key N` (or
+  /// `main thread pthread key N`, with `thread` "main thread").
+  private func assertKept(
+    _ typeName: String, variant: String, thread: String = "thread [0-9]+", file: StaticString = #filePath, line: UInt = #line
+  ) throws {
     let directory = try temporaryDirectory()
     let program = try Self.built.get() + "/ThreadSpecific"
     let result = try BuiltProgram("leak-detector").run(["run", "--snapshot", directory + "/kept.json", "--", program, variant])
@@ -78,8 +85,9 @@ final class ThreadSpecificRootsTests: XCTestCase {
     var typeByID: [Int64: String] = [:]
     for index in 0..<snapshot.objectCount { typeByID[snapshot.object(at: index).id] = snapshot.object(at: index).type }
     let labels = snapshot.roots.filter { typeByID[$0.object] == "ThreadSpecific." + typeName && $0.kind == .threadLocal }.compactMap(\.label)
+    let label = try Regex(thread + " pthread key [0-9]+")
     XCTAssertTrue(
-      labels.contains { $0.wholeMatch(of: /thread [0-9]+ pthread key [0-9]+/) != nil },
+      labels.contains { $0.wholeMatch(of: label) != nil },
       "\(snapshot.roots.map { "\(typeByID[$0.object] ?? "?") \($0.kind) \($0.label ?? "")" })", file: file, line: line)
   }
 

@@ -194,8 +194,9 @@ typedef struct {
 bool cleak_thread_specific_layout_holds(void);
 
 /// The non-null pthread-specific values of the thread `thread`, read now: the calling thread's
-/// (when `thread` is its id), or another's whose descriptor lies at the top of its stack mapping,
-/// which ends at `stackEnd` (glibc puts it there on the stacks it allocates). Writes up to
+/// (when `thread` is its id), the main thread's (when this library was loaded on it), or
+/// another's whose descriptor lies at the top of its stack mapping, which ends at `stackEnd`
+/// (glibc puts it there on the stacks it allocates). Writes up to
 /// `capacity` values; returns how many there are, or -1 when the layout does not hold or no
 /// descriptor of that thread lies there (a stack the program allocated itself). Memory is read
 /// with checks, so a thread that ends meanwhile gives no values, never a fault.

@@ -9,7 +9,9 @@
 //   block of its own, from malloc, that the descriptor points to);
 // - `loop`: an event loop's thread-specific variable, as swift-nio's: a key whose destructor
 //   releases a retained box, the box holding the variable and the value, and a thread that runs a
-//   loop blocked in `poll`.
+//   loop blocked in `poll`;
+// - `main`: a value of the main thread's, which blocks for ever while the other thread exits the
+//   process (so the capture runs on that thread).
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -17,6 +19,7 @@
 final class KeptByFewKeys { var payload = [1, 2, 3] }
 final class KeptByKeyPast32 { var payload = [4, 5, 6] }
 final class ResolverQueue { var pending: [String] = [] }
+final class KeptByMainThread { var payload = [7, 8, 9] }
 
 /// What a thread-specific variable's value is kept in: the variable and the value.
 final class Box<Value> {
@@ -83,6 +86,9 @@ func threadBody() {
     precondition(key >= 32, "key \(key) is one of the first 32")
   case "loop":
     resolverQueues.currentValue = ResolverQueue()
+  case "main":
+    print("kept")
+    exit(0)
   default:
     let key = keep { KeptByFewKeys() }
     precondition(key < 32, "key \(key) is not one of the first 32")
@@ -99,6 +105,10 @@ func threadBody() {
   while true { pause() }
 }
 
+if variant == "main" {
+  _ = keep { KeptByMainThread() }
+  scrubDeadFrames()
+}
 var thread = pthread_t()
 pthread_create(&thread, nil, { _ in
   threadBody()
