@@ -7,6 +7,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -208,6 +209,59 @@ static int isDescriptorOf(const void *prefix, uintptr_t descriptor, int32_t thre
              descriptor + cleak_glibc_descriptor_first_key_block_offset;
 }
 
+/// An image with thread-local storage: its TLS module id, its block's size and its name.
+typedef struct {
+  size_t module;
+  uintptr_t size;
+  const char *name;
+  uintptr_t callingThreadsBlock;  // `dlpi_tls_data`: null while not allocated for the calling thread
+} tls_image_t;
+
+typedef struct {
+  tls_image_t images[256];
+  size_t count;
+} tls_image_list_t;
+
+static int collectTLSImages(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  tls_image_list_t *list = data;
+  for (int index = 0; info->dlpi_tls_modid > 0 && index < info->dlpi_phnum; index++) {
+    if (info->dlpi_phdr[index].p_type != PT_TLS || list->count == sizeof list->images / sizeof list->images[0]) continue;
+    list->images[list->count++] = (tls_image_t){
+        info->dlpi_tls_modid, info->dlpi_phdr[index].p_memsz, info->dlpi_name, (uintptr_t)info->dlpi_tls_data};
+  }
+  return 0;
+}
+
+/// The entries of the dynamic thread vector at `vector`, read with checks (at most `capacity`,
+/// from entry 0); returns how many there are, or 0.
+static size_t readThreadVector(uintptr_t vector, cleak_glibc_dtv_entry *entries, size_t capacity) {
+  cleak_glibc_dtv_entry header;
+  if (vector < sizeof header || cleak_read_memory(&header, vector - sizeof header, sizeof header) != (ptrdiff_t)sizeof header) return 0;
+  size_t count = header.block + 1 < capacity ? header.block + 1 : capacity;
+  return cleak_read_memory(entries, vector, count * sizeof *entries) == (ptrdiff_t)(count * sizeof *entries) ? count : 0;
+}
+
+enum { threadVectorCapacity = 1024 };
+
+/// Whether the dynamic thread vector of the descriptor at `self` (the calling thread's) holds,
+/// for each image whose block the calling thread has, that block.
+static int dynamicThreadVectorHolds(uintptr_t self) {
+  static tls_image_list_t list;
+  static cleak_glibc_dtv_entry entries[threadVectorCapacity];
+  list.count = 0;
+  dl_iterate_phdr(collectTLSImages, &list);
+  size_t count = readThreadVector(FIELD(uintptr_t, self, cleak_glibc_descriptor_dtv_offset), entries, threadVectorCapacity);
+  size_t checked = 0;
+  for (size_t index = 0; index < list.count; index++) {
+    const tls_image_t *image = &list.images[index];
+    if (image->callingThreadsBlock == 0) continue;
+    if (image->module >= count || entries[image->module].block != image->callingThreadsBlock) return 0;
+    checked += 1;
+  }
+  return checked > 0;
+}
+
 /// The main thread's descriptor, when this library was loaded on the main thread, or 0: it does
 /// not lie at the top of the main thread's stack.
 static uintptr_t mainDescriptor = 0;
@@ -224,7 +278,7 @@ __attribute__((constructor)) static void checkThreadSpecificLayout(void) {
     uintptr_t slot = cleak_glibc_descriptor_first_key_block_offset + key * sizeof(cleak_glibc_key_data) +
                      offsetof(cleak_glibc_key_data, value);
     layoutHolds = isDescriptorOf((const void *)self, self, (int32_t)gettid()) &&
-                  FIELD(uintptr_t, self, slot) == (uintptr_t)&marker;
+                  FIELD(uintptr_t, self, slot) == (uintptr_t)&marker && dynamicThreadVectorHolds(self);
     pthread_setspecific(key, NULL);
   }
   pthread_key_delete(key);
@@ -249,18 +303,25 @@ static uintptr_t descriptorBelow(uintptr_t stackEnd, int32_t thread, unsigned ch
   return 0;
 }
 
-ptrdiff_t cleak_thread_specific_values(int32_t thread, uintptr_t stackEnd, cleak_thread_specific_value *values, size_t capacity) {
-  if (!layoutHolds) return -1;
-  unsigned char prefix[descriptorPrefix];
+/// Copies the first bytes of `thread`'s descriptor to `prefix`: the calling thread's, the main
+/// thread's, or the one at the top of the stack mapping that ends at `stackEnd`. Returns 0 when
+/// the layout does not hold or no such descriptor is found.
+static int copyDescriptor(int32_t thread, uintptr_t stackEnd, unsigned char prefix[descriptorPrefix]) {
+  if (!layoutHolds) return 0;
   if (thread == (int32_t)gettid()) {
     memcpy(prefix, (const void *)pthread_self(), descriptorPrefix);
-  } else if (thread == (int32_t)getpid() && mainDescriptor != 0) {
-    if (cleak_read_memory(prefix, mainDescriptor, descriptorPrefix) != (ptrdiff_t)descriptorPrefix ||
-        !isDescriptorOf(prefix, mainDescriptor, thread))
-      return -1;
-  } else if (descriptorBelow(stackEnd, thread, prefix) == 0) {
-    return -1;
+    return 1;
   }
+  if (thread == (int32_t)getpid() && mainDescriptor != 0) {
+    return cleak_read_memory(prefix, mainDescriptor, descriptorPrefix) == (ptrdiff_t)descriptorPrefix &&
+           isDescriptorOf(prefix, mainDescriptor, thread);
+  }
+  return descriptorBelow(stackEnd, thread, prefix) != 0;
+}
+
+ptrdiff_t cleak_thread_specific_values(int32_t thread, uintptr_t stackEnd, cleak_thread_specific_value *values, size_t capacity) {
+  unsigned char prefix[descriptorPrefix];
+  if (!copyDescriptor(thread, stackEnd, prefix)) return -1;
   const uintptr_t *blocks = &FIELD(uintptr_t, prefix, cleak_glibc_descriptor_key_blocks_offset);
   size_t found = 0;
   for (uint32_t block = 0; block < cleak_glibc_key_blocks; block++) {
@@ -276,5 +337,30 @@ ptrdiff_t cleak_thread_specific_values(int32_t thread, uintptr_t stackEnd, cleak
       found += 1;
     }
   }
+  return (ptrdiff_t)found;
+}
+
+ptrdiff_t cleak_dynamic_tls_blocks(int32_t thread, uintptr_t stackEnd, cleak_dynamic_tls_block *blocks, size_t capacity) {
+  unsigned char prefix[descriptorPrefix];
+  if (!copyDescriptor(thread, stackEnd, prefix)) return -1;
+  tls_image_list_t *list = malloc(sizeof *list);
+  cleak_glibc_dtv_entry *entries = malloc(threadVectorCapacity * sizeof *entries);
+  size_t found = 0;
+  if (list != NULL && entries != NULL) {
+    list->count = 0;
+    dl_iterate_phdr(collectTLSImages, list);
+    size_t count = readThreadVector(FIELD(uintptr_t, prefix, cleak_glibc_descriptor_dtv_offset), entries, threadVectorCapacity);
+    for (size_t index = 0; index < list->count; index++) {
+      const tls_image_t *image = &list->images[index];
+      if (image->module >= count) continue;
+      cleak_glibc_dtv_entry entry = entries[image->module];
+      // Only blocks from malloc: static TLS lies inside the thread's stack or static TLS root.
+      if (entry.allocation == 0 || entry.block == 0 || entry.block == UINTPTR_MAX) continue;
+      if (found < capacity) blocks[found] = (cleak_dynamic_tls_block){entry.block, entry.block + image->size, image->name};
+      found += 1;
+    }
+  }
+  free(list);
+  free(entries);
   return (ptrdiff_t)found;
 }

@@ -5,7 +5,9 @@ import XCTest
 
 /// `leak-detector run` on a program whose live thread keeps retained objects in its
 /// pthread-specific values (`Fixtures/Run/ThreadSpecific.swift`): glibc clears them in a forked
-/// capture child, so they are read before the fork and are roots named by thread and key.
+/// capture child, so they are read before the fork and are roots named by thread and key. And
+/// on one whose thread keeps a cycle in a `__thread` variable of a library loaded with `dlopen`
+/// (`Fixtures/Run/DynamicTLS.swift`): dynamic TLS is a root too.
 final class ThreadSpecificRootsTests: XCTestCase {
   nonisolated(unsafe) private static var built: Result<String, any Error> = .failure(FixtureBuildFailure(description: "not built"))
 
@@ -20,16 +22,20 @@ final class ThreadSpecificRootsTests: XCTestCase {
     private static let optimization = ["-O"]
   #endif
 
-  private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/Run/ThreadSpecific.swift").path
+  private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Run").path
 
   override class func setUp() {
     super.setUp()
     built = Result {
       let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thread-specific-\(getpid())").path
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      let compile = try BuiltProgram.tool("swiftc").run(optimization + ["-g", fixture, "-o", directory + "/ThreadSpecific"])
-      guard compile.status == 0 else { throw FixtureBuildFailure(description: "ThreadSpecific.swift did not compile:\n\(compile.standardError)") }
+      let swiftc = try BuiltProgram.tool("swiftc")
+      for name in ["ThreadSpecific", "DynamicTLS"] {
+        let compile = try swiftc.run(optimization + ["-g", fixtures + "/\(name).swift", "-o", directory + "/" + name])
+        guard compile.status == 0 else { throw FixtureBuildFailure(description: "\(name).swift did not compile:\n\(compile.standardError)") }
+      }
+      let library = try BuiltProgram.tool("clang").run(["-shared", "-fPIC", fixtures + "/DynamicTLS.c", "-o", directory + "/libDynamicTLS.so"])
+      guard library.status == 0 else { throw FixtureBuildFailure(description: "DynamicTLS.c did not compile:\n\(library.standardError)") }
       return directory
     }
   }
@@ -65,6 +71,17 @@ final class ThreadSpecificRootsTests: XCTestCase {
     try assertKept("KeptByMainThread", variant: "main", thread: "main thread")
   }
 
+  func testRun_cycleOnlyAnotherThreadsDynamicTLSReaches_isARootNamedByThreadAndImage() throws {
+    let directory = try temporaryDirectory()
+    let programs = try Self.built.get()
+    let result = try BuiltProgram("leak-detector").run(
+      ["run", "--snapshot", directory + "/kept.json", "--", programs + "/DynamicTLS", programs + "/libDynamicTLS.so"])
+    XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("\nLeaks: none\n"), result.standardOutput)
+    let labels = try rootLabels(ofType: "DynamicTLS.HeldByDynamicTLS", inSnapshotAt: directory + "/kept.json")
+    XCTAssertTrue(labels.contains { $0.wholeMatch(of: /thread [0-9]+ dynamic TLS of libDynamicTLS\.so/) != nil }, "\(labels)")
+  }
+
   // MARK: - Helpers
 
   /// Runs the fixture's `variant` and checks that nothing leaked, no retain was called
@@ -81,14 +98,17 @@ final class ThreadSpecificRootsTests: XCTestCase {
     XCTAssertTrue(report.contains("\nLeaks: none\n"), report, file: file, line: line)
     XCTAssertFalse(report.contains("unbalanced"), report, file: file, line: line)
 
-    let snapshot = try HeapSnapshot(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/kept.json"))))
+    let labels = try rootLabels(ofType: "ThreadSpecific." + typeName, inSnapshotAt: directory + "/kept.json")
+    let label = try Regex(thread + " pthread key [0-9]+")
+    XCTAssertTrue(labels.contains { $0.wholeMatch(of: label) != nil }, "\(labels)", file: file, line: line)
+  }
+
+  /// The labels of the thread-local roots of the objects of type `typeName` in the snapshot at `path`.
+  private func rootLabels(ofType typeName: String, inSnapshotAt path: String) throws -> [String] {
+    let snapshot = try HeapSnapshot(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     var typeByID: [Int64: String] = [:]
     for index in 0..<snapshot.objectCount { typeByID[snapshot.object(at: index).id] = snapshot.object(at: index).type }
-    let labels = snapshot.roots.filter { typeByID[$0.object] == "ThreadSpecific." + typeName && $0.kind == .threadLocal }.compactMap(\.label)
-    let label = try Regex(thread + " pthread key [0-9]+")
-    XCTAssertTrue(
-      labels.contains { $0.wholeMatch(of: label) != nil },
-      "\(snapshot.roots.map { "\(typeByID[$0.object] ?? "?") \($0.kind) \($0.label ?? "")" })", file: file, line: line)
+    return snapshot.roots.filter { typeByID[$0.object] == typeName && $0.kind == .threadLocal }.compactMap(\.label)
   }
 
   private func temporaryDirectory() throws -> String {

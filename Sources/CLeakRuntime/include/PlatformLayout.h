@@ -65,6 +65,10 @@ static const bool cleak_glibc_thread_specific_layout_known = false;
 /// both hold its address, which is how a descriptor is recognized at the top of a thread's stack.
 static const uintptr_t cleak_glibc_descriptor_tcb_offset = 0;
 static const uintptr_t cleak_glibc_descriptor_self_offset = 16;
+/// Where a thread descriptor keeps its dynamic thread vector (`tcbhead_t.dtv`): entries of
+/// `cleak_glibc_dtv_entry`, the one before the first holding the vector's length, the first a
+/// generation, entry m the TLS block of the image whose TLS module id is m.
+static const uintptr_t cleak_glibc_descriptor_dtv_offset = 8;
 /// Where a thread descriptor keeps its thread's kernel id (`pid_t tid`).
 static const uintptr_t cleak_glibc_descriptor_tid_offset = 0x2d0;
 /// Where a thread descriptor keeps the values of keys 0 to 31 (`specific_1stblock`, 32 key data
@@ -86,5 +90,15 @@ typedef struct {
 } cleak_glibc_key_data;
 
 _Static_assert(sizeof(cleak_glibc_key_data) == 2 * sizeof(uintptr_t), "key data");
+
+/// An entry of a dynamic thread vector (`dtv_t`): the image's TLS block for the thread
+/// (`UINTPTR_MAX` while not allocated yet), and the allocation to free, null for a block of
+/// static TLS.
+typedef struct {
+  uintptr_t block;
+  uintptr_t allocation;
+} cleak_glibc_dtv_entry;
+
+_Static_assert(sizeof(cleak_glibc_dtv_entry) == 2 * sizeof(uintptr_t), "dtv entry");
 
 #endif

@@ -46,6 +46,7 @@ package struct RootRegion: Sendable, Hashable {
       // The red zone below the stack pointer may hold a leaf function's locals.
       regions.append(RootRegion(start: max(mapping.start, pointer &- cleak_stack_red_zone), end: mapping.end, kind: .stack, label: name(thread)))
       regions += threadSpecificValues(of: thread, named: name(thread), stackEnd: mapping.end)
+      regions += dynamicThreadLocalStorage(of: thread, named: name(thread), stackEnd: mapping.end)
     }
     stack(from: callerStackPointer, thread: current)
     var local = cleak_memory_range()
@@ -85,6 +86,18 @@ package struct RootRegion: Sendable, Hashable {
     return values.prefix(max(count, 0)).map {
       RootRegion(start: $0.slot, end: $0.slot + UInt(MemoryLayout<UInt>.size), kind: .threadLocal,
                  label: "\(name) pthread key \($0.key)", copiedWords: [$0.value])
+    }
+  }
+
+  /// The dynamic TLS blocks of `thread` (named `name`; found as ``threadSpecificValues(of:named:stackEnd:)``
+  /// finds its descriptor), the `__thread` variables of images loaded with `dlopen`, labelled
+  /// `thread 1234 dynamic TLS of libname.so`. A forked child keeps them: it scans them itself.
+  private static func dynamicThreadLocalStorage(of thread: pid_t, named name: String, stackEnd: UInt) -> [RootRegion] {
+    var blocks = [cleak_dynamic_tls_block](repeating: cleak_dynamic_tls_block(), count: 64)
+    let count = min(cleak_dynamic_tls_blocks(thread, stackEnd, &blocks, blocks.count), blocks.count)
+    return blocks.prefix(max(count, 0)).map { block in
+      let image = block.image.map { String(cString: $0).split(separator: "/").last.map(String.init) ?? "" } ?? ""
+      return RootRegion(start: block.start, end: block.end, kind: .threadLocal, label: "\(name) dynamic TLS of \(image)")
     }
   }
 
