@@ -188,9 +188,10 @@ int32_t cleak_thread_id(void) {
   return (int32_t)gettid();
 }
 
-// pthread-specific values. glibc clears every other thread's values in a forked child
-// (`reclaim_stacks` in `sysdeps/nptl/fork.h`), so a capture child sees none of them: they are read
-// here, in the process itself, before the fork.
+// Each thread's pthread-specific values and dynamic TLS blocks, found through its descriptor.
+// glibc clears every other thread's pthread-specific values in a forked child (`reclaim_stacks`
+// in `sysdeps/nptl/fork.h`), so a capture child sees none of them: they are read here, in the
+// process itself, before the fork, as are the blocks (found, not copied: the child keeps them).
 
 /// The bytes of a thread descriptor this file reads: up to the end of its key blocks' addresses.
 enum { descriptorPrefix = cleak_glibc_descriptor_key_blocks_offset + cleak_glibc_key_blocks * sizeof(uintptr_t) };
