@@ -224,7 +224,7 @@ final class RunReportTests: XCTestCase {
       report.renderProcesses(),
       """
       Checked Retains (pid 7): 3 objects when it exited, 3 leaked
-        note: 3 objects retained with no pointer left to them, counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): 2 × DroppedRetain, WeaklyReferenced
+        note: 3 objects retained though no word of memory refers to them (no heap block, global, stack, thread-local or pthread-specific value), counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): 2 × DroppedRetain, WeaklyReferenced
         note: 1 diagnostic of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)
 
       """)
@@ -252,7 +252,7 @@ final class RunReportTests: XCTestCase {
       """
       Checked Retains (pid 7): 1 object when it exited, 1 leaked
         note: a child of the capture crashed; captured again
-        note: 1 object retained with no pointer left to it, counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): DroppedRetain
+        note: 1 object retained though no word of memory refers to it (no heap block, global, stack, thread-local or pthread-specific value), counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): DroppedRetain
         note: 1 diagnostic of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)
 
       """)

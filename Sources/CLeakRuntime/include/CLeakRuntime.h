@@ -170,12 +170,51 @@ typedef struct {
 /// dynamic loader's lock: call it before forking a capture child, not in one.
 size_t cleak_writable_image_segments(cleak_memory_range *ranges, size_t capacity);
 
-/// The static thread-local storage and thread descriptor (with its pthread_setspecific values)
-/// of the calling thread, generously bounded. Returns 0 when the C library does not say its size.
+/// The static thread-local storage of the calling thread, generously bounded, with its thread
+/// descriptor (and so its pthread-specific values) unless the descriptor's layout holds
+/// (`cleak_thread_specific_values` reads the values then). Returns 0 when the C library does not
+/// say the storage's size.
 int cleak_static_tls_of_current_thread(cleak_memory_range *range);
 
 /// The kernel's id of the calling thread (`gettid`).
 int32_t cleak_thread_id(void);
+
+/// A pthread-specific value of a thread (`pthread_setspecific`): its key, the address where glibc
+/// keeps it, and the value.
+typedef struct {
+  uint32_t key;
+  uintptr_t slot;
+  uintptr_t value;
+} cleak_thread_specific_value;
+
+/// Whether glibc's thread descriptor is laid out as `PlatformLayout.h` says, checked once when
+/// this library loads: a key of its own, set on the loading thread to a known value, is found
+/// where the layout says, the descriptor holds its thread's id and its first key block where
+/// the layout says, and its dynamic thread vector holds the loading thread's TLS blocks.
+bool cleak_thread_specific_layout_holds(void);
+
+/// The non-null pthread-specific values of the thread `thread`, read now: the calling thread's
+/// (when `thread` is its id), the main thread's (when this library was loaded on it), or
+/// another's whose descriptor lies at the top of its stack mapping, which ends at `stackEnd`
+/// (glibc puts it there on the stacks it allocates). Writes up to
+/// `capacity` values; returns how many there are, or -1 when the layout does not hold or no
+/// descriptor of that thread lies there (a stack the program allocated itself). Memory is read
+/// with checks, so a thread that ends meanwhile gives no values, never a fault.
+ptrdiff_t cleak_thread_specific_values(int32_t thread, uintptr_t stackEnd, cleak_thread_specific_value *values, size_t capacity);
+
+/// A block of dynamic thread-local storage: memory from malloc that holds one thread's
+/// `__thread` variables of an image loaded with `dlopen`, and the image's path.
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+  const char *image;
+} cleak_dynamic_tls_block;
+
+/// The dynamic TLS blocks of the thread `thread` (found as `cleak_thread_specific_values` finds
+/// its descriptor), read through its dynamic thread vector. Writes up to `capacity` blocks;
+/// returns how many there are, or -1 when the layout does not hold or no descriptor is found.
+/// Takes the dynamic loader's lock (`dl_iterate_phdr`): call it before forking a capture child.
+ptrdiff_t cleak_dynamic_tls_blocks(int32_t thread, uintptr_t stackEnd, cleak_dynamic_tls_block *blocks, size_t capacity);
 
 /// Scans the aligned words of [start, end) (its pages readable as of the last
 /// `cleak_refresh_readable_regions`) for references to the objects

@@ -95,7 +95,8 @@ extension RunReport {
           retains.count == 1 ? names.type(name) : "\(retains.count) × \(names.type(name))"
         }.sorted()
         text.append(
-          "note: \(count(unbalanced.count, "object")) retained with no pointer left to \(unbalanced.count == 1 ? "it" : "them"), "
+          "note: \(count(unbalanced.count, "object")) retained though no word of memory refers to \(unbalanced.count == 1 ? "it" : "them") "
+            + "(no heap block, global, stack, thread-local or pthread-specific value), "
             + "counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "
             + types.joined(separator: ", "), as: .note, indent: 2)
       }

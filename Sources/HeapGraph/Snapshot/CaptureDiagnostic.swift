@@ -54,6 +54,9 @@ public struct CaptureDiagnostic: Sendable, Hashable {
     public static let opaqueType: Kind = "opaque-type"
     /// A thread was running during a whole-process capture, so its stack was not scanned.
     public static let threadNotScanned: Kind = "thread-not-scanned"
+    /// glibc's thread descriptor is not laid out as expected, so the pthread-specific values of
+    /// other threads were not read during a whole-process capture.
+    public static let threadSpecificValuesNotRead: Kind = "thread-specific-values-not-read"
     /// The Swift runtime's object layouts are not the ones this build reads (its start-up check
     /// found a fact that differs), so nothing was captured.
     public static let layoutMismatch: Kind = "layout-mismatch"

@@ -23,7 +23,8 @@ public struct RootKind: RawRepresentable, Sendable, Hashable, CustomStringConver
   public static let global: RootKind = "global"
   /// A thread's stack or registers.
   public static let stack: RootKind = "stack"
-  /// A thread's thread-local storage (static TLS blocks, `pthread_setspecific` values).
+  /// A thread's thread-local storage (static and dynamic TLS blocks, `pthread_setspecific`
+  /// values).
   public static let threadLocal: RootKind = "thread-local"
   /// A mechanism of the runtime or a library (a queue, a run loop, a task).
   public static let runtime: RootKind = "runtime"

@@ -37,4 +37,13 @@ extension CaptureDiagnostic {
       kind: .threadNotScanned,
       message: "\(name) was running, so its stack was not scanned; what it holds counts as held from outside the snapshot")
   }
+
+  /// The pthread-specific values of other threads could not be read during a whole-process
+  /// capture (the C library's thread descriptor is not laid out as expected).
+  static func threadSpecificValuesNotRead() -> Self {
+    Self(
+      kind: .threadSpecificValuesNotRead,
+      message: "the C library's thread descriptors are not laid out as expected, so other threads' pthread-specific values were not read; "
+        + "objects that nothing else refers to count as held from outside the snapshot")
+  }
 }

@@ -29,7 +29,8 @@ struct RootedHeap {
   }
 
   /// Marks as roots the captured objects that a word of `regions` refers to (conservatively:
-  /// any word that is an object's address once Swift's spare pointer bits are cleared), one root
+  /// any word that is an object's address once Swift's spare pointer bits are cleared; for a
+  /// region with copied words, those words, exactly), one root
   /// per object and region for stacks and thread-local storage (the thread-local one named in
   /// the parent by the variable at its first word, `App.current (main thread)`), one per word for
   /// global data (named in the parent by the variable that holds it). The elements of a
@@ -40,15 +41,17 @@ struct RootedHeap {
     let sorted = walk.addresses.sorted()
     for region in regions {
       var rootedHere = Set<UInt>()
-      let hits = Self.hits { cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, $0, $1) }
+      let hits = region.copiedWords.map { Self.hits(inCopiedWords: $0, of: region) }
+        ?? Self.hits { cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, $0, $1) }
       for hit in hits {
         guard let id = walk.idByAddress[hit.object] else { continue }
         if region.kind == .global {
           addGlobalRoot(id: id, object: hit.object, slot: hit.slot, path: "")
         } else if rootedHere.insert(hit.object).inserted {
-          // A thread-local word is named in the parent by its variable, if one covers it.
+          // A thread-local word holds its object; one of static storage is named in the parent
+          // by its variable, if one covers it.
           if region.kind == .threadLocal {
-            variableRootSlots.append((Int64(walk.builder.snapshot.roots.count), UInt64(hit.slot)))
+            if region.copiedWords == nil { variableRootSlots.append((Int64(walk.builder.snapshot.roots.count), UInt64(hit.slot))) }
             referencesFromRoots[hit.object, default: 0] += 1
           }
           walk.builder.addRoot(object: id, kind: region.kind, label: region.label)
@@ -77,6 +80,13 @@ struct RootedHeap {
     referencesFromRoots[object, default: 0] += 1
     variableRootSlots.append((Int64(walk.builder.snapshot.roots.count), UInt64(slot)))
     walk.builder.addRoot(object: id, kind: .global, label: "0x" + String(slot, radix: 16) + path)
+  }
+
+  /// Each word of `copiedWords` (copied from `region`, from its start on) as a hit of a scan at
+  /// the word's address; the caller keeps those that are a captured object's address.
+  private static func hits(inCopiedWords copiedWords: [UInt], of region: RootRegion) -> ArraySlice<cleak_reference_hit> {
+    let stride = UInt(MemoryLayout<UInt>.size)
+    return copiedWords.enumerated().map { cleak_reference_hit(slot: region.start + UInt($0.offset) * stride, object: $0.element) }[...]
   }
 
   /// Every hit of a scan that writes up to a capacity and returns how many there are: once more
