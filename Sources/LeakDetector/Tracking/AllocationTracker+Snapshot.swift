@@ -72,18 +72,20 @@ extension AllocationTracker {
 
   /// A snapshot of every tracked live object of this process and what they reference, with the
   /// roots a leak analysis needs: the objects that global data, the live part of each thread's
-  /// stack or the calling thread's thread-local storage refers to (globals named by their
-  /// variable), and those held from outside the snapshot (reference counts) unless no word of
-  /// memory refers to them (an unbalanced retain) while every other thread is blocked. What
-  /// `leak-detector run` records when a program exits or receives its snapshot signal.
+  /// stack, the calling thread's thread-local storage or a live thread's pthread-specific values
+  /// and dynamic TLS refer to (globals named by their variable), and those held from outside the
+  /// snapshot (reference counts) unless no word of memory refers to them (an unbalanced retain),
+  /// which is decided only when the root regions miss no word (every other thread blocked, their
+  /// pthread-specific values read). What `leak-detector run` records when a program exits or
+  /// receives its snapshot signal.
   package static func captureWholeProcess(process: String?, limits: CaptureLimits = CaptureLimits())
     -> (snapshot: HeapSnapshot, failure: String?)
   {
     var marker = 0
     let stackPointer = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-    let (regions, notes, everyThreadBlocked) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
+    let (regions, notes, findsUnbalancedRetains) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
     var (snapshot, _, failure) = captureLiveHeap(
-      process: process, limits: limits, rootRegions: regions, findsUnbalancedRetains: everyThreadBlocked)
+      process: process, limits: limits, rootRegions: regions, findsUnbalancedRetains: findsUnbalancedRetains)
     snapshot.metadata.diagnosticRecords += notes
     return (snapshot, failure)
   }
