@@ -2,7 +2,7 @@
 /// in the text report's "Checked …" lines, and as a number of seconds in the JSON run report.
 ///
 /// The agent measures its exit capture and leaves the seconds in the run directory next to the
-/// exit snapshot (``RunProtocol/captureDurationFileName(processID:)``), so that the snapshot
+/// exit snapshot (`RunProtocol.captureDurationFileName(processID:)`), so that the snapshot
 /// itself, and any golden file made from one, holds no timing.
 ///
 /// ```swift
