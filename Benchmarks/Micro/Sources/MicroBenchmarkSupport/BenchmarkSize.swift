@@ -5,7 +5,7 @@ import Benchmark
 #endif
 
 /// How long each benchmark runs, from the environment variable `LEAK_BENCH_SIZE`: `small` for CI
-/// (each benchmark stops after a few iterations or about a second), anything else, or nothing,
+/// (each benchmark stops after ten iterations or so, or about two seconds), anything else, or nothing,
 /// for the full size. The work of one iteration is the same at both sizes, so the same committed
 /// thresholds hold for both; a small run only has fewer samples.
 public enum BenchmarkSize: String, Sendable {
@@ -23,8 +23,10 @@ public enum BenchmarkSize: String, Sendable {
   /// - Parameters:
   ///   - metrics: what is measured; thresholds are committed only for the stable ones.
   ///   - scalingFactor: how many operations one iteration does, for the per-operation columns.
-  ///   - fullIterations: the most iterations at the full size (a tenth of it, at least 5, when small).
-  ///   - fullSeconds: the longest a benchmark runs at the full size (one second when small).
+  ///   - fullIterations: the most iterations at the full size (a tenth of it, at least 10, when
+  ///     small: the checked 90th percentile of fewer samples is their slowest, one hiccup of the
+  ///     machine).
+  ///   - fullSeconds: the longest a benchmark runs at the full size (two seconds when small).
   ///   - thresholds: the tolerance of each checked metric against the committed threshold.
   public func configuration(
     metrics: [BenchmarkMetric], scalingFactor: BenchmarkScalingFactor = .one, fullIterations: Int, fullSeconds: Int,
@@ -34,8 +36,8 @@ public enum BenchmarkSize: String, Sendable {
       metrics: metrics,
       warmupIterations: 1,
       scalingFactor: scalingFactor,
-      maxDuration: .seconds(self == .small ? 1 : fullSeconds),
-      maxIterations: self == .small ? max(fullIterations / 10, 5) : fullIterations,
+      maxDuration: .seconds(self == .small ? 2 : fullSeconds),
+      maxIterations: self == .small ? max(fullIterations / 10, 10) : fullIterations,
       thresholds: thresholds
     )
   }
