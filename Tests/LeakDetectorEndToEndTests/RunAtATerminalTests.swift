@@ -7,47 +7,22 @@ import XCTest
 /// the program and the report follows, captures leave no child behind, each capture says how long
 /// it took, and the text report is printed whatever the machine-readable report is.
 final class RunAtATerminalTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> = .failure(FixtureBuildFailure(description: "not built"))
+  nonisolated(unsafe) private static var built: Result<String, any Error> =
+    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
   private var programs: String { (try? Self.built.get()) ?? "" }
-
-  /// Why the fixture programs could not be built: every test of the suite fails with it.
-  struct FixtureBuildFailure: Error, CustomStringConvertible {
-    var description: String
-  }
-
-  #if DEBUG
-    private static let optimization = ["-Onone"]
-  #else
-    private static let optimization = ["-O"]
-  #endif
-
-  private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Run").path
 
   override class func setUp() {
     super.setUp()
-    built = Result {
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-fixtures-\(getpid())").path
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      for name in ["Interruptible", "Leaky", "ForkedChild"] {
-        let compile = try BuiltProgram.tool("swiftc").run(optimization + ["-g", fixtures + "/\(name).swift", "-o", directory + "/" + name])
-        guard compile.status == 0 else {
-          throw FixtureBuildFailure(description: "the fixture program \(name).swift did not compile:\n\(compile.standardError)")
-        }
-      }
-      return directory
-    }
+    built = Result { try RunFixturePrograms.build(["Interruptible", "Leaky", "ForkedChild"], directoryPrefix: "terminal-fixtures") }
   }
 
   override class func tearDown() {
-    if let directory = try? built.get() { try? FileManager.default.removeItem(atPath: directory) }
+    RunFixturePrograms.remove(built)
     super.tearDown()
   }
 
   override func setUpWithError() throws {
-    let process = dlopen(nil, RTLD_NOW)
-    if dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil {
-      throw XCTSkip("the agent of a sanitizer build cannot be preloaded into programs built without the sanitizer")
-    }
+    try RunFixturePrograms.skipUnderSanitizers()
     _ = try Self.built.get()
   }
 

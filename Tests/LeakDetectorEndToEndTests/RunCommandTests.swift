@@ -7,62 +7,27 @@ import XCTest
 /// fixtures in `Fixtures/Run` and the `Examples/Pets` package (optimized in release test runs, where
 /// objects may be stack-promoted and closure contexts reshaped).
 final class RunCommandTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> = .failure(FixtureBuildFailure(description: "not built"))
+  nonisolated(unsafe) private static var built: Result<String, any Error> =
+    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
   /// The directory of the built fixture programs; `setUpWithError` fails a test that has none.
   private var programs: String { (try? Self.built.get()) ?? "" }
 
-  /// Why the fixture programs could not be built: every test of the suite fails with it.
-  struct FixtureBuildFailure: Error, CustomStringConvertible {
-    var description: String
-  }
-
   override class func setUp() {
     super.setUp()
-    built = Result { try buildFixtures() }
-  }
-
-  /// Compiles the fixture programs into a temporary directory; swiftc comes with the toolchain
-  /// that runs these tests, so a missing compiler is a failure too, not a reason to skip.
-  private static func buildFixtures() throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-fixtures-\(getpid())").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let swiftc: BuiltProgram
-    do { swiftc = try BuiltProgram.tool("swiftc") } catch { throw FixtureBuildFailure(description: "swiftc is not on PATH") }
-    for name in ["Leaky", "Clean", "Roots", "Retains", "Crash", "Server"] {
-      let compile = try swiftc.run(optimization + ["-g", fixtures + "/Run/\(name).swift", "-o", directory + "/" + name])
-      guard compile.status == 0 else {
-        throw FixtureBuildFailure(description: "the fixture program \(name).swift did not compile:\n\(compile.standardError)")
-      }
-    }
-    return directory
+    built = Result { try RunFixturePrograms.build(["Leaky", "Clean", "Roots", "Retains", "Crash", "Server"], directoryPrefix: "run-fixtures") }
   }
 
   override class func tearDown() {
-    if let directory = try? built.get() { try? FileManager.default.removeItem(atPath: directory) }
+    RunFixturePrograms.remove(built)
     super.tearDown()
   }
 
   override func setUpWithError() throws {
-    // Under a sanitizer build the agent needs the sanitizer's runtime, which a program built
-    // without it does not load: the dynamic loader refuses to preload the agent.
-    let process = dlopen(nil, RTLD_NOW)
-    let environment = ProcessInfo.processInfo.environment
-    if dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil || environment["ASAN_OPTIONS"] != nil
-      || environment["TSAN_OPTIONS"] != nil
-    {
-      throw XCTSkip("the agent of a sanitizer build cannot be preloaded into programs built without the sanitizer")
-    }
+    try RunFixturePrograms.skipUnderSanitizers()
     // A fixture that does not compile fails every test here instead of skipping the suite.
     _ = try Self.built.get()
   }
 
-  #if DEBUG
-    private static let optimization = ["-Onone"]
-  #else
-    private static let optimization = ["-O"]
-  #endif
-
-  private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
   private static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Examples").path
 

@@ -9,49 +9,29 @@ import XCTest
 /// on one whose thread keeps a cycle in a `__thread` variable of a library loaded with `dlopen`
 /// (`Fixtures/Run/DynamicTLS.swift`): dynamic TLS is a root too.
 final class ThreadSpecificRootsTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> = .failure(FixtureBuildFailure(description: "not built"))
-
-  /// Why the fixture program could not be built: every test of the suite fails with it.
-  struct FixtureBuildFailure: Error, CustomStringConvertible {
-    var description: String
-  }
-
-  #if DEBUG
-    private static let optimization = ["-Onone"]
-  #else
-    private static let optimization = ["-O"]
-  #endif
-
-  private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Run").path
+  nonisolated(unsafe) private static var built: Result<String, any Error> =
+    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
 
   override class func setUp() {
     super.setUp()
     built = Result {
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thread-specific-\(getpid())").path
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      let swiftc = try BuiltProgram.tool("swiftc")
-      for name in ["ThreadSpecific", "DynamicTLS"] {
-        let compile = try swiftc.run(optimization + ["-g", fixtures + "/\(name).swift", "-o", directory + "/" + name])
-        guard compile.status == 0 else { throw FixtureBuildFailure(description: "\(name).swift did not compile:\n\(compile.standardError)") }
+      let directory = try RunFixturePrograms.build(["ThreadSpecific", "DynamicTLS"], directoryPrefix: "thread-specific")
+      let library = try BuiltProgram.tool("clang").run(
+        ["-shared", "-fPIC", RunFixturePrograms.sources + "/DynamicTLS.c", "-o", directory + "/libDynamicTLS.so"])
+      guard library.status == 0 else {
+        throw RunFixturePrograms.BuildFailure(description: "DynamicTLS.c did not compile:\n\(library.standardError)")
       }
-      let library = try BuiltProgram.tool("clang").run(["-shared", "-fPIC", fixtures + "/DynamicTLS.c", "-o", directory + "/libDynamicTLS.so"])
-      guard library.status == 0 else { throw FixtureBuildFailure(description: "DynamicTLS.c did not compile:\n\(library.standardError)") }
       return directory
     }
   }
 
   override class func tearDown() {
-    if let directory = try? built.get() { try? FileManager.default.removeItem(atPath: directory) }
+    RunFixturePrograms.remove(built)
     super.tearDown()
   }
 
   override func setUpWithError() throws {
-    // Under a sanitizer build the agent needs the sanitizer's runtime, which a program built
-    // without it does not load.
-    let process = dlopen(nil, RTLD_NOW)
-    if dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil {
-      throw XCTSkip("the agent of a sanitizer build cannot be preloaded into programs built without the sanitizer")
-    }
+    try RunFixturePrograms.skipUnderSanitizers()
     _ = try Self.built.get()
   }
 
