@@ -1,0 +1,63 @@
+/// The code of the package being checked, as opposed to its dependencies, the toolchain and the
+/// system: what a report points at first, because it is the code its reader can change.
+///
+/// A stack frame is the package's own when its source file lies in the package's directory
+/// outside its build folders (`.build`, `.build-*`, `.swiftpm`, where SwiftPM keeps the
+/// dependencies' checkouts). A file without a directory (`Feed.swift`) is taken as the
+/// package's own. Without a package directory, every file outside such build folders is.
+///
+/// ```text
+/// package /src/app:
+///   /src/app/Tests/AppTests/Helpers.swift                        own
+///   /src/app/.build/checkouts/swift-nio/Sources/NIOCore/X.swift  not own (a dependency)
+///   /home/build-user/swift/stdlib/public/core/Array.swift        not own (the toolchain)
+///   <compiler-generated>                                         not own
+/// ```
+public struct OwnCode: Sendable, Hashable {
+  /// The package's directory, absolute, without a trailing `/`; `nil` when unknown.
+  public var packageDirectory: String?
+
+  /// The code of the package in `packageDirectory` (trailing `/` ignored).
+  public init(packageDirectory: String?) {
+    var directory = packageDirectory
+    while let last = directory?.last, last == "/", directory!.count > 1 { directory!.removeLast() }
+    self.packageDirectory = directory
+  }
+
+  /// Whether `frame`'s source file is the package's own.
+  public func contains(_ frame: StackFrame) -> Bool {
+    guard let file = frame.file, !frame.isCompilerGenerated, frame.line != nil else { return false }
+    guard file.hasPrefix("/") else { return true }
+    let inPackage: Substring
+    if let packageDirectory {
+      guard file.hasPrefix(packageDirectory + "/") else { return false }
+      inPackage = file.dropFirst(packageDirectory.count + 1)
+    } else {
+      inPackage = Substring(file)
+    }
+    return !inPackage.split(separator: "/").dropLast().contains(where: Self.isBuildFolder)
+  }
+
+  /// The position in `frames` (innermost first) of the first of the package's own frames, or
+  /// `nil` when none is.
+  public func firstOwnFrame(in frames: [StackFrame]) -> Int? {
+    frames.firstIndex(where: contains)
+  }
+
+  /// The modules that the package's own frames in `stacks` belong to (`AppTests` for
+  /// `AppTests.PairTests.testPair()`): the types of these modules are the package's own.
+  public func modules(in stacks: some Sequence<[StackFrame]>) -> Set<String> {
+    var modules: Set<String> = []
+    for frames in stacks {
+      for frame in frames where contains(frame) {
+        if let symbol = frame.symbol, let module = ReadableName.module(of: symbol) { modules.insert(module) }
+      }
+    }
+    return modules
+  }
+
+  private static func isBuildFolder(_ component: Substring) -> Bool {
+    component == ".build" || component.hasPrefix(".build-") || component.hasPrefix(".build_") || component == ".swiftpm"
+      || component == "checkouts"
+  }
+}
