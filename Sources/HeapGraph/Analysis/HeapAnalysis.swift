@@ -42,15 +42,19 @@ public struct HeapAnalysis: Sendable {
     /// types that only such objects hold (an XCTest test case's stored property, say) is a leak
     /// group of its own, not part of the framework's, which reports suppress. `nil`: no such types.
     public var frameworkTypes: Suppressions?
+    /// The code of the package being checked: a leak group's entry is the object its code
+    /// made, and its own findings come before those of its dependencies.
+    public var ownCode: OwnCode
 
     public init(
       cycles: CycleFinder.Configuration = .init(), expectedDead: LeakAnalysis.ExpectedDead? = nil,
-      rootsAreComplete: Bool = false, frameworkTypes: Suppressions? = nil
+      rootsAreComplete: Bool = false, frameworkTypes: Suppressions? = nil, ownCode: OwnCode = OwnCode(packageDirectory: nil)
     ) {
       self.cycles = cycles
       self.expectedDead = expectedDead
       self.rootsAreComplete = rootsAreComplete
       self.frameworkTypes = frameworkTypes
+      self.ownCode = ownCode
     }
   }
 
