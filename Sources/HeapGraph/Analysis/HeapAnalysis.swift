@@ -95,7 +95,8 @@ public struct HeapAnalysis: Sendable {
       let shortestPaths = ShortestPathTree(graph: graph)
       let leaks = LeakAnalysis(
         graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths,
-        cyclicComponents: startNodes == nil ? components : nil, frameworkTypes: options.frameworkTypes)
+        cyclicComponents: startNodes == nil ? components : nil, frameworkTypes: options.frameworkTypes,
+        ownCode: options.ownCode)
       return (shortestPaths, leaks, HeapFinding.findings(leaks: leaks, graph: graph))
     }
     cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, components: components, progress: progress)

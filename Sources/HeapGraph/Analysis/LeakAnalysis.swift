@@ -23,11 +23,23 @@ public struct LeakAnalysis: Sendable {
 
   /// Objects unreachable from every root, reached from one entry (an object or a cycle no other
   /// leaked object holds); identical groups (same fingerprint) are merged with a count.
+  ///
+  /// The entry object of a cycle is the one the checked package's code made (``OwnCode``): of
+  /// the cycle's objects, the one whose allocation stack reaches the package's own code in the
+  /// fewest frames (a test channel the package's helper made, rather than the pipeline the
+  /// channel's initializer made), then one of the package's own types, a class instance before
+  /// a closure, and the smallest type name. The group's cycle is the shortest through an entry
+  /// object of that type, read from it; references are followed in the order of their labels,
+  /// so neither ids nor addresses decide which cycle or which group an instance is in.
   public struct LeakGroup: Sendable, Hashable {
-    /// Types and labels of the entry's cycle, or its type: independent of addresses and order.
+    /// The entry's type, and the types and labels of the cycle through it: independent of
+    /// addresses and order. A group whose entry is its cycle's first type in the order of
+    /// ``RetainCycle/addressIndependentElements`` has the cycle's fingerprint alone.
     public var fingerprint: Fingerprint
-    /// The entry's cycle (`A.b -> B.a -> A`) or type name.
+    /// The entry's cycle, from the entry (`A.b -> B.a -> A`), or its type name.
     public var summary: String
+    /// The entry object's type.
+    public var entryTypeName: String
     /// How many identical groups there are.
     public var instanceCount: Int
     /// Objects in all instances (each entry and what it dominates).
@@ -39,6 +51,15 @@ public struct LeakAnalysis: Sendable {
     /// The first instance's entry cycle, with each object's allocation stack; `nil` when the
     /// entry is in no cycle.
     public var entryCycle: RetainCycle?
+    /// Whether the package's own code made the entry (its allocation stack has a frame of the
+    /// package's, or its type is of one of the package's modules): such groups come first.
+    public var isOwn: Bool
+
+    /// The entry cycle's objects from the entry, in the rotation of ``summary``; empty when the
+    /// entry is in no cycle.
+    public var entryCycleElements: [RetainCycle.Element] {
+      entryCycle.map { $0.addressIndependentElements(startingWithType: entryTypeName) } ?? []
+    }
   }
 
   /// An object expected dead that a root still reaches.
@@ -118,7 +139,7 @@ public struct LeakAnalysis: Sendable {
   /// and the survivors, with their retained sizes.
   init(
     graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree,
-    cyclicComponents: [[Int32]]? = nil, frameworkTypes: Suppressions? = nil
+    cyclicComponents: [[Int32]]? = nil, frameworkTypes: Suppressions? = nil, ownCode: OwnCode = OwnCode(packageDirectory: nil)
   ) {
     hasRoots = !graph.roots.isEmpty || rootsAreComplete
     let unreached = hasRoots ? graph.nodes.filter { !tree.isReached($0) } : []
@@ -128,34 +149,40 @@ public struct LeakAnalysis: Sendable {
       // A component is unreached whole or not at all.
       cycles: !hasRoots ? [] : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
         ?? StronglyConnectedComponents(graph: graph, startNodes: unreached).components)
-    var entries = components.entries()
-    if let frameworkTypes { entries += components.cyclesHeldOnlyByFramework(isFramework: frameworkTypes.suppresses(type:)) }
+    // One node of each entry component, then the component's entry object.
+    var representatives = components.entries()
+    if let frameworkTypes { representatives += components.cyclesHeldOnlyByFramework(isFramework: frameworkTypes.suppresses(type:)) }
+    let choice = EntryChoice(graph: graph, ownCode: ownCode)
+    let candidates = representatives.map { choice.candidates(among: components.members(ofComponentOf: $0)) }
+    let entries = candidates.map { $0[0] }
     // The dominator tree on another core while this one describes the entries.
     let dominatorWork = ConcurrentResult { [entries] in DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries) }
-    let descriptions = Self.describe(entries: entries, of: components)
+    let descriptions = Self.describe(candidates: candidates, of: components)
     let dominators = dominatorWork.value
-    leakGroups = Self.leakGroups(entries: entries, descriptions: descriptions, graph: graph, dominators: dominators)
+    leakGroups = Self.leakGroups(
+      entries: entries, descriptions: descriptions, isOwn: entries.map(choice.isOwn), graph: graph, dominators: dominators)
     survivors = expectedDead.map { Self.survivors(expectedDead: $0, graph: graph, tree: tree, dominators: dominators) } ?? []
   }
 
   /// The groups of `entries` (described by `descriptions`), identical ones (same fingerprint)
-  /// merged, largest retained size first.
+  /// merged: the package's own first (`isOwn`), then largest retained size first.
   private static func leakGroups(
-    entries: [Int], descriptions: [(Fingerprint, String, cycle: RetainCycle?)], graph: ObjectGraph, dominators: DominatorTree
+    entries: [Int], descriptions: [EntryDescription], isOwn: [Bool], graph: ObjectGraph, dominators: DominatorTree
   ) -> [LeakGroup] {
     var groups: [Fingerprint: LeakGroup] = [:]
-    for (entry, (fingerprint, summary, cycle)) in zip(entries, descriptions) {
-      var group = groups[fingerprint] ?? LeakGroup(
-        fingerprint: fingerprint, summary: summary, instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [],
-        entryCycle: cycle)
+    for ((entry, description), isOwn) in zip(zip(entries, descriptions), isOwn) {
+      var group = groups[description.fingerprint] ?? LeakGroup(
+        fingerprint: description.fingerprint, summary: description.summary, entryTypeName: description.entryTypeName,
+        instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [], entryCycle: description.cycle, isOwn: false)
       group.instanceCount += 1
       group.objectCount += Int(dominators.retainedCount[entry])
       group.retainedSize.addSaturating(Int(dominators.retainedSize[entry]))
       group.entryObjectIDs.append(graph.objectID(of: entry))
-      groups[fingerprint] = group
+      group.isOwn = group.isOwn || isOwn
+      groups[description.fingerprint] = group
     }
     return groups.values.sorted {
-      ($0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.retainedSize, $1.objectCount, $0.fingerprint)
+      ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint)
     }
   }
 
@@ -188,44 +215,61 @@ public struct LeakAnalysis: Sendable {
     return survivors
   }
 
-  /// The description of each entry's component, in the order of `entries`.
-  private static func describe(
-    entries: [Int], of components: UnreachedComponents
-  ) -> [(Fingerprint, String, cycle: RetainCycle?)] {
-    var previous = [Int32](repeating: -1, count: components.graph.objectCount)
-    return entries.map { entry in
-      describe(members: components.members(ofComponentOf: entry), components: components, previous: &previous)
-    }
+  /// What names a leak group: its fingerprint, its summary, its entry's type, and the cycle
+  /// through the entry.
+  struct EntryDescription {
+    var fingerprint: Fingerprint
+    var summary: String
+    var entryTypeName: String
+    var cycle: RetainCycle?
   }
 
-  /// The fingerprint and summary of a leak group's entry (its component's `members`): the
-  /// smallest of the shortest cycles through the members of the first type name, in canonical
-  /// order, so that the same leak gets the same fingerprint whatever the addresses (a parent
-  /// with three children is always described through `children[0]`); or its type.
-  private static func describe(
-    members: [Int], components: UnreachedComponents, previous: inout [Int32]
-  ) -> (Fingerprint, String, cycle: RetainCycle?) {
+  /// The description of each entry component, from its entry objects (`candidates`, as
+  /// ``EntryChoice`` chose them), in the order of `candidates`.
+  private static func describe(candidates: [[Int]], of components: UnreachedComponents) -> [EntryDescription] {
+    var previous = [Int32](repeating: -1, count: components.graph.objectCount)
+    return candidates.map { describe(candidates: $0, components: components, previous: &previous) }
+  }
+
+  /// The description of an entry component from its entry objects (`candidates`, all of one
+  /// type): the smallest of the shortest cycles through them, by types and labels, so that
+  /// the same leak gets the same fingerprint whatever the addresses and ids (a parent with three
+  /// children is always described through `children[0]`); or the entry's type.
+  private static func describe(candidates: [Int], components: UnreachedComponents, previous: inout [Int32]) -> EntryDescription {
     let graph = components.graph
-    let firstType = members.map(graph.typeName(of:)).min() ?? ""
-    let candidates = members.filter { graph.typeName(of: $0) == firstType }.prefix(32)
+    let entryType = graph.typeName(of: candidates[0])
     var best: (cycle: RetainCycle, key: String)?
-    for start in candidates {
+    for start in candidates.prefix(32) {
       guard let cycle = shortestCycle(through: start, component: components.component, graph: graph, previous: &previous) else {
         continue
       }
       // Compared by types and labels only: never by where the objects happen to be.
-      let key = cycle.addressIndependentDescription
+      let key = RetainCycle.describe(cycle.addressIndependentElements(startingWithType: entryType))
       if let chosen = best, (chosen.cycle.elements.count, chosen.key) <= (cycle.elements.count, key) { continue }
       best = (cycle, key)
     }
     guard let best else {
-      let type = graph.typeName(of: members[0])
-      return (Fingerprint(parts: ["leak", type]), type, nil)
+      return EntryDescription(fingerprint: Fingerprint(parts: ["leak", entryType]), summary: entryType, entryTypeName: entryType)
     }
-    return (Fingerprint(parts: ["leak", best.cycle.fingerprint.description]), best.key, best.cycle)
+    // The cycle's own fingerprint when the entry is where the cycle reads from anyway.
+    let readsFromEntry = best.cycle.addressIndependentElements[0].typeName == entryType
+    return EntryDescription(
+      fingerprint: Fingerprint(parts: ["leak", best.cycle.fingerprint.description] + (readsFromEntry ? [] : ["entry", entryType])),
+      summary: best.key, entryTypeName: entryType, cycle: best.cycle)
   }
 
-  /// The shortest cycle from `start` back to it inside its component (breadth-first).
+  /// The strong edges of `node` in the order of their labels, then their targets' types (the
+  /// graph keeps them in the order of their targets' ids, which differ from run to run).
+  private static func edgesInLabelOrder(of node: Int, graph: ObjectGraph) -> [Int] {
+    (Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1])).sorted { left, right in
+      let (leftLabel, rightLabel) = (graph.label(ofEdge: left) ?? "", graph.label(ofEdge: right) ?? "")
+      if leftLabel != rightLabel { return leftLabel < rightLabel }
+      return graph.typeName(of: Int(graph.strongTargets[left])) < graph.typeName(of: Int(graph.strongTargets[right]))
+    }
+  }
+
+  /// The shortest cycle from `start` back to it inside its component (breadth-first, references
+  /// in the order of their labels).
   /// `previous` maps each node to its predecessor on the search, -1 outside it; the search
   /// leaves it as it found it.
   private static func shortestCycle(through start: Int, component: [Int32], graph: ObjectGraph, previous: inout [Int32]) -> RetainCycle? {
@@ -235,7 +279,7 @@ public struct LeakAnalysis: Sendable {
     search: while head < queue.count {
       let node = queue[head]
       head += 1
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+      for edge in edgesInLabelOrder(of: node, graph: graph) {
         let target = Int(graph.strongTargets[edge])
         guard component[target] == component[start] else { continue }
         if target == start {

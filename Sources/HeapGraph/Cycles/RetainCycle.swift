@@ -100,6 +100,26 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     return Array(elements[start...] + elements[..<start])
   }
 
+  /// The elements in the address-independent rotation that starts at an object of `typeName`
+  /// (the smallest sequence of (type, label) pairs among those), or ``addressIndependentElements``
+  /// when no object has that type: a leak group reads from its entry.
+  public func addressIndependentElements(startingWithType typeName: String) -> [Element] {
+    let count = elements.count
+    let pairs = elements.map { [$0.typeName, $0.reference ?? ""] }
+    var best: Int?
+    for start in 0..<count where elements[start].typeName == typeName {
+      guard let chosen = best else {
+        best = start
+        continue
+      }
+      let candidate = (0..<count).lazy.flatMap { pairs[(start + $0) % count] }
+      let current = (0..<count).lazy.flatMap { pairs[(chosen + $0) % count] }
+      if candidate.lexicographicallyPrecedes(current) { best = start }
+    }
+    guard let best else { return addressIndependentElements }
+    return Array(elements[best...] + elements[..<best])
+  }
+
   static func startsLower(_ lhs: Element, than rhs: Element) -> Bool {
     switch (lhs.address, rhs.address) {
     case let (left?, right?) where left != right: left < right
@@ -118,7 +138,8 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
   /// ``description`` in the rotation of ``addressIndependentElements``.
   public var addressIndependentDescription: String { Self.describe(addressIndependentElements) }
 
-  private static func describe(_ elements: [Element]) -> String {
+  /// `Type.label -> Type.label -> … -> FirstType` for `elements` in their order.
+  static func describe(_ elements: [Element]) -> String {
     var text = ""
     for element in elements {
       text += element.typeName

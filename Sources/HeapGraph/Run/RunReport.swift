@@ -139,8 +139,8 @@ public struct RunReport: Sendable {
 
   /// The entry objects of `group`: its cycle's, or the entry object alone.
   private static func members(of group: LeakAnalysis.LeakGroup, in graph: ObjectGraph) -> [Leak.Member] {
-    if let cycle = group.entryCycle {
-      return cycle.addressIndependentElements.map { element in
+    if group.entryCycle != nil {
+      return group.entryCycleElements.map { element in
         Leak.Member(
           typeName: element.typeName, kind: element.kind, reference: element.reference,
           site: element.kind == .closureContext ? element.allocationSite.first : element.allocationSite.allocationSite)

@@ -30,6 +30,15 @@ public struct StackFrame: Sendable, Hashable {
   /// directory): thunks and other code with no source line of its own.
   public var isCompilerGenerated: Bool { file?.hasSuffix("<compiler-generated>") ?? false }
 
+  /// Whether the frame is code people wrote: neither an allocating initializer (the entry
+  /// point the compiler makes around `init`, inlined or not depending on optimization) nor
+  /// code the compiler made to pass a call on (a thunk, a partial application), nor code without
+  /// a source line of its own.
+  public var isWrittenCode: Bool {
+    guard !isCompilerGenerated, let symbol else { return false }
+    return !symbol.contains("__allocating_init") && !DemangledName.namesForwardingCode(symbol)
+  }
+
   /// `"Feed.swift:12"`: the file without its directory and the line, when the file is known
   /// (code the compiler generated, `<compiler-generated>`, has none).
   public var sourceLocation: String? {

@@ -1,0 +1,81 @@
+/// Which object of a leaked component a report starts from: the one the checked package's code
+/// made, so that a report names what the developer created and forgot rather than the
+/// dependency's internals that it holds.
+///
+/// Objects are ranked, and the best rank wins:
+/// 0. a class instance before a closure context or box (whose stack in a snapshot is where the
+///    closure is written, not where it was made);
+/// 1. the fewest frames from the allocation to the package's own code (``OwnCode``): a test
+///    channel that the package's helper made directly comes before the pipeline that the
+///    channel's initializer made;
+/// 2. the shallowest allocation stack: among objects the package made, the one whose code made
+///    the others.
+///
+///    Both count only frames of code people wrote (``StackFrame/isWrittenCode``): allocating
+///    initializers and thunks come and go with inlining.
+/// 3. a type of one of the package's own modules;
+/// 4. the smallest type name.
+///
+/// Nothing in the rank depends on ids or addresses, and objects without stacks are ranked by
+/// the last three rules alone.
+///
+/// ```text
+/// NIOAsyncTestingChannel  [NIOAsyncTestingChannel.init, Client.executeRequest (own), …]       → 1 frame
+/// ChannelPipeline         [ChannelPipeline.init, NIOAsyncTestingChannel.init, …, (own), …]  → 3 frames
+/// entry: NIOAsyncTestingChannel
+/// ```
+struct EntryChoice {
+  let graph: ObjectGraph
+  /// For each stack of the graph: its frames of code people wrote, and how many come before the
+  /// first of the package's own (`Int.max` when none is).
+  private let stackShapes: [(framesToOwnCode: Int, depth: Int)]
+  private let ownModules: Set<String>
+
+  init(graph: ObjectGraph, ownCode: OwnCode) {
+    self.graph = graph
+    stackShapes = graph.stacks.map { stack in
+      let written = stack.frames.filter(\.isWrittenCode)
+      return (ownCode.firstOwnFrame(in: written) ?? Int.max, written.count)
+    }
+    ownModules = ownCode.modules(in: graph.stacks.lazy.map(\.frames))
+  }
+
+  /// The objects of `members` (one component, in node order) of the best rank, in node order:
+  /// all of one type.
+  func candidates(among members: [Int]) -> [Int] {
+    guard members.count > 1 else { return members }
+    let ranks = members.map(rank)
+    let best = ranks.min { $0 < $1 }!
+    return zip(members, ranks).filter { $0.1 == best }.map(\.0)
+  }
+
+  /// Whether the package's own code made `node`, or its type is one of the package's.
+  func isOwn(_ node: Int) -> Bool {
+    let stack = Int(graph.stackIndices[node])
+    return (stack >= 0 && stackShapes[stack].framesToOwnCode != Int.max) || isOwnType(node)
+  }
+
+  private struct Rank: Comparable {
+    var isNotClassInstance: Bool
+    var framesToOwnCode: Int
+    var depth: Int
+    var isOtherType: Bool
+    var typeName: String
+
+    static func < (lhs: Rank, rhs: Rank) -> Bool {
+      (lhs.isNotClassInstance ? 1 : 0, lhs.framesToOwnCode, lhs.depth, lhs.isOtherType ? 1 : 0, lhs.typeName)
+        < (rhs.isNotClassInstance ? 1 : 0, rhs.framesToOwnCode, rhs.depth, rhs.isOtherType ? 1 : 0, rhs.typeName)
+    }
+  }
+
+  private func rank(_ node: Int) -> Rank {
+    let stack = Int(graph.stackIndices[node])
+    return Rank(
+      isNotClassInstance: graph.kind(of: node) != .classInstance, framesToOwnCode: stack >= 0 ? stackShapes[stack].framesToOwnCode : Int.max, depth: stack >= 0 ? stackShapes[stack].depth : Int.max,
+      isOtherType: !isOwnType(node), typeName: graph.typeName(of: node))
+  }
+
+  private func isOwnType(_ node: Int) -> Bool {
+    !ownModules.isEmpty && ReadableName.module(of: graph.typeName(of: node)).map(ownModules.contains) == true
+  }
+}
