@@ -140,4 +140,20 @@ final class LeakGroupingTests: XCTestCase {
     XCTAssertEqual(
       OwnCode(packageDirectory: nil).firstOwnFrame(in: [frame("/x/.build/checkouts/a.swift"), frame("/x/Sources/a.swift")]), 1)
   }
+
+  /// Every report of `run` points at the package's line that made the leak, not at the
+  /// dependency's initializer that allocated the entry.
+  func testRunReport_namesThePackagesLineThatMadeTheLeak() throws {
+    let analysis = HeapAnalysis(graph: channels(2, ids: Array(1...10)), options: .init(rootsAreComplete: true, ownCode: ownCode))
+    let report = RunReport(analyses: [("AppPackageTests.xctest (pid 7)", true, analysis)], suppressions: .standard)
+    let leak = try XCTUnwrap(report.leaks.first)
+    XCTAssertEqual(leak.ownSite?.line, 110)
+    XCTAssertEqual(leak.members.first?.site?.line, 278, "the entry's own site stays: the dependency's initializer")
+    let text = report.renderText()
+    XCTAssertTrue(text.contains("made by this package's code at AppTests.Client.execute(uri:) (async) (Helpers.swift:110)"), text)
+    XCTAssertTrue(report.renderJSON(exitStatus: 2).contains(#""ownSite": {"function": "AppTests.Client.execute(uri: Swift.String) async throws -> AppTests.Response", "file": "/src/app/Tests/AppTests/Helpers.swift", "line": 110}"#))
+    XCTAssertEqual(report.findings.first?.location?.line, 110, "SARIF, JUnit and Markdown locate the finding there")
+    let html = report.renderHTML(command: "leak-detector run -- swift test")
+    XCTAssertTrue(html.contains("Made by this package's code at <code>AppTests.Client.execute(uri:) (async)</code>"), html)
+  }
 }

@@ -38,10 +38,11 @@ public struct OwnCode: Sendable, Hashable {
     return !inPackage.split(separator: "/").dropLast().contains(where: Self.isBuildFolder)
   }
 
-  /// The position in `frames` (innermost first) of the first of the package's own frames, or
-  /// `nil` when none is.
+  /// The position in `frames` (innermost first) of the first of the package's own frames of
+  /// code people wrote (``StackFrame/isWrittenCode``: not an allocating initializer or a thunk),
+  /// or `nil` when none is.
   public func firstOwnFrame(in frames: [StackFrame]) -> Int? {
-    frames.firstIndex(where: contains)
+    frames.firstIndex { $0.isWrittenCode && contains($0) }
   }
 
   /// The modules that the package's own frames in `stacks` belong to (`AppTests` for

@@ -39,6 +39,9 @@ extension RunReport {
       let links = leak.links
       page.body += "<article class=\"finding leak\" id=\"l\(index + 1)\" data-fingerprint=\"\(leak.fingerprint)\">"
       page.body += "<h3>\(index + 1)) \(leak.instanceCount) × <span class=\"chain\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</span></h3>"
+      if let ownSite = leak.ownSite, !leak.members.contains(where: { $0.site.map(ownSite.isSameLine) == true }) {
+        page.body += "<p>Made by this package's code at \(HTMLPage.siteCell(ownSite, names: names))</p>"
+      }
       if !leak.tests.isEmpty { page.body += "<p>In \(leak.tests.count == 1 ? "test" : "tests") <code>\(HTMLPage.escaped(leak.tests.joined(separator: ", ")))</code></p>" }
       if links.count > 1 {
         page.body += HTMLPage.diagram(

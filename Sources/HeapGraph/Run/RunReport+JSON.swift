@@ -94,8 +94,18 @@ extension RunReport {
     writer.endObject()
   }
 
+  /// A source location: `key: {"function": …, "file": …, "line": …}`.
+  private static func write(_ frame: StackFrame, as key: StaticString, into writer: inout JSONWriter) {
+    writer.key(key)
+    writer.beginObject()
+    if let symbol = frame.symbol { writer.field("function", symbol) }
+    if let file = frame.file { writer.field("file", file) }
+    if let line = frame.line { writer.field("line", line) }
+    writer.endObject()
+  }
+
   /// The fields of one group: what it is, its entry with each object's allocation
-  /// site, the tests that allocated it and the processes it was found in.
+  /// site, the package's line that made it, the tests that allocated it and the processes it was found in.
   private static func write(_ leak: Leak, into writer: inout JSONWriter) {
     writer.field("fingerprint", leak.fingerprint.description)
     writer.field("summary", leak.summary)
@@ -109,17 +119,11 @@ extension RunReport {
       writer.field("type", member.typeName)
       writer.field("kind", member.kind.rawValue)
       if let reference = member.reference { writer.field("reference", reference) }
-      if let site = member.site {
-        writer.key("site")
-        writer.beginObject()
-        if let symbol = site.symbol { writer.field("function", symbol) }
-        if let file = site.file { writer.field("file", file) }
-        if let line = site.line { writer.field("line", line) }
-        writer.endObject()
-      }
+      if let site = member.site { write(site, as: "site", into: &writer) }
       writer.endObject()
     }
     writer.endArray()
+    if let ownSite = leak.ownSite { write(ownSite, as: "ownSite", into: &writer) }
     writer.key("tests")
     writer.beginArray()
     for test in leak.tests { writer.string(test) }

@@ -46,15 +46,19 @@ extension RunReport {
     text.append(
       [.itemNumber(number), " \(leak.instanceCount) × \(entry)  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)"],
       indent: 2)
+    if let ownSite = leak.ownSite, !leak.members.contains(where: { $0.site.map(ownSite.isSameLine) == true }) {
+      text.append(["made by this package's code at "] + .frame(ownSite, names: names), indent: 5)
+    }
     if !leak.tests.isEmpty { text.append("in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))", indent: 5) }
     for member in leak.members {
       var line: [ReportText.Span] = ["- \(names.link(type: member.typeName, reference: member.reference))"]
       if let site = member.site {
-        // A closure's site is its own code: its file and line say where it is written.
-        if member.kind == .closureContext, let location = site.sourceLocation {
-          line += ["  written at ", .location(location)]
+        // A closure's site is its own code: its file and line say where it is written (a
+        // thunk's code has none).
+        if member.kind == .closureContext {
+          if let location = site.sourceLocation { line += ["  written at ", .location(location)] }
         } else {
-          line += [member.kind == .closureContext ? "  written at " : "  allocated at "] + .frame(site, names: names)
+          line += ["  allocated at "] + .frame(site, names: names)
         }
       }
       text.append(line, indent: 5)

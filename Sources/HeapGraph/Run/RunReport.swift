@@ -71,12 +71,36 @@ public struct RunReport: Sendable {
     public var objectTypes: [String: Int]
     /// The tests whose code allocated an entry object, sorted.
     public var tests: [String]
+    /// The line in the checked package that made the leak: the first of the package's own frames
+    /// (``OwnCode``) in the entry objects' allocation stacks, the most common one among the
+    /// instances. The entry's own site may be a dependency's initializer; this is the line that
+    /// called it.
+    public var ownSite: StackFrame? = nil
     /// The processes it was found in.
     public var processes: [String]
+    /// Whether the package's own code made an entry (see ``LeakAnalysis/LeakGroup/isOwn``):
+    /// such groups come first.
+    public var isOwn: Bool = false
+  }
+
+  /// How often each of the package's lines made a group's entries, to name the most common.
+  private struct OwnSiteCount {
+    private var counts: [String: (frame: StackFrame, count: Int)] = [:]
+
+    mutating func add(_ frame: StackFrame) {
+      // Not by program counter: the same line has other addresses in other processes.
+      let key = "\(frame.file ?? ""):\(frame.line ?? 0) \(frame.symbol ?? "")"
+      counts[key, default: (frame, 0)].count += 1
+    }
+
+    /// The most common line, the first in file order among equals.
+    var mostCommon: StackFrame? {
+      counts.min { ($1.value.count, $0.key) < ($0.value.count, $1.key) }?.value.frame
+    }
   }
 
   public var processes: [Process]
-  /// Leaks to report, largest retained size first.
+  /// Leaks to report: those the package's own code made first, then largest retained size first.
   public var leaks: [Leak]
   /// Leaks a suppression rule matched, with the first such rule.
   public var suppressed: [(leak: Leak, rule: Suppressions.Rule)]
@@ -88,8 +112,10 @@ public struct RunReport: Sendable {
     var byFingerprint: [Fingerprint: Leak] = [:]
     var order: [Fingerprint] = []
     var suppressedBy: [Fingerprint: Suppressions.Rule] = [:]
+    var ownSites: [Fingerprint: OwnSiteCount] = [:]
     for (process, isTestProcess, analysis) in analyses {
       let graph = analysis.graph
+      let ownCode = analysis.options.ownCode
       processes.append(
         Process(
           description: process, objectCount: graph.allocationCount, leakedObjectCount: analysis.leaks.leakedObjectCount,
@@ -101,6 +127,9 @@ public struct RunReport: Sendable {
           graph.node(forObjectID: id).flatMap { graph.allocationStack(of: $0)?.frames }
         }
         let stacks = (group.entryCycle?.elements.map(\.allocationSite) ?? []) + entryStacks
+        for frames in entryStacks {
+          if let index = ownCode.firstOwnFrame(in: frames) { ownSites[group.fingerprint, default: OwnSiteCount()].add(frames[index]) }
+        }
         var tests: [String] = []
         for stack in stacks {
           if let test = TestAttribution.test(allocating: stack, inTestProcess: isTestProcess), !tests.contains(test) {
@@ -117,6 +146,7 @@ public struct RunReport: Sendable {
           known.objectCount += group.objectCount
           known.retainedSize.addSaturating(group.retainedSize)
           known.tests += tests.filter { !known.tests.contains($0) }
+          known.isOwn = known.isOwn || group.isOwn
           if !known.processes.contains(process) { known.processes.append(process) }
           byFingerprint[group.fingerprint] = known
         } else {
@@ -124,14 +154,17 @@ public struct RunReport: Sendable {
           byFingerprint[group.fingerprint] = Leak(
             fingerprint: group.fingerprint, summary: group.summary, instanceCount: group.instanceCount,
             objectCount: group.objectCount, retainedSize: group.retainedSize, members: members, objectTypes: objectTypes,
-            tests: tests, processes: [process])
+            tests: tests, processes: [process], isOwn: group.isOwn)
         }
       }
     }
     var all = order.compactMap { byFingerprint[$0] }.sorted {
-      ($0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.retainedSize, $1.objectCount, $0.fingerprint)
+      ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint)
     }
-    for index in all.indices { all[index].tests.sort() }
+    for index in all.indices {
+      all[index].tests.sort()
+      all[index].ownSite = ownSites[all[index].fingerprint]?.mostCommon
+    }
     self.processes = processes
     leaks = all.filter { suppressedBy[$0.fingerprint] == nil }
     suppressed = all.compactMap { leak in suppressedBy[leak.fingerprint].map { (leak, $0) } }
@@ -179,14 +212,14 @@ public struct RunReport: Sendable {
   public var nameStyle: NameStyle { .readable(forTypeNames: leaks.flatMap { $0.members.map(\.typeName) }) }
 
   /// The leaks as findings, for the gate, SARIF, JUnit and Markdown: one per group, located at
-  /// its first entry object's allocation site.
+  /// the package's line that made it, or else its first entry object's allocation site.
   public var findings: [HeapFinding] {
     HeapFinding.merged(
       leaks.map { leak in
         let testNote = leak.tests.isEmpty ? nil : "in \(leak.tests.joined(separator: ", "))"
         return HeapFinding(
           kind: .leak, fingerprint: leak.fingerprint, summary: leak.summary + (testNote.map { " (\($0))" } ?? ""),
-          count: leak.instanceCount, location: leak.members.lazy.compactMap(\.site).first,
+          count: leak.instanceCount, location: leak.ownSite ?? leak.members.lazy.compactMap(\.site).first,
           links: leak.links, note: testNote)
       })
   }

@@ -39,6 +39,12 @@ public struct StackFrame: Sendable, Hashable {
     return !symbol.contains("__allocating_init") && !DemangledName.namesForwardingCode(symbol)
   }
 
+  /// Whether `other` names the same source line in the same function (program counters aside:
+  /// they differ from process to process).
+  public func isSameLine(_ other: StackFrame) -> Bool {
+    (symbol, file, line) == (other.symbol, other.file, other.line)
+  }
+
   /// `"Feed.swift:12"`: the file without its directory and the line, when the file is known
   /// (code the compiler generated, `<compiler-generated>`, has none).
   public var sourceLocation: String? {
