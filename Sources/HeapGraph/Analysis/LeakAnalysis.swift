@@ -174,6 +174,11 @@ public struct LeakAnalysis: Sendable {
       var group = groups[description.fingerprint] ?? LeakGroup(
         fingerprint: description.fingerprint, summary: description.summary, entryTypeName: description.entryTypeName,
         instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [], entryCycle: description.cycle, isOwn: false)
+      // The instance shown is the one whose sites come first, not the first by id: tests
+      // that run in parallel allocate in any order.
+      if let shown = group.entryCycle, let cycle = description.cycle, Self.siteKey(cycle) < Self.siteKey(shown) {
+        group.entryCycle = cycle
+      }
       group.instanceCount += 1
       group.objectCount += Int(dominators.retainedCount[entry])
       group.retainedSize.addSaturating(Int(dominators.retainedSize[entry]))
@@ -184,6 +189,14 @@ public struct LeakAnalysis: Sendable {
     return groups.values.sorted {
       ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint)
     }
+  }
+
+  /// The allocation sites of `cycle`'s objects, to choose the instance a group shows the same way
+  /// in every run.
+  private static func siteKey(_ cycle: RetainCycle) -> String {
+    cycle.addressIndependentElements.map { element in
+      element.allocationSite.allocationSite.map { "\($0.file ?? ""):\($0.line ?? 0) \($0.symbol ?? "")" } ?? ""
+    }.joined(separator: "\n")
   }
 
   /// The objects `expectedDead` names that a root reaches, only the first one on each path (one
