@@ -156,4 +156,15 @@ final class LeakGroupingTests: XCTestCase {
     let html = report.renderHTML(command: "leak-detector run -- swift test")
     XCTAssertTrue(html.contains("Made by this package's code at <code>AppTests.Client.execute(uri:) (async)</code>"), html)
   }
+
+  /// A leak that hundreds of tests made lists a few, readably, and counts the rest.
+  func testTestList_isReadableAndShort() {
+    let leak = RunReport.Leak(
+      fingerprint: Fingerprint(rawValue: 1), summary: "App.Node", instanceCount: 9, objectCount: 9, retainedSize: 0, members: [],
+      objectTypes: [:], tests: (1...9).map { "AppTests.RouterTests.test\($0)(uri: Swift.String)" }, processes: [])
+    XCTAssertEqual(
+      leak.testList(names: .readable(homeModule: "App")),
+      "in tests AppTests.RouterTests.test1(uri:), AppTests.RouterTests.test2(uri:), AppTests.RouterTests.test3(uri:), "
+        + "AppTests.RouterTests.test4(uri:), AppTests.RouterTests.test5(uri:) and 4 more")
+  }
 }

@@ -191,11 +191,14 @@ public struct LeakAnalysis: Sendable {
     }
   }
 
-  /// The allocation sites of `cycle`'s objects, to choose the instance a group shows the same way
-  /// in every run.
+  /// The allocation sites of `cycle`'s objects (files, then lines in numeric order), to choose
+  /// the instance a group shows the same way in every run.
   private static func siteKey(_ cycle: RetainCycle) -> String {
     cycle.addressIndependentElements.map { element in
-      element.allocationSite.allocationSite.map { "\($0.file ?? ""):\($0.line ?? 0) \($0.symbol ?? "")" } ?? ""
+      element.allocationSite.allocationSite.map { site in
+        let line = String(site.line ?? 0)
+        return "\(site.file ?? ""):\(String(repeating: "0", count: max(0, 10 - line.count)))\(line) \(site.symbol ?? "")"
+      } ?? ""
     }.joined(separator: "\n")
   }
 

@@ -42,7 +42,7 @@ extension RunReport {
       if let ownSite = leak.ownSite, !leak.members.contains(where: { $0.site.map(ownSite.isSameLine) == true }) {
         page.body += "<p>Made by this package's code at \(HTMLPage.siteCell(ownSite, names: names))</p>"
       }
-      if !leak.tests.isEmpty { page.body += "<p>In \(leak.tests.count == 1 ? "test" : "tests") <code>\(HTMLPage.escaped(leak.tests.joined(separator: ", ")))</code></p>" }
+      if let tests = leak.testList(names: names, limit: 20) { page.body += "<p>\(HTMLPage.escaped(tests))</p>" }
       if links.count > 1 {
         page.body += HTMLPage.diagram(
           CycleDiagram(links: links, names: names, sites: leak.members.map(\.site)), id: "l\(index + 1)", graphviz: graphviz)

@@ -49,7 +49,7 @@ extension RunReport {
     if let ownSite = leak.ownSite, !leak.members.contains(where: { $0.site.map(ownSite.isSameLine) == true }) {
       text.append(["made by this package's code at "] + .frame(ownSite, names: names), indent: 5)
     }
-    if !leak.tests.isEmpty { text.append("in test\(leak.tests.count == 1 ? "" : "s") \(leak.tests.joined(separator: ", "))", indent: 5) }
+    if let tests = leak.testList(names: names) { text.append(tests, indent: 5) }
     for member in leak.members {
       var line: [ReportText.Span] = ["- \(names.link(type: member.typeName, reference: member.reference))"]
       if let site = member.site {
@@ -112,5 +112,16 @@ extension RunReport {
       }
     }
     return text
+  }
+}
+
+extension RunReport.Leak {
+  /// `in tests AppTests.testA(), AppTests.testB() and 3 more`: the tests that made the leak, named
+  /// readably, at most `limit` of them (the JSON report lists all); `nil` when none is known.
+  func testList(names: NameStyle, limit: Int = 6) -> String? {
+    guard !tests.isEmpty else { return nil }
+    let shown = tests.prefix(tests.count > limit ? limit - 1 : limit).map(names.symbol)
+    let more = tests.count - shown.count
+    return "in test\(tests.count == 1 ? "" : "s") \(shown.joined(separator: ", "))" + (more > 0 ? " and \(more) more" : "")
   }
 }
