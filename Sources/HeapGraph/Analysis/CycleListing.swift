@@ -105,8 +105,10 @@ package struct CycleListing: Sendable {
     let reachableOwn = own.filter { !isLeaked.contains($0) }
     let reachableOthers = others.filter { !isLeaked.contains($0) }
     let ownSet = Set(own)
-    listed = leaked.map { ($0.component, .leaked(group: $0.group), ownSet.contains($0.component)) } + reachableOwn.map { ($0, .reachable, true) }
-    let knowsOwnCode = !ownModules.isEmpty || graph.stacks.contains { ownCode.firstOwnFrame(in: $0.frames) != nil }
+    listed =
+      leaked.map { ($0.component, .leaked(group: $0.group), ownSet.contains($0.component)) } + reachableOwn.map { ($0, .reachable, true) }
+    // Without any frame of the package, nothing tells its cycles from its dependencies'.
+    let knowsOwnCode = graph.stacks.contains { ownCode.firstOwnFrame(in: $0.frames) != nil }
     guard !allCycles, knowsOwnCode else {
       listed += reachableOthers.map { ($0, .reachable, false) }
       return

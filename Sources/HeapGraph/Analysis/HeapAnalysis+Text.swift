@@ -4,7 +4,7 @@ extension HeapAnalysis {
   /// cycles by component (see ``CycleReport/renderText(settingNames:names:)``): those of the
   /// leaked objects, each pointing to its leak group, then those still reachable, the package's
   /// own first (``Options/ownCode``). The reachable cycles of dependencies' types are folded into
-  /// one counted line unless `allCycles` (see ``CycleListing``). Without roots, the cycles come
+  /// one counted line unless `allCycles` (see <doc:ReadingAReport>). Without roots, the cycles come
   /// first, the package's own first, and nothing is folded.
   ///
   /// ```text
@@ -46,7 +46,8 @@ extension HeapAnalysis {
     var text = cycles.headerText(names: names)
     if leaks.hasRoots { text.append(contentsOf: leaks.reportText(names: names)) }
     cycles.appendComponents(
-      listing.listed.map { ($0.component, $0.place.remark, $0.isOwn ? 0 : 1) }, settingNames: settingNames, names: names, to: &text)
+      listing.listed.map { ($0.component, $0.place.remark, $0.isOwn ? 0 : 1) }, settingNames: settingNames, names: names,
+      ownCode: options.ownCode, to: &text)
     if let folded = listing.foldedLine(names: names, settingNames: settingNames) {
       text.append("")
       text.append(folded, as: .note)

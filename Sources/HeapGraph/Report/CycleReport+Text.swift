@@ -64,19 +64,23 @@ extension CycleReport {
 
   /// The components at `listed` (indices into ``components``), in that order, each after a
   /// blank line, with its remark in its heading (`still reachable`); components of a section
-  /// with the same cycles and remark are shown once, at the first one's place.
+  /// with the same cycles and remark are shown once, at the first one's place. With `ownCode`,
+  /// an object allocated in other code below the package's own frame says that frame too
+  /// (`allocated at ChannelPipeline.init() (ChannelPipeline.swift:1064) from Server.accept() (Server.swift:20)`).
   package func appendComponents(
-    _ listed: [(component: Int, remark: String?, section: Int)], settingNames: ReportSettingNames, names: NameStyle, to text: inout ReportText
+    _ listed: [(component: Int, remark: String?, section: Int)], settingNames: ReportSettingNames, names: NameStyle,
+    ownCode: OwnCode? = nil, to text: inout ReportText
   ) {
     for group in groupedComponents(listed) {
       text.append("")
-      appendComponent(group, settingNames: settingNames, names: names, to: &text)
+      appendComponent(group, settingNames: settingNames, names: names, ownCode: ownCode, to: &text)
     }
   }
 
   /// A component's heading, its cycles with their objects, and what is not listed.
   private func appendComponent(
-    _ group: (first: Int, remark: String?, others: [Int]), settingNames: ReportSettingNames, names: NameStyle, to text: inout ReportText
+    _ group: (first: Int, remark: String?, others: [Int]), settingNames: ReportSettingNames, names: NameStyle, ownCode: OwnCode?,
+    to text: inout ReportText
   ) {
     let component = components[group.first]
     var heading = "Component \(group.first + 1): \(count(component.objectCount, "object")), "
@@ -98,7 +102,11 @@ extension CycleReport {
           text.append(object, indent: 5)
           continue
         }
-        text.append(["\(object) allocated at "] + .frame(site, names: names), indent: 5)
+        var line: [ReportText.Span] = ["\(object) allocated at "] + .frame(site, names: names)
+        if let ownCode, !ownCode.contains(site), let own = ownCode.firstOwnFrame(in: element.allocationSite) {
+          line += [" from "] + .frame(element.allocationSite[own], names: names)
+        }
+        text.append(line, indent: 5)
       }
     }
     if component.unlistedCycleCount > 0 {
