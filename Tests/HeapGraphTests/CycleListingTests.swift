@@ -115,6 +115,32 @@ final class CycleListingTests: XCTestCase {
     XCTAssertTrue(text.contains("1 cycle (leaked: leak group \(group + 1) above)\n  1) Cache.entries[0]"), text)
   }
 
+  /// XCTest's suite holds a test case whose properties hold two cycles of the program's, each a
+  /// leak group of its own: each cycle points to its own group, not to the suite's, which
+  /// reaches them first.
+  func testText_cycleThatIsAGroupsEntry_pointsToThatGroupNotToOneThatReachesIt() throws {
+    var builder = HeapSnapshot.Builder()
+    let types: [Int64: String] = [
+      1: "XCTest.XCTestSuite", 2: "XCTest.XCTestSuiteRun", 3: "AppTests.ShelterTests", 4: "XCTest.XCTestCaseRun",
+      5: "App.Owner", 6: "App.Pet", 7: "AppTests.Fixture", 8: "App.Node", 9: "App.Node",
+    ]
+    for (id, type) in types.sorted(by: { $0.key < $1.key }) { builder.addObject(id: id, type: type) }
+    for (from, to, label) in [
+      (1, 2, "testRun"), (2, 1, "test"), (1, 3, "tests[0]"), (3, 4, "testRun"), (4, 3, "test"), (3, 5, "owner"),
+      (5, 6, "pets[0]"), (6, 5, "owner"), (3, 7, "fixture"), (7, 8, "first"), (8, 9, "next"), (9, 8, "next"),
+    ] as [(Int64, Int64, String)] {
+      builder.addReference(from: from, to: to, label: label, ownership: .strong)
+    }
+    let analysis = HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true, frameworkTypes: .standard))
+    let groups = analysis.leaks.leakGroups
+    XCTAssertEqual(groups.count, 3)
+    let text = analysis.renderText()
+    for (type, label) in [("Owner", "pets[0]"), ("Node", "next")] {
+      let group = try XCTUnwrap(groups.firstIndex { $0.summary.hasPrefix("App.\(type).\(label)") })
+      XCTAssertTrue(text.contains("(leaked: leak group \(group + 1) above)\n  1) \(type).\(label)"), "\(type) in\n\(text)")
+    }
+  }
+
   /// Without stacks and with no own module known, every cycle could be the user's: none is folded.
   func testText_noOwnFrameAnywhere_foldsNothing() {
     for text in [analysis(serverHeap(withStacks: false)).renderText(), analysis(serverHeap(), packageDirectory: "/elsewhere").renderText()] {

@@ -96,10 +96,17 @@ package struct CycleListing: Sendable {
       return
     }
     let groupOfNode = Self.leakGroupOfNode(analysis: analysis)
+    var groupOfEntry: [Int64: Int] = [:]
+    for (index, group) in analysis.leaks.leakGroups.enumerated() {
+      for id in group.entryObjectIDs where groupOfEntry[id] == nil { groupOfEntry[id] = index }
+    }
+    // A component with a group's entry in one of its cycles is that group's; any other, the
+    // first group that reaches it.
     let leaked: [(component: Int, group: Int?)] = components.compactMap { index in
-      guard let node = graph.node(forObjectID: report.components[index].smallestObjectID), !analysis.shortestPaths.isReached(node)
-      else { return nil }
-      return (index, groupOfNode[node] < 0 ? nil : Int(groupOfNode[node]))
+      let component = report.components[index]
+      guard let node = graph.node(forObjectID: component.smallestObjectID), !analysis.shortestPaths.isReached(node) else { return nil }
+      let entryGroup = component.cycles.lazy.flatMap(\.elements).compactMap { groupOfEntry[$0.objectID] }.min()
+      return (index, entryGroup ?? (groupOfNode[node] < 0 ? nil : Int(groupOfNode[node])))
     }.sorted { ($0.group ?? .max, $0.component) < ($1.group ?? .max, $1.component) }
     let isLeaked = Set(leaked.map(\.component))
     let reachableOwn = own.filter { !isLeaked.contains($0) }
