@@ -28,7 +28,11 @@ extension HeapAnalysis {
       for cycle in cycles.components[component].cycles {
         if cyclePosition[cycle.fingerprint] == nil { cyclePosition[cycle.fingerprint] = position }
         let leak: Fingerprint? = if case .leaked(let group?) = place { leaks.leakGroups[group].fingerprint } else { nil }
-        leakOfCycle[cycle.fingerprint] = leakOfCycle[cycle.fingerprint].map { $0 == leak ? leak : nil } ?? leak
+        if let previous = leakOfCycle[cycle.fingerprint] {
+          leakOfCycle[cycle.fingerprint] = .some(previous == leak ? leak : nil)
+        } else {
+          leakOfCycle[cycle.fingerprint] = .some(leak)
+        }
       }
     }
     let leakPosition = Dictionary(leaks.leakGroups.enumerated().map { ($1.fingerprint, $0) }, uniquingKeysWith: min)

@@ -41,14 +41,17 @@ extension HeapAnalysis {
     return page.render()
   }
 
-  /// The summary tiles: cycles, leaked objects, survivors and objects, each linking to its section.
+  /// The summary tiles, each linking to its section, in the order of the sections: leaked
+  /// objects and survivors, then cycles (cycles first when the snapshot has no roots), then objects.
   private func htmlTiles() -> String {
     var out = "<nav class=\"tiles\">"
-    out += HTMLPage.tile(grouped(cycles.foundCycleCount), "retain cycles", tone: cycles.hasCycles ? "bad" : "good", link: "cycles")
+    let cycleTile = HTMLPage.tile(grouped(cycles.foundCycleCount), "retain cycles", tone: cycles.hasCycles ? "bad" : "good", link: "cycles")
+    if !leaks.hasRoots { out += cycleTile }
     out += HTMLPage.tile(
       grouped(leaks.leakedObjectCount), "leaked objects in \(count(leaks.leakGroups.count, "group"))",
       tone: leaks.leakGroups.isEmpty ? "good" : "bad", link: "leaks")
     out += HTMLPage.tile(grouped(leaks.survivors.count), "survivors", tone: leaks.survivors.isEmpty ? "good" : "bad", link: "survivors")
+    if leaks.hasRoots { out += cycleTile }
     out += HTMLPage.tile(grouped(graph.objectCount), "objects in the snapshot", tone: "neutral")
     return out + "</nav>\n"
   }
