@@ -35,15 +35,18 @@ struct AnalysisOptions: ParsableArguments {
       expectedDead: expectDeadGeneration.map { .generation(atLeast: $0) })
   }
 
-  /// Reads, parses and analyses the snapshot at `path` (`-`: standard input), reporting progress.
-  func analyze(_ path: String, progress: ProgressPrinter) throws -> HeapAnalysis {
+  /// Reads, parses and analyses the snapshot at `path` (`-`: standard input) as a heap of the
+  /// package whose code is `ownCode`, reporting progress.
+  func analyze(_ path: String, ownCode: OwnCode, progress: ProgressPrinter) throws -> HeapAnalysis {
     let graph = try loadGraph(path, progress: progress)
-    return HeapAnalysis(graph: graph, options: heapAnalysisOptions, progress: { progress.report($0) })
+    var options = heapAnalysisOptions
+    options.ownCode = ownCode
+    return HeapAnalysis(graph: graph, options: options, progress: { progress.report($0) })
   }
 }
 
 extension ReportSettingNames {
   /// The command line's flags for the settings.
   static let commandLine = ReportSettingNames(
-    maxCycleLength: "--max-cycle-length", maxCyclesPerComponent: "--max-cycles-per-component")
+    maxCycleLength: "--max-cycle-length", maxCyclesPerComponent: "--max-cycles-per-component", allCycles: "--all-cycles")
 }

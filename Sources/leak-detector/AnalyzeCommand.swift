@@ -14,6 +14,13 @@ struct AnalyzeCommand: ParsableCommand {
       with retained sizes) and, with --expect-dead-generation, survivors with their shortest \
       retaining path.
 
+      The report lists what to act on first: the leaked objects and survivors, then the cycles \
+      of the leaked objects, then those still reachable, the package's own first (code in \
+      --source-root outside its build folders, and the types of its modules). The reachable \
+      cycles of dependencies' types (a framework's open connections, its caches) are counted \
+      in one line by shape in text, HTML and Markdown reports; --all-cycles lists them. JSON, \
+      SARIF, DOT and JUnit reports always list every cycle.
+
       EXIT CODES
         0  nothing found
         1  usage or input error
@@ -40,6 +47,9 @@ struct AnalyzeCommand: ParsableCommand {
     help: "The report format: text or html for people, json for machines, dot for Graphviz, sarif for code scanning, junit or markdown for CI.")
   var format: Format = .text
 
+  @Flag(help: "List the cycles of dependencies' types still reachable too, instead of counting them in one line (text, HTML, Markdown).")
+  var allCycles = false
+
   @OptionGroup var output: OutputOptions
 
   @OptionGroup var sourceRoot: SourceRootOption
@@ -49,19 +59,19 @@ struct AnalyzeCommand: ParsableCommand {
   func run() throws {
     try output.checkNotAnInput([snapshot])
     let progress = ProgressPrinter()
-    let result = try analysis.analyze(snapshot, progress: progress)
+    let result = try analysis.analyze(snapshot, ownCode: sourceRoot.ownCode, progress: progress)
     progress.report("rendering the report")
-    // sarif, junit and markdown report every finding as new, as a gate without a baseline would.
+    // sarif and junit report every finding as new, as a gate without a baseline would.
     let asGate = GateOutcome(findings: result.findings, baseline: Baseline())
     let rendered =
       switch format {
-      case .text: output.text(result.reportText(settingNames: .commandLine, names: output.names))
+      case .text: output.text(result.reportText(settingNames: .commandLine, names: output.names, allCycles: allCycles))
       case .json: result.renderJSON()
       case .dot: result.cycles.renderDOT()
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
       case .junit: asGate.renderJUnit()
-      case .markdown: asGate.renderMarkdown(names: output.names)
-      case .html: result.renderHTML(graphviz: try diagrams.graphviz())
+      case .markdown: result.renderMarkdown(allCycles: allCycles, settingNames: .commandLine, names: output.names)
+      case .html: result.renderHTML(graphviz: try diagrams.graphviz(), allCycles: allCycles, settingNames: .commandLine)
       }
     progress.finish()
     try output.emit(rendered)

@@ -36,6 +36,8 @@ struct DiffCommand: ParsableCommand {
 
   @OptionGroup var output: OutputOptions
 
+  @OptionGroup var sourceRoot: SourceRootOption
+
   @OptionGroup var diagrams: DiagramOptions
 
   func validate() throws {
@@ -47,8 +49,8 @@ struct DiffCommand: ParsableCommand {
   func run() throws {
     try output.checkNotAnInput([old, new])
     let progress = ProgressPrinter()
-    let before = try analysis.analyze(old, progress: progress)
-    let after = try analysis.analyze(new, progress: progress)
+    let before = try analysis.analyze(old, ownCode: sourceRoot.ownCode, progress: progress)
+    let after = try analysis.analyze(new, ownCode: sourceRoot.ownCode, progress: progress)
     progress.report("comparing")
     let diff = HeapDiff(old: before, new: after)
     let rendered =

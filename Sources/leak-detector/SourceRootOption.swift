@@ -1,15 +1,22 @@
 import ArgumentParser
+import HeapGraph
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// The directory SARIF locations are made relative to.
+/// The directory of the package being checked: its code is the reader's own, which reports list
+/// first, and SARIF locations are made relative to it.
 struct SourceRootOption: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "SARIF file locations are written relative to this directory (default: the current one).", valueName: "directory"))
+      "The package's directory (default: the current one): cycles of its code are listed before its dependencies', "
+        + "and SARIF file locations are written relative to it.",
+      valueName: "directory"))
   var sourceRoot: String?
+
+  /// The code of the package in ``resolved``.
+  var ownCode: OwnCode { OwnCode(packageDirectory: resolved) }
 
   /// `--source-root` made absolute, or the current directory, which in CI is the repository
   /// checkout.

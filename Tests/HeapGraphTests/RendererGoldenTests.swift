@@ -51,7 +51,7 @@ final class RendererGoldenTests: XCTestCase {
     let asGate = GateOutcome(findings: analysis.findings, baseline: Baseline())
     assertMatchesGolden(asGate.renderSARIF(toolVersion: "0.1.0", sourceRoot: "/ci/checkout"), named: "analysis.sarif")
     assertMatchesGolden(asGate.renderJUnit(), named: "analysis.junit.xml")
-    assertMatchesGolden(asGate.renderMarkdown(), named: "analysis.md")
+    assertMatchesGolden(analysis.renderMarkdown(), named: "analysis.md")
     assertMatchesGolden(analysis.renderHTML(), named: "analysis.html")
   }
 

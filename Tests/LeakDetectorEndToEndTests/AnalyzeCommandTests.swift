@@ -90,6 +90,63 @@ final class AnalyzeCommandTests: XCTestCase {
     XCTAssertTrue(written.contains("\"format\": \"swift-leak-report\""))
   }
 
+  /// A server's heap mid-load, as `--source-root /srv/app` sees it: two open connections of
+  /// the framework (reachable, folded by default), the package's own reachable cycle, and a leak.
+  private func serverSnapshot() throws -> String {
+    var builder = HeapSnapshot.Builder(metadata: .init(process: "Server"))
+    builder.addStack(id: 1, frames: [StackFrame(symbol: "NIOCore.ChannelPipeline.init() -> NIOCore.ChannelPipeline", file: "/srv/app/.build/checkouts/swift-nio/Sources/NIOCore/ChannelPipeline.swift", line: 1064)])
+    builder.addStack(id: 2, frames: [StackFrame(symbol: "App.Routes.register() -> ()", file: "/srv/app/Sources/App/Routes.swift", line: 12)])
+    builder.addObject(id: 1, type: "NIOPosix.EventLoop", stack: 1)
+    builder.addRoot(object: 1, kind: "global", label: "NIOPosix.loop")
+    for base: Int64 in [10, 20] {
+      builder.addObject(id: base, type: "NIOCore.ChannelHandlerContext", stack: 1)
+      builder.addObject(id: base + 1, type: "NIOCore.ChannelHandlerContext", stack: 1)
+      builder.addReference(from: 1, to: base, label: "channels[\(base)]", ownership: .strong)
+      builder.addReference(from: base, to: base + 1, label: "next", ownership: .strong)
+      builder.addReference(from: base + 1, to: base, label: "prev", ownership: .strong)
+    }
+    builder.addObject(id: 30, type: "App.Router", stack: 2)
+    builder.addObject(id: 31, type: "closure #1 in App.Routes.register()", stack: 2)
+    builder.addReference(from: 1, to: 30, label: "router", ownership: .strong)
+    builder.addReference(from: 30, to: 31, label: "handler", ownership: .strong)
+    builder.addReference(from: 31, to: 30, label: "capture #0: Router", ownership: .strong)
+    builder.addObject(id: 40, type: "App.Session", stack: 2)
+    builder.addObject(id: 41, type: "App.Request", stack: 2)
+    builder.addReference(from: 40, to: 41, label: "request", ownership: .strong)
+    builder.addReference(from: 41, to: 40, label: "session", ownership: .strong)
+    let path = NSTemporaryDirectory() + "server-\(UUID().uuidString).json"
+    try Data(builder.snapshot.jsonBytes()).write(to: URL(fileURLWithPath: path))
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+    return path
+  }
+
+  /// The leak first, the package's own reachable cycle next, the framework's open connections
+  /// counted in one line that names `--all-cycles`, which lists them; JSON always has them all.
+  func testAnalyze_serverHeap_foldsTheFrameworksReachableCyclesUnlessAllCycles() throws {
+    let snapshot = try serverSnapshot()
+    let folded = try run(["analyze", snapshot, "--source-root", "/srv/app"])
+    XCTAssertEqual(folded.status, 2, folded.standardError)
+    let text = folded.standardOutput
+    let leak = try XCTUnwrap(text.range(of: "Leaks: 2 objects unreachable from every root, in 1 group\n"), text)
+    let own = try XCTUnwrap(text.range(of: "(still reachable)\n  1) Router.handler"), text)
+    let line = "2 more components of dependencies' types still reachable (open connections, caches; 2 cycles): "
+      + "2 × ChannelHandlerContext.next → ChannelHandlerContext.prev → ChannelHandlerContext; --all-cycles lists them\n"
+    let foldedLine = try XCTUnwrap(text.range(of: line), text)
+    XCTAssertTrue(leak.lowerBound < own.lowerBound && own.lowerBound < foldedLine.lowerBound, text)
+    XCTAssertFalse(text.contains("object 10"), text)
+
+    let all = try run(["analyze", snapshot, "--source-root", "/srv/app", "--all-cycles"]).standardOutput
+    XCTAssertFalse(all.contains("--all-cycles lists them"), all)
+    XCTAssertTrue(all.contains("- NIOCore.ChannelHandlerContext (object 10)"), all)
+    let markdown = try run(["analyze", snapshot, "--source-root", "/srv/app", "--format", "markdown"]).standardOutput
+    XCTAssertTrue(markdown.contains("; --all-cycles lists them\n"), markdown)
+    let json = try run(["analyze", snapshot, "--source-root", "/srv/app", "--format", "json"]).standardOutput
+    XCTAssertTrue(json.contains("\"object\": 10"), "JSON lists every cycle")
+    // Analysed outside its package, no frame is the package's own: nothing is folded.
+    let elsewhere = try run(["analyze", snapshot, "--source-root", "/elsewhere"]).standardOutput
+    XCTAssertFalse(elsewhere.contains("--all-cycles lists them"), elsewhere)
+  }
+
   // MARK: - Bad input
 
   func testAnalyze_malformedInputs_nameTheProblemAndExitWithOne() throws {

@@ -21,7 +21,7 @@ final class ReportColorTests: XCTestCase {
     let report = try colored(["analyze", fixtures + "/report-heap.json", "--expect-dead-generation", "1"])
     XCTAssertTrue(report.hasPrefix(red("2 retain cycles in 2 strongly connected components") + "\n"), report)
     XCTAssertTrue(report.contains("\n" + dim("Names from App are written without their module.") + "\n"), report)
-    XCTAssertTrue(report.contains("\n" + bold("Component 1: 2 objects, 1 cycle") + "\n"), report)
+    XCTAssertTrue(report.contains("\n" + bold("Component 1: 2 objects, 1 cycle (still reachable)") + "\n"), report)
     XCTAssertTrue(report.contains("\n     " + dim("in short: Feed.onUpdate → closure in Feed.load() → Feed") + "\n"), report)
     XCTAssertTrue(report.contains("\n     " + dim("fingerprint ec82309748476178") + "\n"), report)
     XCTAssertTrue(report.contains("\n" + bold("Leaks: 5 objects unreachable from every root, in 2 groups") + "\n"), report)

@@ -1,5 +1,5 @@
 extension GateOutcome {
-  /// The verdict for people.
+  /// The verdict for people: the new findings, leaks and survivors before cycles.
   ///
   /// - Parameters:
   ///   - baseline: how to name the baseline (its path).
@@ -19,7 +19,7 @@ extension GateOutcome {
     } else {
       text.append("\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):", as: .failure)
       if let note = names.homeModuleNote { text.append(note, as: .detail) }
-      for finding in newFindings {
+      for finding in HeapFinding.inReadingOrder(newFindings) {
         text.append("\(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))", indent: 2)
         if let location = finding.location { text.append(["allocated at "] + .frame(location, names: names), indent: 4) }
       }
@@ -147,25 +147,34 @@ extension GateOutcome {
     return out
   }
 
-  /// Markdown for CI step summaries.
+  /// Markdown for CI step summaries: new findings, then accepted ones, leaks and survivors before
+  /// cycles.
   ///
   /// - Parameters:
   ///   - acceptCommand: how the reader updates the baseline, if they can; said when there are new
   ///     or fixed findings.
   ///   - names: how to write Swift names; by default readable (``nameStyle``).
   public func renderMarkdown(acceptCommand: String? = nil, names: NameStyle? = nil) -> String {
+    renderMarkdown(acceptCommand: acceptCommand, names: names, remarks: [:], footer: nil)
+  }
+
+  /// Markdown for CI step summaries (see ``renderMarkdown(acceptCommand:names:)``), with a remark
+  /// after the summary of the findings `remarks` names (`leaked: leak 387510702306f2fb`), and
+  /// `footer` as a paragraph after the table.
+  package func renderMarkdown(acceptCommand: String?, names: NameStyle?, remarks: [Fingerprint: String], footer: String?) -> String {
     let names = names ?? nameStyle
     var out = "## Leak gate: \(newFindings.isEmpty ? "passed" : "\(count(newFindings.count, "new finding"))")\n\n"
     if let note = names.homeModuleNote, !newFindings.isEmpty || !acceptedFindings.isEmpty { out += note + "\n\n" }
+    func row(_ state: String, _ finding: HeapFinding) -> String {
+      let remark = remarks[finding.fingerprint].map { " (\($0))" } ?? ""
+      return "| \(state) | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding) + remark)) |\n"
+    }
     if !newFindings.isEmpty || !acceptedFindings.isEmpty {
       out += "| | kind | fingerprint | finding |\n| --- | --- | --- | --- |\n"
-      for finding in newFindings {
-        out += "| new | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding))) |\n"
-      }
-      for finding in acceptedFindings {
-        out += "| accepted | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding))) |\n"
-      }
+      for finding in HeapFinding.inReadingOrder(newFindings) { out += row("new", finding) }
+      for finding in HeapFinding.inReadingOrder(acceptedFindings) { out += row("accepted", finding) }
     }
+    if let footer { out += "\n\(markdownEscaped(footer))\n" }
     if !fixedFingerprints.isEmpty { out += "\nFixed (no longer found): \(fixedFingerprints.map { "`\($0)`" }.joined(separator: ", "))\n" }
     if let acceptCommand, !newFindings.isEmpty || !fixedFingerprints.isEmpty {
       out += "\nUpdate the baseline with `\(acceptCommand)`.\n"

@@ -1,4 +1,18 @@
 extension HeapFinding {
+  /// `findings` in the order reports for people list them: what a developer acts on first, the
+  /// leak groups, then the survivors, then the retain cycles (many of which the leaks hold, or
+  /// a live program still uses); the order among findings of a kind is kept.
+  static func inReadingOrder(_ findings: [HeapFinding]) -> [HeapFinding] {
+    func rank(_ kind: Kind) -> Int {
+      switch kind {
+      case .leak: 0
+      case .survivor: 1
+      case .cycle: 2
+      }
+    }
+    return findings.enumerated().sorted { (rank($0.element.kind), $0.offset) < (rank($1.element.kind), $1.offset) }.map(\.element)
+  }
+
   /// The SARIF rule of the finding's kind.
   var ruleID: String {
     switch kind {

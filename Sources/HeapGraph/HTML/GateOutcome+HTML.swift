@@ -19,7 +19,7 @@ extension GateOutcome {
 
     page.body += "<section id=\"new\"><h2>New findings (\(grouped(newFindings.count)))</h2>\n"
     if newFindings.isEmpty { page.body += "<p class=\"muted\">None.</p>\n" }
-    for (index, finding) in newFindings.enumerated() {
+    for (index, finding) in HeapFinding.inReadingOrder(newFindings).enumerated() {
       page.body += Self.findingArticle(finding, id: "n\(index + 1)", names: names, graphviz: graphviz)
     }
     if let acceptCommand, !newFindings.isEmpty {
@@ -34,7 +34,7 @@ extension GateOutcome {
       page.body += HTMLPage.table(
         id: "accepted-findings",
         columns: [("kind", "Kind", false), ("count", "Count", true), ("finding", "Finding", false), ("fingerprint", "Fingerprint", false)],
-        rows: acceptedFindings.map { finding in
+        rows: HeapFinding.inReadingOrder(acceptedFindings).map { finding in
           [
             HTMLPage.escaped(finding.kind.rawValue), HTMLPage.numberCell(finding.count),
             "<span class=\"chain\">\(HTMLPage.escaped(names.summary(of: finding)))</span>", "<span class=\"fingerprint\">\(finding.fingerprint)</span>",

@@ -4,16 +4,25 @@ extension HeapAnalysis {
   /// The most rows of a table in an HTML report.
   static let htmlRowLimit = 2_000
 
-  /// The report as one self-contained HTML page: summary tiles, each retain cycle drawn with its
-  /// objects and allocation sites, the leak groups as a sortable table with retained sizes, the
-  /// survivors with their retaining paths, and the allocation sites of everything found.
+  /// The report as one self-contained HTML page: summary tiles, the leak groups as a sortable
+  /// table with retained sizes, the survivors with their retaining paths, each retain cycle drawn
+  /// with its objects and allocation sites, and the allocation sites of everything found. Cycles
+  /// are listed as in the text report (``renderText(settingNames:names:allCycles:)``): those of
+  /// leaked objects first, then the package's own; the reachable cycles of dependencies' types are
+  /// counted in one paragraph unless `allCycles`. Without roots, the cycles come first.
   ///
   /// - Parameters:
   ///   - title: the page's title; by default it names the snapshot's process.
   ///   - graphviz: turns Graphviz source into SVG (the CLI runs `dot -Tsvg` when it is
   ///     installed); `nil`, or a `nil` result, draws cycles with the built-in layout.
-  public func renderHTML(title: String? = nil, graphviz: ((String) -> String?)? = nil) -> String {
-    let names = nameStyle
+  ///   - allCycles: whether to draw the reachable cycles of dependencies' types too.
+  ///   - settingNames: how to name the setting that lists folded cycles.
+  public func renderHTML(
+    title: String? = nil, graphviz: ((String) -> String?)? = nil, allCycles: Bool = false,
+    settingNames: ReportSettingNames = .configuration
+  ) -> String {
+    let listing = CycleListing(analysis: self, allCycles: allCycles)
+    let names = nameStyle(listing)
     let metadata = graph.metadata
     var page = HTMLPage(
       title: title ?? "Leak report" + (metadata.process.map { ": \($0)" } ?? ""),
@@ -23,40 +32,52 @@ extension HeapAnalysis {
       ].compactMap { $0 }.joined(separator: " · "))
     page.body += htmlTiles()
     if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
-    page.body += htmlCycles(names: names, graphviz: graphviz)
+    let cycleSection = htmlCycles(listing, names: names, settingNames: settingNames, graphviz: graphviz)
+    if !leaks.hasRoots { page.body += cycleSection }
     page.body += htmlLeakGroups(names: names)
     page.body += htmlSurvivors(names: names)
+    if leaks.hasRoots { page.body += cycleSection }
     page.body += htmlAllocationSites(names: names)
     return page.render()
   }
 
-  /// The summary tiles: cycles, leaked objects, survivors and objects, each linking to its section.
+  /// The summary tiles, each linking to its section, in the order of the sections: leaked
+  /// objects and survivors, then cycles (cycles first when the snapshot has no roots), then objects.
   private func htmlTiles() -> String {
     var out = "<nav class=\"tiles\">"
-    out += HTMLPage.tile(grouped(cycles.foundCycleCount), "retain cycles", tone: cycles.hasCycles ? "bad" : "good", link: "cycles")
+    let cycleTile = HTMLPage.tile(grouped(cycles.foundCycleCount), "retain cycles", tone: cycles.hasCycles ? "bad" : "good", link: "cycles")
+    if !leaks.hasRoots { out += cycleTile }
     out += HTMLPage.tile(
       grouped(leaks.leakedObjectCount), "leaked objects in \(count(leaks.leakGroups.count, "group"))",
       tone: leaks.leakGroups.isEmpty ? "good" : "bad", link: "leaks")
     out += HTMLPage.tile(grouped(leaks.survivors.count), "survivors", tone: leaks.survivors.isEmpty ? "good" : "bad", link: "survivors")
+    if leaks.hasRoots { out += cycleTile }
     out += HTMLPage.tile(grouped(graph.objectCount), "objects in the snapshot", tone: "neutral")
     return out + "</nav>\n"
   }
 
-  /// The cycles section: each cycle drawn, up to ``htmlCycleLimit``.
-  private func htmlCycles(names: NameStyle, graphviz: ((String) -> String?)?) -> String {
+  /// The cycles section: each listed cycle drawn, up to ``htmlCycleLimit``, in the order of
+  /// `listing`, then the folded ones counted.
+  private func htmlCycles(
+    _ listing: CycleListing, names: NameStyle, settingNames: ReportSettingNames, graphviz: ((String) -> String?)?
+  ) -> String {
     var out = "<section id=\"cycles\"><h2>Retain cycles (\(grouped(cycles.foundCycleCount)))</h2>\n"
     if cycles.cycles.isEmpty { out += "<p class=\"muted\">No retain cycles.</p>\n" }
     var number = 0
-    for (componentIndex, component) in cycles.components.enumerated() {
-      for (cycleIndex, cycle) in component.cycles.enumerated() {
+    for (componentIndex, place, _) in listing.listed {
+      for (cycleIndex, cycle) in cycles.components[componentIndex].cycles.enumerated() {
         number += 1
         guard number <= Self.htmlCycleLimit else { continue }
         out += Self.cycleArticle(
-          cycle, heading: "Component \(componentIndex + 1), cycle \(cycleIndex + 1)", id: "c\(number)", names: names, graphviz: graphviz)
+          cycle, heading: "Component \(componentIndex + 1), cycle \(cycleIndex + 1)" + (place.remark.map { " (\($0))" } ?? ""),
+          id: "c\(number)", names: names, graphviz: graphviz)
       }
     }
     if number > Self.htmlCycleLimit {
       out += "<p class=\"note\">\(grouped(number - Self.htmlCycleLimit)) more cycles are not drawn; the JSON report lists them.</p>\n"
+    }
+    if let folded = listing.foldedLine(names: names, settingNames: settingNames) {
+      out += "<p class=\"note\">\(HTMLPage.escaped(folded)); the JSON report lists them too.</p>\n"
     }
     return out + "</section>\n"
   }

@@ -34,33 +34,58 @@ extension CycleReport {
   /// The text report as lines with their roles (see ``renderText(settingNames:names:)``).
   package func reportText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> ReportText {
     let names = names ?? defaultNameStyle
+    var text = headerText(names: names)
+    appendComponents(listedComponents.map { ($0, nil, 0) }, settingNames: settingNames, names: names, to: &text)
+    appendLongCyclesNote(settingNames: settingNames, to: &text)
+    return text
+  }
+
+  /// The components a text report lists: those with a cycle, or whose search was cut short.
+  package var listedComponents: [Int] {
+    components.indices.filter { components[$0].foundCycleCount > 0 || !components[$0].isComplete }
+  }
+
+  /// The first lines of the report: the verdict, the snapshot's size and the search's bound, and
+  /// how names are written when there are cycles.
+  package func headerText(names: NameStyle) -> ReportText {
     var text = ReportText()
     let found = foundCycleCount
-    let searchable = components.indices.filter { components[$0].foundCycleCount > 0 || !components[$0].isComplete }
     if found == 0 {
       text.append("No retain cycles among \(count(objectCount, "object"))", as: .success)
     } else {
-      text.append("\(count(found, "retain cycle")) in \(count(searchable.count, "strongly connected component"))", as: .failure)
+      text.append("\(count(found, "retain cycle")) in \(count(listedComponents.count, "strongly connected component"))", as: .failure)
     }
     text.append(
       "\(count(objectCount, "object")), \(count(referenceCount, "reference")) "
         + "(\(grouped(strongReferenceCount)) strong); cycles of up to \(configuration.maxCycleLength) objects")
     if let note = names.homeModuleNote, found > 0 { text.append(note, as: .detail) }
-    for group in groupedComponents(searchable) {
-      text.append("")
-      appendComponent(group, settingNames: settingNames, names: names, to: &text)
-    }
-    appendLongCyclesNote(settingNames: settingNames, to: &text)
     return text
+  }
+
+  /// The components at `listed` (indices into ``components``), in that order, each after a
+  /// blank line, with its remark in its heading (`still reachable`); components of a section
+  /// with the same cycles and remark are shown once, at the first one's place. With `ownCode`,
+  /// an object allocated in other code below the package's own frame says that frame too
+  /// (`allocated at ChannelPipeline.init() (ChannelPipeline.swift:1064) from Server.accept() (Server.swift:20)`).
+  package func appendComponents(
+    _ listed: [(component: Int, remark: String?, section: Int)], settingNames: ReportSettingNames, names: NameStyle,
+    ownCode: OwnCode? = nil, to text: inout ReportText
+  ) {
+    for group in groupedComponents(listed) {
+      text.append("")
+      appendComponent(group, settingNames: settingNames, names: names, ownCode: ownCode, to: &text)
+    }
   }
 
   /// A component's heading, its cycles with their objects, and what is not listed.
   private func appendComponent(
-    _ group: (first: Int, others: [Int]), settingNames: ReportSettingNames, names: NameStyle, to text: inout ReportText
+    _ group: (first: Int, remark: String?, others: [Int]), settingNames: ReportSettingNames, names: NameStyle, ownCode: OwnCode?,
+    to text: inout ReportText
   ) {
     let component = components[group.first]
     var heading = "Component \(group.first + 1): \(count(component.objectCount, "object")), "
     heading += component.isComplete ? count(component.foundCycleCount, "cycle") : "at least \(count(component.foundCycleCount, "cycle"))"
+    if let remark = group.remark { heading += " (\(remark))" }
     if group.others.count > 0 {
       heading += "; and \(count(group.others.count, "more component")) with the same cycles"
     }
@@ -77,7 +102,11 @@ extension CycleReport {
           text.append(object, indent: 5)
           continue
         }
-        text.append(["\(object) allocated at "] + .frame(site, names: names), indent: 5)
+        var line: [ReportText.Span] = ["\(object) allocated at "] + .frame(site, names: names)
+        if let ownCode, !ownCode.contains(site), let own = ownCode.firstOwnFrame(in: element.allocationSite) {
+          line += [" from "] + .frame(element.allocationSite[own], names: names)
+        }
+        text.append(line, indent: 5)
       }
     }
     if component.unlistedCycleCount > 0 {
@@ -97,7 +126,7 @@ extension CycleReport {
   }
 
   /// The note on components whose cycles are all longer than the search went.
-  private func appendLongCyclesNote(settingNames: ReportSettingNames, to text: inout ReportText) {
+  package func appendLongCyclesNote(settingNames: ReportSettingNames, to text: inout ReportText) {
     let longOnly = components.filter { $0.foundCycleCount == 0 && $0.isComplete }
     guard !longOnly.isEmpty else { return }
     let objects = longOnly.reduce(0) { $0 + $1.objectCount }
@@ -111,26 +140,29 @@ extension CycleReport {
   /// Readable names, with the home module of the listed cycles' types.
   var defaultNameStyle: NameStyle { .readable(forTypeNames: cycles.lazy.flatMap(\.elements).map(\.typeName)) }
 
-  /// Indices of components with the same cycle fingerprints, in order of first appearance.
-  private func groupedComponents(_ indices: [Int]) -> [(first: Int, others: [Int])] {
+  /// The components of `listed` with the same cycle fingerprints, remark and section, each group
+  /// at its first one's place.
+  private func groupedComponents(_ listed: [(component: Int, remark: String?, section: Int)]) -> [(first: Int, remark: String?, others: [Int])] {
     struct Signature: Hashable {
       var objectCount: Int
       var foundCycleCount: Int
       var isComplete: Bool
       var fingerprints: [Fingerprint]
+      var remark: String?
+      var section: Int
     }
-    var groups: [(first: Int, others: [Int])] = []
+    var groups: [(first: Int, remark: String?, others: [Int])] = []
     var groupBySignature: [Signature: Int] = [:]
-    for index in indices {
+    for (index, remark, section) in listed {
       let component = components[index]
       let signature = Signature(
         objectCount: component.objectCount, foundCycleCount: component.foundCycleCount,
-        isComplete: component.isComplete, fingerprints: component.cycles.map(\.fingerprint))
+        isComplete: component.isComplete, fingerprints: component.cycles.map(\.fingerprint), remark: remark, section: section)
       if let group = groupBySignature[signature] {
         groups[group].others.append(index)
       } else {
         groupBySignature[signature] = groups.count
-        groups.append((index, []))
+        groups.append((index, remark, []))
       }
     }
     return groups

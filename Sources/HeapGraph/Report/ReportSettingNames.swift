@@ -9,13 +9,17 @@ public struct ReportSettingNames: Sendable, Hashable {
   public var maxCycleLength: String
   /// The setting for how many cycles are listed per component.
   public var maxCyclesPerComponent: String
+  /// The setting that lists every cycle still reachable, those of dependencies' types too.
+  public var allCycles: String
 
-  public init(maxCycleLength: String, maxCyclesPerComponent: String) {
+  public init(maxCycleLength: String, maxCyclesPerComponent: String, allCycles: String = "allCycles: true") {
     self.maxCycleLength = maxCycleLength
     self.maxCyclesPerComponent = maxCyclesPerComponent
+    self.allCycles = allCycles
   }
 
-  /// The names of ``CycleFinder/Configuration``'s properties.
+  /// The names of ``CycleFinder/Configuration``'s properties, and the `allCycles` argument of
+  /// ``HeapAnalysis/renderText(settingNames:names:allCycles:)``.
   public static let configuration = ReportSettingNames(
     maxCycleLength: "CycleFinder.Configuration.maxCycleLength",
     maxCyclesPerComponent: "CycleFinder.Configuration.maxCyclesPerComponent")
