@@ -171,7 +171,7 @@ struct RunCommand: ParsableCommand {
     // What XCTest keeps for the whole run never hides a cycle a test made, suppressed or not.
     options.frameworkTypes = .standard
     // The program's own code, which reports point at first: the package `run` is started in.
-    options.ownCode = OwnCode(packageDirectory: gating.sourceRoot.resolved)
+    options.ownCode = gating.sourceRoot.ownCode
     var analyses: [(process: String, isTestProcess: Bool, analysis: HeapAnalysis)] = []
     for (index, capture) in captures.enumerated() {
       if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }

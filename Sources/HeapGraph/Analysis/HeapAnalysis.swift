@@ -12,13 +12,6 @@
 /// 8 objects, 9 references (7 strong); cycles of up to 20 objects
 /// Names from App are written without their module.
 ///
-/// Component 1: 2 objects, 1 cycle
-///   1) Feed.onUpdate → closure #1 in Feed.load().capture #0: Feed → Feed
-///      in short: Feed.onUpdate → closure in Feed.load() → Feed
-///      fingerprint ec82309748476178
-///      - Feed (object 2, 0x2000) allocated at Screen.show() (Screen.swift:14)
-///      - closure #1 in Feed.load() (object 3, 0x3000) allocated at closure #1 in Feed.load() (Feed.swift:21)
-/// …
 /// Leaks: 5 objects unreachable from every root, in 2 groups
 ///   1) 1 × Vendor.Pool  (2 objects, 1,048 bytes retained; fingerprint 6a1c94cfb18afabc; first object 20)
 ///   2) 1 × Cache.entries["a"] → Entry.owner → Cache  (3 objects, 144 bytes retained; fingerprint 387510702306f2fb; first object 10)
@@ -26,6 +19,19 @@
 /// Survivors: 1 object expected dead still reachable
 ///   1) global App.shared: AppState.feeds[0] → Feed
 ///      suspect ~~~ AppState.feeds[0]; 80 bytes retained; fingerprint 1aef726e22a7cf71
+///
+/// Component 2: 2 objects, 1 cycle (leaked: leak group 2 above)
+///   1) Cache.entries["a"] → Entry.owner → Cache
+///      fingerprint c69426e4d2ea887e
+///      - Cache (object 10, 0xa000) allocated at Screen.cache() (Screen.swift:30)
+///      - Entry (object 11, 0xb000) allocated at Screen.cache() (Screen.swift:30)
+///
+/// Component 1: 2 objects, 1 cycle (still reachable)
+///   1) Feed.onUpdate → closure #1 in Feed.load().capture #0: Feed → Feed
+///      in short: Feed.onUpdate → closure in Feed.load() → Feed
+///      fingerprint ec82309748476178
+///      - Feed (object 2, 0x2000) allocated at Screen.show() (Screen.swift:14)
+///      - closure #1 in Feed.load() (object 3, 0x3000) allocated at closure #1 in Feed.load() (Feed.swift:21)
 /// ```
 public struct HeapAnalysis: Sendable {
   /// What to look for.
