@@ -60,11 +60,12 @@ struct EntryChoice {
     var framesToOwnCode: Int
     var depth: Int
     var isOtherType: Bool
-    var typeName: String
+    /// The type name's rank among the graph's sorted type names.
+    var typeRank: Int32
 
     static func < (lhs: Rank, rhs: Rank) -> Bool {
-      (lhs.isNotClassInstance ? 1 : 0, lhs.framesToOwnCode, lhs.depth, lhs.isOtherType ? 1 : 0, lhs.typeName)
-        < (rhs.isNotClassInstance ? 1 : 0, rhs.framesToOwnCode, rhs.depth, rhs.isOtherType ? 1 : 0, rhs.typeName)
+      (lhs.isNotClassInstance ? 1 : 0, lhs.framesToOwnCode, lhs.depth, lhs.isOtherType ? 1 : 0, lhs.typeRank)
+        < (rhs.isNotClassInstance ? 1 : 0, rhs.framesToOwnCode, rhs.depth, rhs.isOtherType ? 1 : 0, rhs.typeRank)
     }
   }
 
@@ -72,7 +73,7 @@ struct EntryChoice {
     let stack = Int(graph.stackIndices[node])
     return Rank(
       isNotClassInstance: graph.kind(of: node) != .classInstance, framesToOwnCode: stack >= 0 ? stackShapes[stack].framesToOwnCode : Int.max, depth: stack >= 0 ? stackShapes[stack].depth : Int.max,
-      isOtherType: !isOwnType(node), typeName: graph.typeName(of: node))
+      isOtherType: !isOwnType(node), typeRank: graph.typeRanks[node])
   }
 
   private func isOwnType(_ node: Int) -> Bool {

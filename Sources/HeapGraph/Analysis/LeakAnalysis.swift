@@ -277,11 +277,11 @@ public struct LeakAnalysis: Sendable {
   /// The strong edges of `node` in the order of their labels, then their targets' types (the
   /// graph keeps them in the order of their targets' ids, which differ from run to run).
   private static func edgesInLabelOrder(of node: Int, graph: ObjectGraph) -> [Int] {
-    (Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1])).sorted { left, right in
-      let (leftLabel, rightLabel) = (graph.label(ofEdge: left) ?? "", graph.label(ofEdge: right) ?? "")
-      if leftLabel != rightLabel { return leftLabel < rightLabel }
-      return graph.typeName(of: Int(graph.strongTargets[left])) < graph.typeName(of: Int(graph.strongTargets[right]))
-    }
+    let edges = Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1])
+    guard edges.count > 1 else { return Array(edges) }
+    // Labels and type names are ranked in sorted order: ranks compare as the names do.
+    let keyed = edges.map { edge in (graph.strongLabels[edge], graph.typeRanks[Int(graph.strongTargets[edge])], edge) }
+    return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.2)
   }
 
   /// The shortest cycle from `start` back to it inside its component (breadth-first, references
