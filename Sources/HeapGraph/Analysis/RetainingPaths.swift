@@ -1,6 +1,8 @@
 /// Every reachable object's shortest retaining path from a root, reduced to a 64-bit key of its
-/// root kind, labels (subscripts collapsed) and types, so that two snapshots' paths compare
-/// without building strings: the objects per path, and one example object per path.
+/// root (kind and label), labels and types, subscripts collapsed everywhere (`feeds[3]` and
+/// `feeds[4]` are `feeds[*]`, and so are a root's `continuations[0]` and `continuations[1]`), so
+/// that two snapshots' paths compare without building strings: the objects per path, and one
+/// example object per path.
 ///
 /// ```swift
 /// let paths = RetainingPaths(graph, shortestPaths: ShortestPathTree(graph: graph))
@@ -11,6 +13,8 @@ struct RetainingPaths {
   private(set) var counts: [UInt64: Int] = [:]
   /// One object per path key.
   private(set) var example: [UInt64: Int] = [:]
+  /// The path key of each node; 0 for a node no root reaches.
+  private(set) var keys: [UInt64]
   private let graph: ObjectGraph
   private let tree: ShortestPathTree
 
@@ -22,7 +26,7 @@ struct RetainingPaths {
     let labelKeys = graph.labels.map { Self.hash(Self.collapsingSubscripts($0)) }
     var rootKeys: [Int: UInt64] = [:]
     for root in graph.roots where rootKeys[root.node] == nil {
-      rootKeys[root.node] = Self.hash(root.kind == .external ? root.kind.rawValue : "\(root.kind) \(root.label ?? "")")
+      rootKeys[root.node] = Self.hash(root.kind == .external ? root.kind.rawValue : "\(root.kind) \(Self.rootLabel(root) ?? "")")
     }
     var keys = [UInt64](repeating: 0, count: graph.objectCount)
     for node in tree.order.lazy.map(Int.init) {
@@ -37,6 +41,19 @@ struct RetainingPaths {
       counts[key, default: 0] += 1
       if example[key] == nil { example[key] = node }
     }
+    self.keys = keys
+  }
+
+  /// The path key of the object that holds `node` on its path (its parent in the tree), or
+  /// `nil` for a root's object.
+  func parentKey(of node: Int) -> UInt64? {
+    let parent = tree.parent[node]
+    return parent >= 0 ? keys[Int(parent)] : nil
+  }
+
+  /// A root's label with subscripts collapsed, as paths use it.
+  static func rootLabel(_ root: ObjectGraph.Root) -> String? {
+    root.label.map(collapsingSubscripts)
   }
 
   /// The path to `node` for people: the root, then `Type.label ->` steps (long middles elided).
@@ -49,7 +66,12 @@ struct RetainingPaths {
       return graph.typeName(of: chain[index]) + label
     }
     if steps.count > 8 { steps = steps.prefix(3) + ["… \(steps.count - 7) more …"] + steps.suffix(4) }
-    let origin = root.map { $0.kind == .external || $0.label == nil ? $0.kind.rawValue : "\($0.kind) \($0.label!)" } ?? "root"
+    let origin: String
+    if let root, root.kind != .external, let label = Self.rootLabel(root) {
+      origin = "\(root.kind) \(label)"
+    } else {
+      origin = root?.kind.rawValue ?? "root"
+    }
     return "\(origin): " + steps.joined(separator: " -> ")
   }
 

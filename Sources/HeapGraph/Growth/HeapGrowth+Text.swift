@@ -1,0 +1,59 @@
+extension HeapGrowth {
+  /// The growth report for people (the example in ``HeapGrowth``'s documentation).
+  ///
+  /// - Parameters:
+  ///   - snapshots: how to name the snapshots, in order (their files).
+  ///   - names: how to write Swift names; by default readable, with the home module of what grew.
+  public func renderText(snapshots: [String], names: NameStyle? = nil) -> String {
+    reportText(snapshots: snapshots, names: names).description
+  }
+
+  /// The report as lines with their roles (see ``renderText(snapshots:names:)``).
+  package func reportText(snapshots: [String], names: NameStyle? = nil) -> ReportText {
+    let names = names ?? nameStyle
+    var text = ReportText()
+    let steps = snapshotCount - 1
+    let rule = minimumGrowingSteps == steps ? "in every step" : "in at least \(minimumGrowingSteps) of \(steps) steps"
+    let span = snapshots.count >= 2 ? " (\(snapshots[0]) … \(snapshots[snapshots.count - 1]))" : ""
+    text.append("Objects: " + totals.map { grouped($0.objects) }.joined(separator: " -> ") + "; bytes: "
+      + totals.map { grouped($0.bytes) }.joined(separator: " -> "))
+    guard hasGrowth else {
+      text.append("Nothing grew \(rule) over \(snapshotCount) snapshots\(span).", as: .success)
+      return text
+    }
+    text.append("Growth over \(snapshotCount) snapshots\(span): \(count(findings.count, "thing")) grew \(rule)", as: .heading)
+    if let note = names.homeModuleNote { text.append(note, as: .detail) }
+    for (index, finding) in findings.enumerated() {
+      let title =
+        switch finding.kind {
+        case .path: "\(finding.origin ?? "root"): \(names.chain(finding.links))"
+        case .leak: "leaked: \(names.leak(finding.links, summary: finding.summary))"
+        }
+      text.append([.itemNumber(index + 1), " \(title)"], indent: 2)
+      let noun = finding.kind == .path ? "objects" : "instances"
+      text.append(
+        "\(noun) \(finding.counts.map(grouped).joined(separator: " -> ")) (\(perStep(finding.countPerStep)) per step), "
+          + "bytes \(perStep(finding.bytesPerStep)) per step", indent: 5)
+      if let growing = finding.growing { text.append("growing: \(names.link(type: growing.typeName, reference: growing.reference))", indent: 5) }
+      for site in finding.addedAt {
+        text.append(["added at "] + .frame(site.site, names: names) + [": \(count(site.count, "object"))"], indent: 5)
+      }
+      text.append("fingerprint \(finding.fingerprint)", as: .detail, indent: 5)
+    }
+    if !growingTypes.isEmpty {
+      text.append("")
+      text.append("Types that grew \(rule):", as: .heading)
+      for type in growingTypes {
+        text.append("\(names.type(type.typeName)): \(type.counts.map(grouped).joined(separator: " -> "))", indent: 2)
+      }
+    }
+    return text
+  }
+
+  /// `+1`, `+2.5`, `-3`: an average per step.
+  private func perStep(_ value: Double) -> String {
+    let rounded = (value * 10).rounded() / 10
+    let text = rounded == rounded.rounded() ? grouped(Int(rounded)) : String(rounded)
+    return rounded >= 0 ? "+" + text : text
+  }
+}
