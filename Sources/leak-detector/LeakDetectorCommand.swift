@@ -25,7 +25,7 @@ struct LeakDetectorCommand: ParsableCommand {
       \(ExitStatus.helpTable)
       """,
     version: version,
-    subcommands: [AnalyzeCommand.self, DiffCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self]
+    subcommands: [AnalyzeCommand.self, DiffCommand.self, GrowthCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self]
   )
 
   /// The tool's version, in `--version` and reports.

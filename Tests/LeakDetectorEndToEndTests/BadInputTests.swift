@@ -203,6 +203,7 @@ final class BadInputTests: XCTestCase {
         ("gate --update-baseline", ["gate", snapshot, "--baseline", baseline, "--update-baseline"]),
         ("diff, earlier snapshot", ["diff", snapshot, clean, "--output", output]),
         ("diff, later snapshot", ["diff", clean, snapshot, "--output", output]),
+        ("growth, second snapshot", ["growth", clean, snapshot, clean, "--output", output]),
         ("strip", ["strip", snapshot, "--output", output]),
       ] {
         rows.append(Row(description: "\(command): \(file.name) as the snapshot", arguments: arguments, message: message))
@@ -285,6 +286,7 @@ final class BadInputTests: XCTestCase {
         ("analyze", ["analyze", seven, "--output", path]),
         ("gate", ["gate", seven, "--baseline", baseline, "--format", "sarif", "--output", path]),
         ("diff", ["diff", clean, seven, "--output", path]),
+        ("growth", ["growth", clean, seven, clean, "--output", path]),
         ("strip", ["strip", seven, "--output", path]),
       ] {
         rows.append(
@@ -308,6 +310,9 @@ final class BadInputTests: XCTestCase {
       Row(description: "analyze: --output is the snapshot", arguments: ["analyze", snapshot, "--output", snapshot], message: replacing(snapshot)),
       Row(
         description: "diff: --output is the later snapshot", arguments: ["diff", clean, snapshot, "--output", snapshot],
+        message: replacing(snapshot)),
+      Row(
+        description: "growth: --output is a snapshot", arguments: ["growth", clean, snapshot, clean, "--output", snapshot],
         message: replacing(snapshot)),
       Row(
         description: "gate: --output is the snapshot", arguments: ["gate", snapshot, "--baseline", baseline, "--output", snapshot],
