@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import HeapGraph
-@testable import LeakDetector
+import LeakDetector
 import LeakTestSupport
 import XCTest
 
@@ -33,6 +33,17 @@ final class DispatchSourceHandlersTests: XCTestCase {
   func testLayoutCheck_thisLibdispatch_matchesEveryFact() {
     let mismatches = DispatchLayoutCheck.facts().filter { !$0.matches }
     XCTAssertEqual(mismatches, [])
+  }
+
+  func testLayoutCheck_wrongExpectation_saysWhatWasFoundAndThatDispatchStructuresWereNotRead() throws {
+    var facts = DispatchLayoutCheck.facts()
+    let index = try XCTUnwrap(facts.firstIndex { $0.name == "a Dispatch source's name" })
+    facts[index].expected = "Dispatch timer source"
+    let mismatch = try XCTUnwrap(RuntimeLayoutCheck.firstMismatch(in: facts))
+    XCTAssertEqual(
+      DispatchLayoutCheck.diagnostic(mismatch),
+      "libdispatch's layouts are not the ones this build reads (Swift 6.3.1): a Dispatch source's name is Dispatch data-add source,"
+        + " expected Dispatch timer source; what Dispatch sources, queues and work items hold was not read")
   }
 
   func testSignalSource_whatItsHandlersCapture_isHeldByTheSource_untilCancelled() throws {

@@ -5,11 +5,13 @@
 /// Read from swift-corelibs-libdispatch of Swift 6.3.1 (swift-6.3.1-RELEASE: `src/object_internal.h`,
 /// `src/queue_internal.h`, `src/source_internal.h`, `src/event/event_internal.h`,
 /// `src/event/event_config.h`, `src/event/event_epoll.c`, `src/block.cpp`), Linux x86_64.
-/// Offsets are in bytes from the start of the structure named. The offsets of a source, its
-/// unote, a handler's continuation and the block of a Swift closure are checked once, before
-/// the first capture, on a source made for it (``DispatchLayoutCheck``); every reader also
-/// checks a structure's own links (a unote's back link, a block's magic number, a slab's
-/// metadata) before it reads further.
+/// Offsets are in bytes from the start of the structure named. The offsets of the Swift
+/// wrapper, a source, its unote and type, a handler's continuation and the block of a Swift
+/// closure are checked once, before the first capture, on a source made for it
+/// (``DispatchLayoutCheck``). The rest (queues, timer heaps, muxnotes, private blocks) cannot
+/// be without making work or registering a source; every reader checks a structure's own links
+/// (a unote's back link to a source whose unote it is, a block's magic number) before it reads
+/// further.
 enum DispatchLayout {
   /// The Swift classes `DispatchSource`, `DispatchQueue` and `DispatchWorkItem`: one stored word
   /// after the object header, the C object they wrap (for a work item, its block).

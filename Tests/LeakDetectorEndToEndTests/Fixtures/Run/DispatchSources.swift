@@ -76,6 +76,11 @@ final class ReadStorage {
 
 final class Forgotten { var me: Forgotten? }
 
+/// A weak reference from a global makes the leaked object escape, so optimized builds allocate it
+/// on the heap as debug builds do (without keeping it alive).
+final class Escapes { weak var forgotten: Forgotten? }
+let escapes = Escapes()
+
 let queue = DispatchQueue(label: "DispatchSources.handlers")
 let waiting = DispatchGroup()
 
@@ -103,6 +108,7 @@ let waiting = DispatchGroup()
 @inline(never) func leak() {
   let forgotten = Forgotten()
   forgotten.me = forgotten
+  escapes.forgotten = forgotten
 }
 
 startTasks()
