@@ -1,9 +1,9 @@
 // A soak of live capture while threads mutate: mutator threads keep building and dropping small
 // object graphs with every field shape the reflection reads (closures with captured vars, arrays,
 // dictionaries, sets, tuples, existentials, enums with class and Error payloads, indirect enums,
-// weak back references) and the owners the runtime hides (a sleeping task, a dispatch source's
-// handler, a work item, a timer on the main run loop, a notification observer's block, each
-// capturing a node), while the main
+// weak back references) and the owners the runtime hides (a sleeping task, a dispatch timer's or
+// read source's handler, a work item, a timer on the main run loop, a notification observer's
+// block, each capturing a node), while the main
 // thread captures all the time: tracker snapshots, cycle
 // searches from the threads' holders, and the leak checks' capture. Afterwards every object
 // created must have been destroyed, exactly (exit 3 otherwise): a capture that freed an object
@@ -38,17 +38,25 @@ final class Node: Payload {
   var task: Task<Void, Never>?
   var work: DispatchWorkItem?
   var source: DispatchSourceTimer?
+  var reader: DispatchSourceRead?
   var token: NSObjectProtocol?
   var timer: Timer?
   init() { created.add(1, ordering: .relaxed) }
   deinit {
     source?.cancel()
+    reader?.cancel()
     timer?.invalidate()
     if let token { NotificationCenter.default.removeObserver(token) }
     destroyed.add(1, ordering: .relaxed)
   }
 }
 let soakNotification = Notification.Name("CaptureSoak")
+/// The read end of a pipe nobody writes to: the read sources' descriptor.
+let silentPipe: Int32 = {
+  var ends: [Int32] = [0, 0]
+  precondition(pipe(&ends) == 0)
+  return ends[0]
+}()
 
 /// Gives `a` one of the owners the runtime hides, holding `c`: none of them holds `a`, and each
 /// lets go of `c` when `a` goes (the task ends, the source is cancelled, the observer removed,
@@ -64,6 +72,12 @@ func addHiddenOwner(to a: Node, holding c: Node, variant: Int) {
     let work = DispatchWorkItem { [c] in _ = c.items.count }
     a.work = work
     if variant % 8 == 1 { DispatchQueue.global().async(execute: work) }
+  case 2 where variant % 10 == 7:
+    // Registered in libdispatch's epoll lists until cancelled: they change while captures read them.
+    let reader = DispatchSource.makeReadSource(fileDescriptor: silentPipe, queue: .global())
+    reader.setEventHandler { [c] in _ = c.items.count }
+    reader.resume()
+    a.reader = reader
   case 2:
     let source = DispatchSource.makeTimerSource(queue: .global())
     source.setEventHandler { [c] in _ = c.items.count }

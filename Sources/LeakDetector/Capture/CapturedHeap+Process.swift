@@ -10,13 +10,14 @@ extension CapturedHeap {
     limits: CaptureLimits, metadata: HeapSnapshot.Metadata, capture: (CaptureProcess.ProgressRecorder) -> CapturedHeap
   ) -> (heap: CapturedHeap, snapshot: HeapSnapshot, failure: String?) {
     _ = RuntimeReflector.shared  // created once here, not in every child
-    _ = PendingDispatchWork.locations  // found with libdw, here, not in every child
+    _ = PendingDispatchWork.locations  // checked, and found with libdw, here, not in every child
     _ = RunLoopBlocks.mainRunLoop  // asked of CoreFoundation here: the call may create it
     let outcome = RuntimeLayoutCheck.refusedCapture() ?? CaptureProcess(limits: limits).run(
       in: { progress in capture(progress).binaryBytes() },
       decode: { try CapturedHeap(binaryBytes: $0) })
     var heap = outcome.result ?? CapturedHeap(snapshot: HeapSnapshot.Builder(metadata: metadata).snapshot, startIDs: [], closureStackIDs: [])
-    heap.snapshot.metadata.diagnosticRecords = outcome.diagnostics + heap.snapshot.metadata.diagnosticRecords
+    let dispatchLayouts = DispatchLayoutCheck.failure.map { [CaptureDiagnostic(kind: .layoutMismatch, message: $0)] } ?? []
+    heap.snapshot.metadata.diagnosticRecords = outcome.diagnostics + dispatchLayouts + heap.snapshot.metadata.diagnosticRecords
     let failure = outcome.result == nil ? outcome.diagnostics.last?.message : nil
     return (heap, heap.symbolicated(), failure)
   }

@@ -5,13 +5,16 @@ import CLeakRuntime
 #endif
 
 /// The work libdispatch holds until it runs: blocks and tasks waiting on the main queue, on the
-/// global queues (and on the serial queues waiting there), blocks `asyncAfter` scheduled and
-/// tasks sleeping in `Task.sleep`. Each block is a root of kind `runtime` for the closure it
+/// global queues (and on the serial queues waiting there), blocks `asyncAfter` scheduled,
+/// tasks sleeping in `Task.sleep`, and the handlers of the sources it keeps registered (signal,
+/// read and write sources in the epoll backend, armed timer sources in the timer heaps), which
+/// an event can run at any time. Each block is a root of kind `runtime` for the closure it
 /// runs, which holds what the closure captures; each task is a root for the task, which holds
 /// its closure and what its frames hold.
 ///
 /// ```text
 /// where closure #1 in LeakTestSupport.Reminder.remindInAnHour() (HiddenOwnerSnippets.swift:113) is held by a block asyncAfter scheduled, not yet run
+/// where closure #1 in closure #1 in SignalStorage.init() is held by Dispatch signal source (SIGUSR2) event handler
 /// ```
 ///
 /// Where they are (libdispatch on Linux, read-only, ``DispatchLayout``): a queue's items are a
@@ -21,23 +24,26 @@ import CLeakRuntime
 /// link), for `asyncAfter` its internal timer source with the block in its event handler. The
 /// concurrency runtime enqueues a task's job as a continuation without a block whose context is
 /// the task (`dispatch_async_f`, and `dispatch_after_f` for `Task.sleep`). Armed timers are in
-/// the timer heaps. The global
-/// queues, the manager queue and the timer heaps are local symbols of libdispatch, found in its
-/// full symbol table; without it only the main queue is read.
+/// the timer heaps; registered sources' unotes in the lists of the epoll backend's muxnotes. The
+/// global queues, the manager queue, the timer heaps and the muxnotes are local symbols of
+/// libdispatch, found in its full symbol table; without it only the main queue is read. Nothing
+/// is read when libdispatch's layouts are not the ones checked (``DispatchLayoutCheck``).
 struct PendingDispatchWork {
   /// Which closure contexts to report: a capture asks only for those it captured.
   var keeping: (UInt) -> Bool = { _ in true }
   var reflector = RuntimeReflector.shared
 
-  /// The main queue, the global queues with the manager queue, and the timer heaps, found once.
-  static let locations: (main: UInt, global: [UInt], timerHeaps: UInt) = {
+  /// The main queue, the global queues with the manager queue, the timer heaps and the
+  /// muxnotes of the epoll backend, found once, after libdispatch's layouts are checked.
+  static let locations: (main: UInt, global: [UInt], timerHeaps: UInt, muxnotes: UInt) = {
+    guard DispatchLayoutCheck.mismatch == nil else { return (0, [], 0, 0) }
     let main = dlsym(nil, "_dispatch_main_q").map { UInt(bitPattern: $0) } ?? 0
-    guard let anchor = dlsym(nil, "dispatch_source_create").map({ UInt(bitPattern: $0) }) else { return (main, [], 0) }
+    guard let anchor = dlsym(nil, "dispatch_source_create").map({ UInt(bitPattern: $0) }) else { return (main, [], 0, 0) }
     let roots = cleak_local_symbol(anchor, "_dispatch_root_queues")
     let manager = cleak_local_symbol(anchor, "_dispatch_mgr_q")
     let rootQueues = (0..<DispatchLayout.RootQueues.count).map { roots &+ $0 &* DispatchLayout.RootQueues.stride }
     let global = (roots == 0 ? [] : rootQueues) + (manager == 0 ? [] : [manager])
-    return (main, global, cleak_local_symbol(anchor, "_dispatch_timers_heap"))
+    return (main, global, cleak_local_symbol(anchor, "_dispatch_timers_heap"), cleak_local_symbol(anchor, "_dispatch_sources"))
   }()
 
   /// Every block and task waiting to run, labelled by where it waits, as references to the
@@ -47,7 +53,8 @@ struct PendingDispatchWork {
     var found: [RawReference] = []
     if locations.main != 0 { found += items(ofQueue: locations.main, labels: .waiting(on: "the main queue"), depth: 0) }
     for queue in locations.global { found += items(ofQueue: queue, labels: .waiting(on: "a global queue"), depth: 0) }
-    if locations.timerHeaps != 0 { found += afterWork(inTimerHeaps: locations.timerHeaps) }
+    if locations.timerHeaps != 0 { found += timerWork(inTimerHeaps: locations.timerHeaps) }
+    if locations.muxnotes != 0 { found += registeredSourceHandlers(inMuxnotes: locations.muxnotes) }
     return found
   }
 
@@ -71,7 +78,9 @@ struct PendingDispatchWork {
   /// The blocks and tasks waiting on a `DispatchQueue` (the Swift class wraps the C queue),
   /// labelled `pending block` and `pending task`: the queue holds them until they run.
   func references(ofQueue object: UInt) -> [RawReference] {
-    guard let queue = MemoryReader.readWord(at: object &+ DispatchLayout.SwiftWrapper.wrapped), queue != 0 else { return [] }
+    guard DispatchLayoutCheck.mismatch == nil, let queue = MemoryReader.readWord(at: object &+ DispatchLayout.SwiftWrapper.wrapped),
+      queue != 0
+    else { return [] }
     return items(ofQueue: queue, labels: .pending, depth: 0)
   }
 
@@ -116,11 +125,11 @@ struct PendingDispatchWork {
     }
   }
 
-  /// The work of the `asyncAfter` and `Task.sleep` timers armed in the timer heaps at `heaps`
-  /// (each: a count, the number of segments, the first two entries, the segment table).
-  /// Entries are timer unotes; only even slots are read (the heap by target time; odd slots order
-  /// the same timers by deadline).
-  private func afterWork(inTimerHeaps heaps: UInt) -> [RawReference] {
+  /// The work of the timers armed in the timer heaps at `heaps` (each: a count, the number of
+  /// segments, the first two entries, the segment table): the blocks and tasks of `asyncAfter`
+  /// and `Task.sleep`, and the handlers of timer sources. Entries are timer unotes; only even
+  /// slots are read (the heap by target time; odd slots order the same timers by deadline).
+  private func timerWork(inTimerHeaps heaps: UInt) -> [RawReference] {
     typealias Heaps = DispatchLayout.TimerHeaps
     var found: [RawReference] = []
     for heap in (0..<Heaps.count).map({ heaps &+ $0 &* Heaps.stride }) {
@@ -129,11 +138,38 @@ struct PendingDispatchWork {
       guard count < 1 << 20 else { continue }  // not a heap this code understands
       for index in stride(from: UInt32(0), to: count, by: 2) {
         guard let slot = Self.slot(index, ofTimerHeap: heap, segments: segments), let unote = MemoryReader.readWord(at: slot),
-          unote != 0, let owner = MemoryReader.readWord(at: unote &+ DispatchLayout.Unote.ownerLink),
-          let handler = DispatchReferences.afterTimerHandler(ofSource: ~owner),
-          let reference = reference(ofContinuation: handler, labels: .after)
+          unote != 0, let owner = MemoryReader.readWord(at: unote &+ DispatchLayout.Unote.ownerLink)
         else { continue }
-        found.append(reference)
+        if let handler = DispatchReferences.afterTimerHandler(ofSource: ~owner) {
+          found += reference(ofContinuation: handler, labels: .after).map { [$0] } ?? []
+        } else {
+          found += DispatchReferences.handlerReferences(ofRegisteredUnote: unote, keeping: keeping)
+        }
+      }
+    }
+    return found
+  }
+
+  /// The handlers of the sources registered in the epoll backend, whose muxnote lists are at
+  /// `muxnotes`: each bucket lists muxnotes, each muxnote the linkages of its readers' and
+  /// writers' unotes, each unote right after its linkage.
+  private func registeredSourceHandlers(inMuxnotes muxnotes: UInt) -> [RawReference] {
+    typealias Layout = DispatchLayout
+    var found: [RawReference] = []
+    var walked = 0
+    for bucket in 0..<Layout.Muxnotes.bucketCount {
+      var muxnote = MemoryReader.readWord(at: muxnotes &+ bucket &* Layout.Muxnotes.stride) ?? 0
+      while muxnote != 0 && walked < Self.maxListLength {
+        walked += 1
+        for head in [Layout.Muxnote.readers, Layout.Muxnote.writers] {
+          var linkage = MemoryReader.readWord(at: muxnote &+ head) ?? 0
+          while linkage != 0 && walked < Self.maxListLength {
+            walked += 1
+            found += DispatchReferences.handlerReferences(ofRegisteredUnote: linkage &+ Layout.UnoteLinkage.size, keeping: keeping)
+            linkage = MemoryReader.readWord(at: linkage &+ Layout.UnoteLinkage.next) ?? 0
+          }
+        }
+        muxnote = MemoryReader.readWord(at: muxnote &+ Layout.Muxnote.next) ?? 0
       }
     }
     return found

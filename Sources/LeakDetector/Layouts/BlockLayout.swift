@@ -5,7 +5,8 @@
 /// Swift 6.3.1) and from Swift 6.3.1's bridging of a closure to a block, 64-bit Linux: `struct
 /// Block_layout` is `isa`, `flags` and `reserved` (32 bits each), `invoke`, `descriptor`; the
 /// captures follow the header. The readers check a block's class (`_NSConcreteMallocBlock`) and
-/// its descriptor's size before they read a capture.
+/// its descriptor's size before they read a capture; ``DispatchLayoutCheck`` checks these
+/// offsets on the blocks of a source of its own before the first capture.
 enum BlockLayout {
   /// `isa`: the block's class.
   static let isa: UInt = 0

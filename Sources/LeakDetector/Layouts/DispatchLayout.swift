@@ -1,13 +1,17 @@
 /// libdispatch's private structures, as the hidden-reference readers read them: where a source
-/// keeps its handlers, a work item its block, a queue its waiting items, and the timer heaps their
-/// armed timers.
+/// keeps its handlers, a work item its block, a queue its waiting items, the timer heaps their
+/// armed timers, and the epoll backend its registered sources.
 ///
 /// Read from swift-corelibs-libdispatch of Swift 6.3.1 (swift-6.3.1-RELEASE: `src/object_internal.h`,
 /// `src/queue_internal.h`, `src/source_internal.h`, `src/event/event_internal.h`,
-/// `src/event/event_config.h`, `src/block.cpp`), Linux x86_64. Offsets are in bytes from the
-/// start of the structure named. Nothing here is checked at start-up (no Dispatch object is made
-/// then); every reader checks a structure's own links (a unote's back link, a block's magic
-/// number, a slab's metadata) before it reads further.
+/// `src/event/event_config.h`, `src/event/event_epoll.c`, `src/block.cpp`), Linux x86_64.
+/// Offsets are in bytes from the start of the structure named. The offsets of the Swift
+/// wrapper, a source, its unote and type, a handler's continuation and the block of a Swift
+/// closure are checked once, before the first capture, on a source made for it
+/// (``DispatchLayoutCheck``). The rest (queues, timer heaps, muxnotes, private blocks) cannot
+/// be without making work or registering a source; every reader checks a structure's own links
+/// (a unote's back link to a source whose unote it is, a block's magic number) before it reads
+/// further.
 enum DispatchLayout {
   /// The Swift classes `DispatchSource`, `DispatchQueue` and `DispatchWorkItem`: one stored word
   /// after the object header, the C object they wrap (for a work item, its block).
@@ -21,8 +25,19 @@ enum DispatchLayout {
     static let refs: UInt = 88
   }
 
+  /// `struct dispatch_source_type_s`, a unote's type.
+  enum SourceType {
+    /// `dst_kind`: the kind's name, a C string (`signal`, `read`, `write`, `timer`, `data-add`).
+    static let kindName: UInt = 0
+  }
+
   /// `struct dispatch_source_refs_s` (a unote) and `struct dispatch_timer_source_refs_s`.
   enum Unote {
+    /// `du_type`: the source's type.
+    static let type: UInt = 0
+    /// `du_ident` (32 bits): the signal number of a signal source, the file descriptor of a read
+    /// or write source.
+    static let ident: UInt = 24
     /// `du_owner_wref`: the owning source's address, bitwise inverted.
     static let ownerLink: UInt = 8
     /// The word that holds `du_timer_flags` in its byte 6 (byte 30 of the unote).
@@ -35,6 +50,32 @@ enum DispatchLayout {
     static let eventHandler: UInt = 40
     static let cancelHandler: UInt = 48
     static let registrationHandler: UInt = 56
+  }
+
+  /// `_dispatch_sources` of the epoll backend: the muxnotes of the registered sources, a list per
+  /// bucket of a hash of their ident.
+  enum Muxnotes {
+    /// `DSL_HASH_SIZE` buckets, one list head (a pointer) each.
+    static let bucketCount: UInt = 256
+    static let stride: UInt = 8
+  }
+
+  /// `struct dispatch_muxnote_s`: one file descriptor (or signal) that epoll watches, and the
+  /// unotes registered on it.
+  enum Muxnote {
+    /// `dmn_list.le_next`: the next muxnote of the bucket.
+    static let next: UInt = 0
+    /// `dmn_readers_head` and `dmn_writers_head`: the first unote linkage of each list.
+    static let readers: UInt = 16
+    static let writers: UInt = 24
+  }
+
+  /// `struct dispatch_unote_linkage_s`, right before the unote it links.
+  enum UnoteLinkage {
+    /// `du_link.le_next`: the next linkage of the muxnote's list.
+    static let next: UInt = 0
+    /// Its size: the unote starts there.
+    static let size: UInt = 24
   }
 
   /// `struct dispatch_continuation_s`. A list element whose first word is below

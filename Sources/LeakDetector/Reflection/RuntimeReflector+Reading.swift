@@ -250,13 +250,26 @@ extension RuntimeReflector.State {
       return
     }
     var layout: [LayoutItem] = []
+    let shift = Self.captureOffsetShift(metadata: metadata)
     for index in 0..<info.NumFields {
       let child = swift_reflection_childOfInstance(context, address, index)
       let label = asBox ? "value" : "capture #\(index): \(shortName(ofTypeRef: child.TR))"
-      layout += items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset), depth: 0)
+      layout += items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset) + shift, depth: 0)
     }
     if Self.closureLayoutIsPerType(metadata: metadata) { closureLayouts[key] = layout }
     collect(layout, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+  }
+
+  /// What to add to RemoteMirror's capture offsets of a context with metadata `metadata`: the
+  /// size of the object header when the metadata's offset to the first capture is 0, as the
+  /// compiler writes it for a context whose layout is only known at run time (it captures a
+  /// value of a resilient type, such as `AsyncStream.Continuation`). RemoteMirror lays the
+  /// captures out from that offset, but the context's captures, like any, follow its header.
+  static func captureOffsetShift(metadata: UInt) -> Int {
+    let header = MemoryLayout<cleak_heap_object>.size
+    guard let offset = MemoryReader.read(\cleak_closure_context_metadata.offsetToFirstCapture, of: metadata), offset < header
+    else { return 0 }
+    return header - Int(offset)
   }
 
   /// Whether every context with this metadata has the same captures at the same offsets: true
