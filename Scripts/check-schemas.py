@@ -125,6 +125,18 @@ if os.path.exists(sarif_schema_path):
                 print(f"{path}: JUnit XML does not parse: {error}")
                 failures += 1
 
+# The JSON growth report (`growth --format json`): its golden file, and a bad one refused.
+growth_schema = load(os.path.join(ROOT, "Documentation/schemas/leak-growth-v1.schema.json"))
+jsonschema.Draft202012Validator.check_schema(growth_schema)
+growths = jsonschema.Draft202012Validator(growth_schema)
+growth_golden = load(os.path.join(ROOT, "Tests/HeapGraphTests/__Snapshots__/growth-report.json"))
+for error in growths.iter_errors(growth_golden):
+    print(f"growth-report.json: growth report schema: {error.message} at {list(error.absolute_path)}")
+    failures += 1
+if growths.is_valid({**growth_golden, "growing": [{**growth_golden["growing"][0], "kind": "cycle"}]}):
+    print("the growth report schema accepts a finding of an unknown kind")
+    failures += 1
+
 # The JSON run report (`run --format json`): its golden files, with and without a gate outcome.
 run_schema = load(os.path.join(ROOT, "Documentation/schemas/leak-run-v1.schema.json"))
 jsonschema.Draft202012Validator.check_schema(run_schema)
