@@ -28,6 +28,7 @@ enum Agent {
     var programName: String
     var processID: pid_t
     var snapshotSignal: Int32?
+    var snapshotInterval: Double?
   }
 
   /// The signals that end a program by default and after which it is still captured.
@@ -35,7 +36,7 @@ enum Agent {
 
   /// Set once, by `start`, before any capture can run.
   nonisolated(unsafe) static var settings = Settings(
-    runDirectory: "", snapshotDirectory: ".", programName: "", processID: 0, snapshotSignal: nil)
+    runDirectory: "", snapshotDirectory: ".", programName: "", processID: 0, snapshotSignal: nil, snapshotInterval: nil)
   /// Serializes the captures (a signal capture may run when the program exits).
   static let captureLock = Locked<Int>(0)
 
@@ -48,7 +49,7 @@ enum Agent {
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
     settings = Settings(
       runDirectory: loaded.runDirectory, snapshotDirectory: loaded.snapshotDirectory, programName: program, processID: getpid(),
-      snapshotSignal: loaded.snapshotSignal)
+      snapshotSignal: loaded.snapshotSignal, snapshotInterval: loaded.snapshotInterval)
     AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks))
     atexit { Agent.captureAtExit() }
     if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0) }) {
@@ -57,6 +58,25 @@ enum Agent {
     for signal in terminationSignals where signal != loaded.snapshotSignal && cleak_agent_signal_is_default(signal) {
       _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0) })
     }
+    if loaded.snapshotInterval != nil { startTakingSnapshotsOnInterval() }
+  }
+
+  /// A thread of the agent's that takes a snapshot every ``Settings/snapshotInterval`` seconds
+  /// while the program runs (until the exit capture stops the tracker).
+  private static func startTakingSnapshotsOnInterval() {
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { _ in
+      guard let interval = Agent.settings.snapshotInterval else { return nil }
+      var pause = timespec(tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1_000_000_000))
+      while AllocationTracker.isRunning {
+        var remaining = timespec()
+        while nanosleep(&pause, &remaining) != 0 && errno == EINTR { pause = remaining }
+        pause = timespec(tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1_000_000_000))
+        Agent.captureOnSignal()
+      }
+      return nil
+    }, nil)
+    if started == 0 { pthread_detach(thread) } else { complain("cannot start the thread that takes snapshots every \(settings.snapshotInterval ?? 0) s") }
   }
 
   /// A watched signal, on the agent's thread: the snapshot signal takes a snapshot, a
@@ -91,7 +111,7 @@ enum Agent {
     }
   }
 
-  /// A capture on the snapshot signal, while the program keeps running.
+  /// A capture on the snapshot signal or the interval, while the program keeps running.
   static func captureOnSignal() {
     captureLock.withLock { taken in
       guard AllocationTracker.isRunning else { return }
@@ -100,8 +120,9 @@ enum Agent {
       let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
       let duration = CaptureDuration(since: start)
       let encoding = snapshot.encodingChosenBySize
-      let path = "\(settings.snapshotDirectory)/\(settings.programName)-\(settings.processID)-\(taken).heapsnapshot"
-        + (encoding == .json ? ".json" : "")
+      let path = "\(settings.snapshotDirectory)/"
+        + RunProtocol.liveSnapshotFileName(
+          program: settings.programName, processID: settings.processID, number: taken, isJSON: encoding == .json)
       do {
         try FileBytes.writeAtomically(snapshot.fileBytes(encoding), to: path)
         let process = RunProtocol.ProcessDescription(arguments: [settings.programName], processID: settings.processID)

@@ -67,8 +67,14 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("On this signal (USR2, SIGUSR1, 12…), each checked process writes a snapshot and runs on.", valueName: "signal"))
   var snapshotSignal: String?
 
-  @Option(help: ArgumentHelp("Where signal snapshots are written (default: the current directory).", valueName: "directory"))
+  @Option(help: ArgumentHelp("Where signal and interval snapshots are written (default: the current directory).", valueName: "directory"))
   var snapshotDirectory: String = "."
+
+  @Option(help: ArgumentHelp("Every this many seconds, each checked process writes a snapshot and runs on.", valueName: "seconds"))
+  var snapshotInterval: Double?
+
+  @Flag(help: "When the program ends, report what grew in every step over each process's signal and interval snapshots (at least three), as `growth` does.")
+  var growth = false
 
   @Option(help: ArgumentHelp("A suppression file (repeatable): lines like `type MyApp.Cache*  # why`.", valueName: "file"))
   var suppressions: [String] = []
@@ -91,6 +97,12 @@ struct RunCommand: ParsableCommand {
     if gating.updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE.") }
     if let snapshotSignal, Self.signalNumber(snapshotSignal) == nil {
       throw ValidationError("--snapshot-signal: '\(snapshotSignal)' is not a signal; use a name such as USR2 or a number.")
+    }
+    if let snapshotInterval, !(snapshotInterval >= 0.05 && snapshotInterval <= 86_400) {
+      throw ValidationError("--snapshot-interval must be between 0.05 and 86400 seconds, not \(snapshotInterval).")
+    }
+    if growth && snapshotInterval == nil && snapshotSignal == nil {
+      throw ValidationError("--growth compares the snapshots taken while the program runs: add --snapshot-interval SECONDS or --snapshot-signal SIGNAL.")
     }
   }
 
@@ -118,7 +130,8 @@ struct RunCommand: ParsableCommand {
     }
     var report = RunReport(analyses: try analyses(of: captures.map(\.snapshot)), suppressions: rules)
     for (index, capture) in captures.enumerated() { report.processes[index].captureDuration = capture.duration }
-    let status = try gate.map { try self.gate(report, with: $0) } ?? emit(report, graphviz: graphviz)
+    var status = try gate.map { try self.gate(report, with: $0) } ?? emit(report, graphviz: graphviz)
+    if growth, try reportGrowth(of: report.processes) && status == .success { status = .found }
     if programStatus != 0 { throw ProgramExit(code: programStatus) }
     if status != .success { throw status }
   }
@@ -141,7 +154,7 @@ struct RunCommand: ParsableCommand {
   private func programEnvironment(agent: String, runDirectory: String) -> [String: String] {
     let settings = RunProtocol.Settings(
       runDirectory: runDirectory, processPatterns: checkedProcessPatterns, recordsStacks: !noStacks,
-      snapshotDirectory: snapshotDirectory, snapshotSignal: snapshotSignalNumber)
+      snapshotDirectory: snapshotDirectory, snapshotSignal: snapshotSignalNumber, snapshotInterval: snapshotInterval)
     var environment = settings.environment
     environment["LD_PRELOAD"] = agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
     return environment

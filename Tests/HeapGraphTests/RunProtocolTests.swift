@@ -78,4 +78,21 @@ final class RunProtocolTests: XCTestCase {
       XCTAssertEqual(value, variable.rawValue, name)
     }
   }
+
+  func testLiveSnapshotNames_roundTrip_andOnlyTheProcessesOwnAreFound() {
+    let name = RunProtocol.liveSnapshotFileName(program: "my-server", processID: 4242, number: 3, isJSON: true)
+    XCTAssertEqual(name, "my-server-4242-3.heapsnapshot.json")
+    XCTAssertEqual(RunProtocol.liveSnapshotNumber(name, processID: 4242), 3)
+    XCTAssertEqual(RunProtocol.liveSnapshotNumber("my-server-4242-12.heapsnapshot", processID: 4242), 12)
+    XCTAssertNil(RunProtocol.liveSnapshotNumber(name, processID: 424))
+    XCTAssertNil(RunProtocol.liveSnapshotNumber("4242.exit.heapsnapshot.bin", processID: 4242))
+    XCTAssertNil(RunProtocol.liveSnapshotNumber("notes-4242-1.txt", processID: 4242))
+  }
+
+  func testSnapshotInterval_travelsThroughTheEnvironment() {
+    let settings = RunProtocol.Settings(
+      runDirectory: "/r", processPatterns: ["App"], recordsStacks: true, snapshotDirectory: ".", snapshotSignal: nil, snapshotInterval: 0.5)
+    XCTAssertEqual(RunProtocol.Settings(environment: { settings.environment[$0.rawValue] })?.snapshotInterval, 0.5)
+    XCTAssertNil(RunProtocol.Settings(environment: { $0 == .snapshotInterval ? "-1" : settings.environment[$0.rawValue] })?.snapshotInterval)
+  }
 }

@@ -98,10 +98,14 @@ public struct HeapTally: Sendable {
     var types: [String: Entry] = [:]
     var objects = 0
     var bytes = 0
-    for node in graph.nodes where !graph.isClosureValue(node) {
-      objects += 1
-      bytes.addSaturating(graph.size(of: node) ?? 0)
-      types[graph.typeName(of: node), default: Entry()].add(bytes: graph.size(of: node) ?? 0, site: nil)
+    for node in graph.nodes {
+      // A closure value (a closure whose context is the one object it captures) is no
+      // allocation, but it is an element of a path: a handler appended per request.
+      if !graph.isClosureValue(node) {
+        objects += 1
+        bytes.addSaturating(graph.size(of: node) ?? 0)
+        types[graph.typeName(of: node), default: Entry()].add(bytes: graph.size(of: node) ?? 0, site: nil)
+      }
       guard tree.isReached(node) else { continue }
       let key = retaining.keys[node]
       if paths[key] == nil {

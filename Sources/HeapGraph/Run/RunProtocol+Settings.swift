@@ -12,13 +12,19 @@ extension RunProtocol {
     package var snapshotDirectory: String
     /// The signal that takes a snapshot while the program runs, if any.
     package var snapshotSignal: Int32?
+    /// Seconds between the snapshots taken while the program runs, if any are asked for.
+    package var snapshotInterval: Double?
 
-    package init(runDirectory: String, processPatterns: [String], recordsStacks: Bool, snapshotDirectory: String, snapshotSignal: Int32?) {
+    package init(
+      runDirectory: String, processPatterns: [String], recordsStacks: Bool, snapshotDirectory: String, snapshotSignal: Int32?,
+      snapshotInterval: Double? = nil
+    ) {
       self.runDirectory = runDirectory
       self.processPatterns = processPatterns
       self.recordsStacks = recordsStacks
       self.snapshotDirectory = snapshotDirectory
       self.snapshotSignal = snapshotSignal
+      self.snapshotInterval = snapshotInterval
     }
 
     /// The settings as environment variables.
@@ -30,6 +36,7 @@ extension RunProtocol {
         Variable.snapshotDirectory.rawValue: snapshotDirectory,
       ]
       if let snapshotSignal { environment[Variable.snapshotSignal.rawValue] = String(snapshotSignal) }
+      if let snapshotInterval { environment[Variable.snapshotInterval.rawValue] = String(snapshotInterval) }
       return environment
     }
 
@@ -42,7 +49,8 @@ extension RunProtocol {
         processPatterns: value(.processes).map { $0.split(separator: "\n").map(String.init) } ?? [],
         recordsStacks: value(.stacks) != "0",
         snapshotDirectory: value(.snapshotDirectory) ?? ".",
-        snapshotSignal: value(.snapshotSignal).flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil })
+        snapshotSignal: value(.snapshotSignal).flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil },
+        snapshotInterval: value(.snapshotInterval).flatMap { Double($0) }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil })
     }
   }
 }

@@ -18,6 +18,8 @@ package enum RunProtocol {
     case snapshotDirectory = "LEAK_DETECTOR_SNAPSHOT_DIRECTORY"
     /// The number of the signal that takes a snapshot, when there is one.
     case snapshotSignal = "LEAK_DETECTOR_SNAPSHOT_SIGNAL"
+    /// Seconds between the snapshots taken while the program runs, when they are asked for.
+    case snapshotInterval = "LEAK_DETECTOR_SNAPSHOT_INTERVAL"
   }
 
   private static let exitSnapshotSuffix = ".exit.heapsnapshot.bin"
@@ -32,5 +34,27 @@ package enum RunProtocol {
   package static func processID(ofExitSnapshot fileName: String) -> Int32? {
     guard fileName.hasSuffix(exitSnapshotSuffix) else { return nil }
     return Int32(fileName.dropLast(exitSnapshotSuffix.count))
+  }
+
+  private static let liveSnapshotExtension = ".heapsnapshot"
+
+  /// `Server-4242-3.heapsnapshot.json` (or without `.json` for the binary encoding): the name of
+  /// the `number`th snapshot process `processID` of `program` takes while it runs (on the
+  /// snapshot signal or the interval).
+  package static func liveSnapshotFileName(program: String, processID: Int32, number: Int, isJSON: Bool) -> String {
+    "\(program)-\(processID)-\(number)\(liveSnapshotExtension)" + (isJSON ? ".json" : "")
+  }
+
+  /// The number of the snapshot that `fileName` names, when it is one that process `processID`
+  /// took while it ran.
+  package static func liveSnapshotNumber(_ fileName: String, processID: Int32) -> Int? {
+    var name = Substring(fileName)
+    if name.hasSuffix(".json") { name = name.dropLast(5) }
+    guard name.hasSuffix(liveSnapshotExtension) else { return nil }
+    let parts = name.dropLast(liveSnapshotExtension.count).split(separator: "-")
+    guard parts.count >= 3, Int32(parts[parts.count - 2]) == processID, let number = Int(parts[parts.count - 1]), number > 0 else {
+      return nil
+    }
+    return number
   }
 }

@@ -1,0 +1,61 @@
+import Foundation
+import LeakTestSupport
+import XCTest
+
+/// `leak-detector run --growth --snapshot-interval` on a server-like program
+/// (`Fixtures/Run/Growing.swift`): what it accumulates per request (cached responses, handlers,
+/// tasks that never end) is named with the line that added it, and its clean twin reports
+/// nothing.
+final class RunGrowthTests: XCTestCase {
+  nonisolated(unsafe) private static var built: Result<String, any Error> =
+    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
+  private var program: String { ((try? Self.built.get()) ?? "") + "/Growing" }
+
+  override class func setUp() {
+    super.setUp()
+    built = Result { try RunFixturePrograms.build(["Growing"], directoryPrefix: "run-growth") }
+  }
+
+  override class func tearDown() {
+    RunFixturePrograms.remove(built)
+    super.tearDown()
+  }
+
+  override func setUpWithError() throws {
+    try RunFixturePrograms.skipUnderSanitizers()
+    _ = try Self.built.get()
+  }
+
+  private func run(_ mode: String) throws -> BuiltProgram.Run {
+    let directory = NSTemporaryDirectory() + "run-growth-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+    return try BuiltProgram("leak-detector").run(
+      ["run", "--growth", "--snapshot-interval", "0.4", "--snapshot-directory", directory, "--", program, mode, "2.4"])
+  }
+
+  func testRunGrowth_growingServer_namesTheCacheTheHandlersAndTheTasks_withTheirLines() throws {
+    let result = try run("grow")
+    XCTAssertEqual(result.status, 2, result.standardError)
+    let report = result.standardOutput
+    XCTAssertTrue(report.contains("Leaks: none"), report)
+    XCTAssertTrue(report.contains("Growth of Growing grow 2.4 (pid "), report)
+    XCTAssertTrue(report.contains("global Growing.cache: Cache.entries[*] → Response"), report)
+    XCTAssertTrue(report.contains("added at handle(_:growing:) (Growing.swift:30)"), report)
+    XCTAssertTrue(report.contains("global Growing.bus: Bus.handlers[*] → closure #1 in handle(_:growing:)"), report)
+    XCTAssertTrue(report.contains("global Growing.waiters: Waiters.continuations[*]"), report)
+    XCTAssertFalse(report.contains("Nothing grew"), report)
+  }
+
+  func testRunGrowth_cleanTwin_reportsNothing() throws {
+    let result = try run("clean")
+    XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("Nothing grew in every step over "), result.standardOutput)
+  }
+
+  func testRunGrowth_withoutSnapshotsWhileRunning_isAUsageError() throws {
+    let result = try BuiltProgram("leak-detector").run(["run", "--growth", "--", program, "clean", "0.1"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.standardError.contains("--growth compares the snapshots taken while the program runs"), result.standardError)
+  }
+}
