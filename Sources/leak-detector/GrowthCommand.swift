@@ -22,7 +22,7 @@ struct GrowthCommand: ParsableCommand {
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, html, markdown
   }
 
   @Argument(help: "The snapshots, in the order they were taken (at least three; JSON or binary).")
@@ -71,6 +71,8 @@ struct GrowthCommand: ParsableCommand {
       switch format {
       case .text: output.text(growth.reportText(snapshots: names, names: output.names))
       case .json: growth.renderJSON(snapshots: names)
+      case .html: growth.renderHTML(snapshots: names)
+      case .markdown: growth.renderMarkdown(snapshots: names, names: output.names)
       }
     progress.finish()
     try output.emit(rendered)

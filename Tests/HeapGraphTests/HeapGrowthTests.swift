@@ -113,5 +113,9 @@ final class HeapGrowthTests: XCTestCase {
     XCTAssertTrue(text.contains("added at Server.handle(path:) (Server.swift:12): 2 objects"), text)
     assertMatchesGolden(growth.renderJSON(snapshots: ["s1.json", "s2.json", "s3.json"]), named: "growth-report.json")
     assertMatchesGolden(text, named: "growth-report.txt")
+    assertMatchesGolden(growth.renderMarkdown(snapshots: ["s1.json", "s2.json", "s3.json"]), named: "growth-report.md")
+    let html = growth.renderHTML(snapshots: ["s1.json", "s2.json", "s3.json"])
+    XCTAssertEqual(html.components(separatedBy: "<article class=\"finding growth\"").count - 1, 5)
+    XCTAssertTrue(html.contains(#"aria-label="counts 1, 2, 3""#), "each finding's counts drawn")
   }
 }

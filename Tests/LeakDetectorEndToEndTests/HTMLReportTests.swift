@@ -1,4 +1,5 @@
 import Foundation
+import HeapGraph
 import LeakTestSupport
 import XCTest
 
@@ -110,5 +111,30 @@ final class HTMLReportTests: XCTestCase {
     XCTAssertTrue(dom.contains("data-layout=\"\(layout)\""), dom)
     XCTAssertEqual(occurrences(of: "<tr>", in: dom.components(separatedBy: "<table id=\"accepted-findings\"").last ?? ""), 4, "a header and 3 accepted (no survivors without --expect-dead-generation)")
     XCTAssertTrue(dom.contains("<li class=\"fingerprint\">00000000000000ff</li>"), dom)
+  }
+
+  /// The growth report of four snapshots: the growing path's chart is drawn in Chromium.
+  func testGrowthHTML_chartsEachGrowingPathInChromium() throws {
+    let directory = NSTemporaryDirectory() + "growth-html-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var files: [String] = []
+    for round in 1...4 {
+      var builder = HeapSnapshot.Builder()
+      builder.addObject(id: 1, type: "App.Cache", address: 0x1000, size: 32)
+      builder.addRoot(object: 1, kind: .global, label: "App.Cache.shared")
+      for index in 0..<round {
+        builder.addObject(id: Int64(10 + index), type: "App.Response", address: UInt64(10 + index) * 0x100, size: 48)
+        builder.addReference(from: 1, to: Int64(10 + index), label: "entries[\(index)]", ownership: .strong)
+      }
+      files.append(directory + "/s\(round).json")
+      try Data(builder.snapshot.jsonBytes()).write(to: URL(fileURLWithPath: files.last!))
+    }
+    let html = try report(["growth"] + files)
+    defer { try? FileManager.default.removeItem(atPath: html) }
+    let dom = try renderedDOM(html)
+    XCTAssertEqual(occurrences(of: "<article class=\"finding growth\"", in: dom), 1, dom)
+    XCTAssertTrue(dom.contains("aria-label=\"counts 1, 2, 3, 4\""), dom)
+    XCTAssertTrue(dom.contains("Cache.entries[*]"), dom)
   }
 }

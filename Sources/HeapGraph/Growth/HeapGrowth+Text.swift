@@ -32,8 +32,8 @@ extension HeapGrowth {
       text.append([.itemNumber(index + 1), " \(title)"], indent: 2)
       let noun = finding.kind == .path ? "objects" : "instances"
       text.append(
-        "\(noun) \(finding.counts.map(grouped).joined(separator: " -> ")) (\(perStep(finding.countPerStep)) per step), "
-          + "bytes \(perStep(finding.bytesPerStep)) per step", indent: 5)
+        "\(noun) \(finding.counts.map(grouped).joined(separator: " -> ")) (\(Self.perStep(finding.countPerStep)) per step), "
+          + "bytes \(Self.perStep(finding.bytesPerStep)) per step", indent: 5)
       if let growing = finding.growing { text.append("growing: \(names.link(type: growing.typeName, reference: growing.reference))", indent: 5) }
       for site in finding.addedAt {
         text.append(["added at "] + .frame(site.site, names: names) + [": \(count(site.count, "object"))"], indent: 5)
@@ -51,7 +51,7 @@ extension HeapGrowth {
   }
 
   /// `+1`, `+2.5`, `-3`: an average per step.
-  private func perStep(_ value: Double) -> String {
+  static func perStep(_ value: Double) -> String {
     let rounded = (value * 10).rounded() / 10
     let text = rounded == rounded.rounded() ? grouped(Int(rounded)) : String(rounded)
     return rounded >= 0 ? "+" + text : text
