@@ -1,6 +1,6 @@
 // Memory that is not in Swift objects: 200 MB allocated with malloc in small blocks, touched,
-// then freed, all but one block allocated after them, so that malloc keeps the freed memory in
-// its arena (the arena's top cannot shrink below a block in use). One Swift object survives.
+// then freed but for the last block, the one nearest the arena's top, so that the arena cannot
+// shrink and malloc keeps the freed memory. One Swift object survives.
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -18,9 +18,10 @@ for _ in 0..<blockCount {
   memset(block, 0x5A, blockSize)
   blocks.append(block)
 }
-let keeper = malloc(64)!
+// Read back with their addresses, so that an optimizer keeps every block and its bytes.
+let checksum = blocks.reduce(0) { $0 ^ Int(bitPattern: $1) &+ Int($1.load(fromByteOffset: blockSize - 1, as: UInt8.self)) }
+let kept = blocks.removeLast()
 for block in blocks { free(block) }
 blocks = []
 let survivor = Survivor()
-print("freed \(blockCount) blocks of \(blockSize) bytes; \(survivor.count) object kept")
-withExtendedLifetime(keeper) {}
+print("freed \(blockCount - 1) blocks of \(blockSize) bytes (checksum \(checksum)); kept \(kept) and \(survivor.count) object")
