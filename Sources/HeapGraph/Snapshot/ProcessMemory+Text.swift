@@ -27,7 +27,7 @@ extension ProcessMemory {
   /// A size for people, in binary units with one decimal below 100: `512 bytes`, `3.5 KiB`,
   /// `412 MiB`, `1.2 GiB`.
   package static func describe(bytes: Int) -> String {
-    guard bytes >= 0 else { return "-" + describe(bytes: Int(bytes.magnitude)) }
+    guard bytes >= 0 else { return "-" + describe(bytes: Int(exactly: bytes.magnitude) ?? .max) }
     guard bytes >= 1024 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
     let units = ["KiB", "MiB", "GiB", "TiB"]
     var value = Double(bytes) / 1024

@@ -7,13 +7,11 @@
 /// because a producer may know some views and not others; sizes are in bytes.
 ///
 /// ```swift
-/// var memory = ProcessMemory()
-/// memory.residentBytes = 412 << 20
-/// memory.swiftObjectCount = 51_234
-/// print(memory.summary)
+/// let memory = ProcessMemory(swiftObjectBytes: 12 << 20, mallocFreeInArenas: 80 << 20, residentBytes: 412 << 20)
+/// print("\(memory.mallocFreeInArenas! * 100 / memory.residentBytes!)% of RSS is free in malloc's arenas")
 /// ```
 /// ```text
-/// RSS 412 MiB, Swift objects 51,234
+/// 19% of RSS is free in malloc's arenas
 /// ```
 public struct ProcessMemory: Sendable, Hashable {
   /// The Swift objects in the snapshot: the live objects the capture saw.

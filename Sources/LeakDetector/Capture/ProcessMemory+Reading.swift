@@ -10,12 +10,13 @@ extension ProcessMemory {
   /// recorded from the capture's snapshot (``recordSwiftObjects(of:)``).
   ///
   /// Read in the process being captured, before its capture child is forked: the child's RSS
-  /// and malloc state are its own. Nothing here takes a lock malloc might hold while it waits:
-  /// the status file is read with `open` and `read` into a buffer on the stack, and glibc
-  /// releases each arena's lock before it writes that arena's statistics.
+  /// and malloc state are its own. Nothing here allocates while glibc holds one of its locks:
+  /// the status file is read without Foundation, with `open` and `read` into a buffer on the
+  /// stack, and `malloc_info` releases each arena's lock before it writes that arena's entry.
   package static func readNow() -> ProcessMemory {
     var memory = ProcessMemory()
     if let status = procStatusText() { memory.recordKernelView(procStatus: status) }
+    // The totals before the arenas' XML, whose buffer they would count.
     var totals = cleak_malloc_totals()
     cleak_malloc_totals_now(&totals)
     memory.recordMallocView(

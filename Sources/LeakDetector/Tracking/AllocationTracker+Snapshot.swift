@@ -52,7 +52,7 @@ extension AllocationTracker {
     let metadata = HeapSnapshot.Metadata(tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process)
     // Read here, before the capture child is forked: the child's memory is not this process's.
     var memory = ProcessMemory.readNow()
-    var (heap, snapshot, failure) = withExtendedLifetime(objects) {
+    let (heap, captured, failure) = withExtendedLifetime(objects) {
       CapturedHeap.inChildProcess(limits: limits, metadata: metadata) { progress in
         // Started first, while nothing in this child holds the address of an object.
         var census = findsUnbalancedRetains ? ReferenceCensus(progress: progress) : nil
@@ -70,6 +70,7 @@ extension AllocationTracker {
         return rooted.accounted(retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 }, census: census)
       }
     }
+    var snapshot = captured
     if failure == nil { memory.recordSwiftObjects(of: snapshot) }
     snapshot.metadata.memory = memory
     return (snapshot, heap.objectIDsByAddress, failure)
