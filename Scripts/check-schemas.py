@@ -89,6 +89,34 @@ with tempfile.NamedTemporaryFile("w", suffix=".json") as document:
         print(f"diagnostic records: leak-detector exited with {result.returncode}: {result.stderr}")
         failures += 1
 
+# Process memory: the schemas accept what the tool writes and reports, and refuse a negative size.
+memory = {"format": "swift-heap-snapshot", "version": 1, "objects": [{"id": 1, "type": "A", "size": 24}], "references": [],
+          "metadata": {"memory": {"swiftObjectCount": 1, "swiftObjectBytes": 24, "mallocInUse": 221056,
+                                  "mallocFreeInArenas": 212091008, "mallocArenaBytes": 212312064, "mallocArenas": 1,
+                                  "mallocMmapped": 0, "residentBytes": 228491264, "anonymousBytes": 213397504,
+                                  "fileBackedBytes": 15093760, "virtualBytes": 4546605056}}}
+for error in snapshots.iter_errors(memory):
+    print(f"process memory: snapshot schema: {error.message}")
+    failures += 1
+if snapshots.is_valid({**memory, "metadata": {"memory": {"residentBytes": -1}}}):
+    print("the snapshot schema accepts a negative memory size")
+    failures += 1
+with tempfile.NamedTemporaryFile("w", suffix=".json") as document:
+    json.dump(memory, document)
+    document.flush()
+    result = subprocess.run([binary, "analyze", document.name, "--format", "json"], capture_output=True, text=True)
+    if result.returncode not in (0, 2):
+        print(f"process memory: leak-detector exited with {result.returncode}: {result.stderr}")
+        failures += 1
+    else:
+        report = json.loads(result.stdout)
+        if report.get("memory") != memory["metadata"]["memory"]:
+            print(f"process memory: the report's memory is {report.get('memory')}")
+            failures += 1
+        for error in reports.iter_errors(report):
+            print(f"process memory: report schema: {error.message}")
+            failures += 1
+
 # The gate's SARIF against the official OASIS SARIF 2.1.0 schema (draft-04), shipped as test data.
 sarif_schema_path = os.path.join(ROOT, "Tests/LeakDetectorEndToEndTests/Fixtures/sarif-schema-2.1.0.json")
 sarif_checked = 0

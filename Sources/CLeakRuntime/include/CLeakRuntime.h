@@ -106,6 +106,24 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
 /// Copies the frames of stack `id` (innermost first); returns their number.
 int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity);
 
+// MARK: - Process memory
+
+/// glibc malloc's totals over all its arenas, as `mallinfo2()` gives them, in bytes.
+typedef struct {
+  uint64_t arena;     // taken from the system for the arenas (sbrk and arena heaps)
+  uint64_t uordblks;  // in use in the arenas
+  uint64_t fordblks;  // free in the arenas
+  uint64_t hblkhd;    // in blocks of their own mappings
+} cleak_malloc_totals;
+
+/// malloc's totals now. glibc walks each arena's free lists under that arena's lock.
+void cleak_malloc_totals_now(cleak_malloc_totals *totals);
+
+/// The XML that glibc's `malloc_info(0, …)` writes (one `<heap nr=…>` per arena), in a malloc'd
+/// buffer of `*length` bytes that the caller frees, or NULL. glibc writes each arena's entry after
+/// releasing that arena's lock, so the buffer's growth cannot wait on a lock malloc_info holds.
+char *cleak_malloc_info_text(size_t *length);
+
 // MARK: - Fork safety and capture processes
 
 /// Adds `mutex` to the locks taken before any `fork()` of this process and released on both

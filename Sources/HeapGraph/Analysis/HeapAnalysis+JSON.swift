@@ -19,9 +19,12 @@ extension HeapAnalysis {
   ///   ],
   ///   "cycles": [ … ],
   ///   "leaks": { … },
-  ///   "survivors": [ … ]
+  ///   "survivors": [ … ],
+  ///   "memory": {"swiftObjectCount": 3, "residentBytes": 431996928}
   /// }
   /// ```
+  ///
+  /// `memory`, the process's memory at the capture, is there only when the snapshot recorded it.
   public func renderJSON() -> String {
     var writer = JSONWriter(reservingCapacity: 1024 + cycles.components.count * 160)
     writer.beginObject(multiline: true)
@@ -29,6 +32,10 @@ extension HeapAnalysis {
     writer.field("version", Self.jsonVersion)
     cycles.writeMembers(into: &writer)
     leaks.write(into: &writer)
+    if let memory = graph.metadata.memory {
+      writer.key("memory")
+      memory.write(into: &writer)
+    }
     writer.endObject()
     return writer.finishDocumentText()
   }

@@ -1,9 +1,10 @@
 extension HeapSnapshot {
   private static let binaryMagic: UInt32 = 0x534C_4442  // the bytes "BDLS"
   /// The binary encodings this library reads: version 2 adds the diagnostics' records after
-  /// their sentences, and is written only for a snapshot that has such records, so that a
-  /// snapshot without them reads in every reader of version 1.
-  private static let binaryVersions: ClosedRange<UInt32> = 1...2
+  /// their sentences, version 3 the process's memory after them. Each is written only for a
+  /// snapshot that needs it, so that a snapshot without records or memory reads in every
+  /// reader of version 1.
+  private static let binaryVersions: ClosedRange<UInt32> = 1...3
 
   /// How a snapshot file is encoded.
   public enum FileEncoding: String, Sendable, CaseIterable {
@@ -48,14 +49,15 @@ extension HeapSnapshot {
 
   /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
   package func write(into writer: inout BinaryWriter) {
-    let hasDiagnosticRecords = metadata.diagnosticRecords.contains(where: \.hasRecord)
+    let version: UInt32 = metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
     writer.integer(Self.binaryMagic)
-    writer.integer(hasDiagnosticRecords ? Self.binaryVersions.upperBound : Self.binaryVersions.lowerBound)
+    writer.integer(version)
     writer.optionalString(metadata.tool)
     writer.optionalString(metadata.createdAt)
     writer.optionalString(metadata.process)
     writeStrings(metadata.diagnostics, into: &writer)
-    if hasDiagnosticRecords { writeRecords(of: metadata.diagnosticRecords, into: &writer) }
+    if version >= 2 { writeRecords(of: metadata.diagnosticRecords, into: &writer) }
+    if version >= 3, let memory = metadata.memory { Self.write(memory, into: &writer) }
     writeStrings(typeNames.strings, into: &writer)
     writeStrings(labels.strings, into: &writer)
     writer.array(objectIDs)
@@ -119,6 +121,7 @@ extension HeapSnapshot {
         tool: try reader.optionalString(), createdAt: try reader.optionalString(), process: try reader.optionalString(),
         diagnostics: try Self.readStrings(&reader)))
     if version >= 2 { try Self.readRecords(into: &metadata.diagnosticRecords, from: &reader) }
+    if version >= 3 { metadata.memory = try Self.readMemory(from: &reader) }
     for name in try Self.readStrings(&reader) { _ = typeNames.intern(name) }
     for label in try Self.readStrings(&reader) { _ = labels.intern(label) }
     objectIDs = try reader.array()
@@ -252,6 +255,29 @@ extension HeapSnapshot {
       diagnostics[index].address = address == 0 ? nil : address
       diagnostics[index].count = count < 0 ? nil : Int(count)
     }
+  }
+
+  /// Writes the process's memory: a count of fields, then each field of ``ProcessMemory/fields``
+  /// in order as an `Int64`, -1 when unknown.
+  private static func write(_ memory: ProcessMemory, into writer: inout BinaryWriter) {
+    writer.integer(Int64(ProcessMemory.fields.count))
+    for field in ProcessMemory.fields { writer.integer(Int64(memory[keyPath: field.value] ?? -1)) }
+  }
+
+  /// Reads what ``write(_:into:)`` wrote; fields after those this version knows (a later
+  /// version's) are skipped.
+  private static func readMemory(from reader: inout BinaryReader) throws(BinaryDecodingError) -> ProcessMemory {
+    let count = try reader.count(ofItemsOfAtLeast: 8, "memory fields")
+    var memory = ProcessMemory()
+    for index in 0..<count {
+      let value: Int64 = try reader.integer()
+      guard value >= -1 else {
+        let name = index < ProcessMemory.fields.count ? "\(ProcessMemory.fields[index].name)" : "field \(index)"
+        throw BinaryDecodingError(message: "metadata.memory.\(name): \(value) is negative; expected 0 or more, or -1 when unknown")
+      }
+      if index < ProcessMemory.fields.count, value >= 0 { memory[keyPath: ProcessMemory.fields[index].value] = Int(value) }
+    }
+    return memory
   }
 
   private static func readStrings(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [String] {

@@ -123,6 +123,8 @@ private struct SnapshotJSONReader: JSONRecordReading {
           read.append(try reader.readDiagnosticRecord())
         }
         records = read
+      } else if key.equals("memory") {
+        reader.snapshot.metadata.memory = try reader.readMemory()
       } else {
         try reader.scanner.skipValue()
       }
@@ -159,6 +161,20 @@ private struct SnapshotJSONReader: JSONRecordReading {
       }
     }
     return diagnostic
+  }
+
+  /// `metadata.memory`: the fields of ``ProcessMemory/fields`` it has, each an integer ≥ 0 or
+  /// `null`; `null` for the whole is no memory recorded.
+  private mutating func readMemory() throws(SnapshotDecodingError) -> ProcessMemory? {
+    if try scanner.consumeNull() { return nil }
+    var memory = ProcessMemory()
+    try forEachMember("a memory record (an object of byte sizes and counts)") { reader, key throws(SnapshotDecodingError) in
+      guard let field = ProcessMemory.fields.first(where: { key.equals($0.name) }) else {
+        return try reader.scanner.skipValue()
+      }
+      memory[keyPath: field.value] = try reader.readNonNegative().map { Int($0) }
+    }
+    return memory
   }
 
   // MARK: - Records

@@ -79,8 +79,8 @@ extension HeapSnapshot {
 }
 
 extension HeapSnapshot.Metadata {
-  /// Writes the `metadata` object: the sentences of the diagnostics in `diagnostics`, and their
-  /// kinds and fields in `diagnosticRecords` when any has one.
+  /// Writes the `metadata` object: the sentences of the diagnostics in `diagnostics`, their
+  /// kinds and fields in `diagnosticRecords` when any has one, and the process's `memory` when recorded.
   func write(into writer: inout JSONWriter) {
     writer.beginObject()
     if let tool { writer.field("tool", tool) }
@@ -104,6 +104,21 @@ extension HeapSnapshot.Metadata {
         writer.endObject()
       }
       writer.endArray()
+    }
+    if let memory {
+      writer.key("memory")
+      memory.write(into: &writer)
+    }
+    writer.endObject()
+  }
+}
+
+extension ProcessMemory {
+  /// Writes the memory as an inline object of the fields that are known, named as in ``fields``.
+  func write(into writer: inout JSONWriter) {
+    writer.beginObject()
+    for field in Self.fields {
+      if let value = self[keyPath: field.value] { writer.field(field.name, value) }
     }
     writer.endObject()
   }

@@ -98,6 +98,8 @@ extension HeapSnapshot {
     /// capture attempt that crashed), each with its kind and fields when the snapshot records
     /// them; empty when it saw everything.
     public var diagnosticRecords: [CaptureDiagnostic]
+    /// The memory of the process at the instant of the capture, when the producer recorded it.
+    public var memory: ProcessMemory?
 
     /// The sentences of ``diagnosticRecords``, in plain words.
     ///
@@ -113,11 +115,14 @@ extension HeapSnapshot {
       }
     }
 
-    public init(tool: String? = nil, createdAt: String? = nil, process: String? = nil, diagnostics: [String] = []) {
+    public init(
+      tool: String? = nil, createdAt: String? = nil, process: String? = nil, diagnostics: [String] = [], memory: ProcessMemory? = nil
+    ) {
       self.tool = tool
       self.createdAt = createdAt
       self.process = process
       self.diagnosticRecords = diagnostics.map { CaptureDiagnostic(message: $0) }
+      self.memory = memory
     }
   }
 

@@ -15,7 +15,8 @@ extension AllocationTracker {
   /// The heap is read in a capture child forked from this process (``CaptureLimits``): the
   /// snapshot is one instant of the heap while other threads keep running, and the capture
   /// retains nothing of this process. What it could not see, and capture attempts that failed,
-  /// are in `metadata.diagnostics`. Globals and stacks are not scanned;
+  /// are in `metadata.diagnostics`; the process's memory at the capture (RSS, malloc's arenas,
+  /// the Swift objects captured) in `metadata.memory`. Globals and stacks are not scanned;
   /// instead, an object whose strong reference count is higher than the strong references the
   /// snapshot found into it is a root of kind `external` (held by a stack, a global, or an object
   /// outside the snapshot), so `leak-detector analyze` can tell leaked objects (reachable only
@@ -49,7 +50,9 @@ extension AllocationTracker {
     configuration.maxObjects = Int.max
     let included = objects.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
     let metadata = HeapSnapshot.Metadata(tool: "swift-leak-detector AllocationTracker", createdAt: timestamp(), process: process)
-    let (heap, snapshot, failure) = withExtendedLifetime(objects) {
+    // Read here, before the capture child is forked: the child's memory is not this process's.
+    var memory = ProcessMemory.readNow()
+    let (heap, captured, failure) = withExtendedLifetime(objects) {
       CapturedHeap.inChildProcess(limits: limits, metadata: metadata) { progress in
         // Started first, while nothing in this child holds the address of an object.
         var census = findsUnbalancedRetains ? ReferenceCensus(progress: progress) : nil
@@ -67,6 +70,9 @@ extension AllocationTracker {
         return rooted.accounted(retainedByCaller: included.reduce(into: [:]) { $0[$1, default: 0] += 1 }, census: census)
       }
     }
+    var snapshot = captured
+    if failure == nil { memory.recordSwiftObjects(of: snapshot) }
+    snapshot.metadata.memory = memory
     return (snapshot, heap.objectIDsByAddress, failure)
   }
 
