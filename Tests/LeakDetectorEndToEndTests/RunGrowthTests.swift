@@ -10,10 +10,11 @@ final class RunGrowthTests: XCTestCase {
   nonisolated(unsafe) private static var built: Result<String, any Error> =
     .failure(RunFixturePrograms.BuildFailure(description: "not built"))
   private var program: String { ((try? Self.built.get()) ?? "") + "/Growing" }
+  private var fragmenting: String { ((try? Self.built.get()) ?? "") + "/Fragmenting" }
 
   override class func setUp() {
     super.setUp()
-    built = Result { try RunFixturePrograms.build(["Growing"], directoryPrefix: "run-growth") }
+    built = Result { try RunFixturePrograms.build(["Growing", "Fragmenting"], directoryPrefix: "run-growth") }
   }
 
   override class func tearDown() {
@@ -26,13 +27,15 @@ final class RunGrowthTests: XCTestCase {
     _ = try Self.built.get()
   }
 
-  private func run(_ mode: String) throws -> BuiltProgram.Run {
+  private func run(_ arguments: [String], interval: String = "0.4") throws -> BuiltProgram.Run {
     let directory = NSTemporaryDirectory() + "run-growth-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
     return try BuiltProgram("leak-detector").run(
-      ["run", "--growth", "--snapshot-interval", "0.4", "--snapshot-directory", directory, "--", program, mode, "2.4"])
+      ["run", "--growth", "--snapshot-interval", interval, "--snapshot-directory", directory, "--"] + arguments)
   }
+
+  private func run(_ mode: String) throws -> BuiltProgram.Run { try run([program, mode, "2.4"]) }
 
   func testRunGrowth_growingServer_namesTheCacheTheHandlersAndTheTasks_withTheirLines() throws {
     let result = try run("grow")
@@ -57,5 +60,15 @@ final class RunGrowthTests: XCTestCase {
     let result = try BuiltProgram("leak-detector").run(["run", "--growth", "--", program, "clean", "0.1"])
     XCTAssertEqual(result.status, 1)
     XCTAssertTrue(result.standardError.contains("--growth compares the snapshots taken while the program runs"), result.standardError)
+  }
+
+  /// Resident memory that grows while the Swift objects stay: said to be fragmentation.
+  func testRunGrowth_mallocMemoryFreedIntoHoles_isFragmentationNotASwiftLeak() throws {
+    let result = try run([fragmenting], interval: "0.5")
+    XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
+    let report = result.standardOutput
+    XCTAssertTrue(report.contains("Memory per snapshot:"), report)
+    XCTAssertTrue(report.contains("fragmentation, not a Swift leak"), report)
+    XCTAssertTrue(report.contains("Nothing grew in every step"), report)
   }
 }

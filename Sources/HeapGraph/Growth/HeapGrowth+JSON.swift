@@ -40,9 +40,20 @@ extension HeapGrowth {
       writer.field("process", metadata[index].process)
       writer.field("objects", total.objects)
       writer.field("bytes", total.bytes)
+      if let memory = metadata[index].memory {
+        writer.key("memory")
+        memory.write(into: &writer)
+      }
       writer.endObject()
     }
     writer.endArray()
+    if let memory {
+      writer.key("memoryGrowth")
+      writer.beginObject()
+      writer.field("cause", memory.cause.rawValue)
+      writer.field("summary", memory.summary)
+      writer.endObject()
+    }
     writer.key("growing")
     writer.beginArray(multiline: true)
     for finding in findings {

@@ -17,6 +17,14 @@ extension HeapGrowth {
     let span = snapshots.count >= 2 ? " (\(snapshots[0]) … \(snapshots[snapshots.count - 1]))" : ""
     text.append("Objects: " + totals.map { grouped($0.objects) }.joined(separator: " -> ") + "; bytes: "
       + totals.map { grouped($0.bytes) }.joined(separator: " -> "))
+    let memories = metadata.compactMap(\.memory)
+    if memories.count == snapshotCount {
+      text.append("Memory per snapshot:")
+      for (index, memory) in memories.enumerated() {
+        text.append("\(index < snapshots.count ? snapshots[index] : "snapshot \(index + 1)"): \(memory.summary)", as: .detail, indent: 2)
+      }
+      if let memory { text.append(memory.summary, as: memory.cause == .steady ? .success : .note, indent: 2) }
+    }
     guard hasGrowth else {
       text.append("Nothing grew \(rule) over \(snapshotCount) snapshots\(span).", as: .success)
       return text

@@ -146,6 +146,9 @@ public struct HeapGrowth: Sendable {
   /// Whether anything grew.
   public var hasGrowth: Bool { !findings.isEmpty }
 
+  /// Which memory grew from the first snapshot to the last, when the snapshots record it.
+  public var memory: MemoryGrowth? { MemoryGrowth(metadata.map(\.memory)) }
+
   /// Readable names, with the home module of what grew.
   public var nameStyle: NameStyle {
     .readable(forTypeNames: findings.flatMap { $0.links.map(\.typeName) } + growingTypes.map(\.typeName))

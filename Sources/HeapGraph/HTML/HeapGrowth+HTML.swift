@@ -48,7 +48,9 @@ extension HeapGrowth {
             HTMLPage.numberCell(type.counts.last ?? 0), Self.chart(type.counts, id: nil, width: 120, height: 24),
           ]
         })
-    page.body += "</section>\n<section id=\"totals\"><h2>Snapshots</h2>\n"
+    page.body += "</section>\n"
+    page.body += memorySection(snapshots: snapshots)
+    page.body += "<section id=\"totals\"><h2>Snapshots</h2>\n"
     page.body += HTMLPage.table(
       id: "snapshots", columns: [("snapshot", "Snapshot", false), ("objects", "Objects", true), ("bytes", "Bytes", true)],
       rows: totals.enumerated().map { index, total in
@@ -59,6 +61,31 @@ extension HeapGrowth {
       }, sortable: false)
     page.body += "</section>\n"
     return page.render()
+  }
+
+  /// The process's memory per snapshot, when every snapshot records it: one chart per view
+  /// (RSS, malloc in use, malloc free in arenas, Swift objects) and the line that says which grew.
+  private func memorySection(snapshots: [String]) -> String {
+    let memories = metadata.compactMap(\.memory)
+    guard memories.count == snapshotCount, let memory else { return "" }
+    var out = "<section id=\"memory\"><h2>Memory</h2>\n"
+    out += "<p class=\"verdict \(memory.cause == .steady ? "good" : "bad")\">\(HTMLPage.escaped(memory.summary))</p>\n"
+    let views: [(key: String, title: String, field: KeyPath<ProcessMemory, Int?>)] = [
+      ("rss", "RSS", \.residentBytes), ("in-use", "malloc in use", \.mallocInUse), ("free", "malloc free in arenas", \.mallocFreeInArenas),
+      ("swift", "Swift objects", \.swiftObjectBytes),
+    ]
+    out += HTMLPage.table(
+      id: "memory-views", columns: [("view", "Memory", false), ("first", "First", true), ("last", "Last", true), ("chart", "Per snapshot", false)],
+      rows: views.compactMap { view in
+        let values = memories.map { $0[keyPath: view.field] ?? 0 }
+        guard memories.contains(where: { $0[keyPath: view.field] != nil }) else { return nil }
+        return [
+          HTMLPage.escaped(view.title), "<span data-value=\"\(values.first!)\">\(ProcessMemory.describe(bytes: values.first!))</span>",
+          "<span data-value=\"\(values.last!)\">\(ProcessMemory.describe(bytes: values.last!))</span>",
+          Self.chart(values, id: "memory-\(view.key)", width: 160, height: 32),
+        ]
+      }, sortable: false)
+    return out + "</section>\n"
   }
 
   /// A small line chart of `values`, one point per snapshot, from 0 to the largest value.
