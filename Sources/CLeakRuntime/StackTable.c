@@ -2,12 +2,16 @@
 #include "StackTable.h"
 #include "CLeakRuntime.h"
 #include "SpinLock.h"
+#include "SwiftConcurrencyLayout.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-// MARK: - The frame-pointer walk
+// MARK: - This thread's stack
 
 typedef struct {
   uintptr_t low, high;  // high == 0: not found yet
@@ -34,8 +38,103 @@ bool cleak_stack_contains(uintptr_t address) {
   return address >= stack->low && address < stack->high;
 }
 
+// MARK: - Async functions
+
+// An async function is not called by its caller's frame: the concurrency runtime runs it when
+// its task is resumed, and its logical caller waits in an async context. Its frame keeps its own
+// context right below its frame record, and each context links to its caller's. Memory of that
+// chain stays allocated while it is walked: a context is freed by its caller (with
+// `swift_task_dealloc`, after the function returned), the task allocator frees in the reverse
+// order of allocation, so no context is freed before the ones allocated after it (its callee's),
+// and only the task, which runs on this thread now, frees them. The first context of a task has
+// no parent: its `resumeParent` is the runtime's `completeTask…`.
+
+/// The executable segment of the concurrency runtime (`libswift_Concurrency.so`), where the
+/// calls that resume tasks are; empty until `cleak_stack_learn_concurrency_runtime` finds it. The
+/// size is stored last and read first.
+static _Atomic uintptr_t concurrencyCodeStart = 0, concurrencyCodeSize = 0;
+
+static int findExecutableSegment(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  uintptr_t probe = (uintptr_t)data;
+  for (int index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+    uintptr_t start = info->dlpi_addr + header->p_vaddr;
+    if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0 || probe < start || probe >= start + header->p_memsz) continue;
+    atomic_store_explicit(&concurrencyCodeStart, start, memory_order_relaxed);
+    atomic_store_explicit(&concurrencyCodeSize, header->p_memsz, memory_order_release);
+    return 1;
+  }
+  return 0;
+}
+
+void cleak_stack_learn_concurrency_runtime(void) {
+  void *runtimeFunction = dlsym(RTLD_DEFAULT, "swift_job_run");
+  if (runtimeFunction != NULL) dl_iterate_phdr(findExecutableSegment, runtimeFunction);
+}
+
+/// How many bytes before a return address `isTaskResumption` reads, at most.
+static const uintptr_t taskResumptionLength = 8;
+
+/// Whether the instructions that end at `returnAddress` are the call with which the runtime
+/// resumes a task, `task->ResumeTask(task->ResumeContext)`: `mov ResumeContext(%base), %r14` (the
+/// register that carries an async context) and `call *ResumeTask(%base)`, with 8-bit
+/// displacements. The function that call runs is an async function, and it keeps the context it
+/// was given below its frame record. `returnAddress` lies in the runtime's code at least
+/// `taskResumptionLength` bytes from its start, so every byte read is mapped.
+static bool isTaskResumption(uintptr_t returnAddress) {
+#if defined(__x86_64__)
+  enum { opcodeCall = 0xFF, callModRM = 0x50, opcodeMove = 0x8B, moveToR14ModRM = 0x70, rexB = 0x41, rexWR = 0x4C };
+  const uint8_t *call = (const uint8_t *)returnAddress - 3;  // FF /2, mod 01: call *disp8(%base)
+  unsigned base = call[1] & 7;
+  if (call[0] != opcodeCall || (call[1] & 0xF8) != callModRM || base == 4 ||
+      call[2] != offsetof(cleak_async_task_prefix, resumeTask)) {
+    return false;
+  }
+  bool extendedBase = call[-1] == rexB;  // r8 to r15
+  const uint8_t *move = call - (extendedBase ? 1 : 0) - 4;  // REX.W+R 8B /r, mod 01: mov disp8(%base), %r14
+  return move[0] == (rexWR | (extendedBase ? 1 : 0)) && move[1] == opcodeMove && move[2] == (moveToR14ModRM | base) &&
+         move[3] == offsetof(cleak_async_task_prefix, resumeContext);
+#else
+  (void)returnAddress;
+  return false;
+#endif
+}
+
+/// The return addresses of the logical callers of the async function whose context is `context`
+/// (innermost first): each context's `resumeParent`, stored one past the resume point, as a
+/// return address is one past its call (a symbolizer looks a return address up one byte before
+/// it, and the resume point is the first byte of the caller's resume partial function). Stops at
+/// a null or implausible context or resume point, and at a context met again (Brent's cycle
+/// detection: each context is compared with one saved at steps 1, 2, 4, 8, …).
+static int walkAsyncCallers(uintptr_t context, uintptr_t *frames, int capacity) {
+  int depth = 0, steps = 0, stepsToSave = 1;
+  uintptr_t saved = context;
+  while (depth < capacity && cleak_is_plausible_address(context, cleak_async_context_alignment)) {
+    const cleak_async_context *record = (const cleak_async_context *)context;
+    uintptr_t resumePoint = record->resumeParent;
+    if (!cleak_is_plausible_address(resumePoint, 1)) break;
+    frames[depth++] = resumePoint + 1;
+    context = record->parent;
+    if (context == saved) break;
+    if (++steps == stepsToSave) {
+      saved = context;
+      stepsToSave *= 2;
+      steps = 0;
+    }
+  }
+  return depth;
+}
+
+// MARK: - The frame-pointer walk
+
 int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
   const stack_bounds_t *stack = currentThreadStack();
+  // Return addresses that may follow a task resumption: in the runtime's code, past its first
+  // bytes (none while it is not known).
+  uintptr_t runtimeCodeSize = atomic_load_explicit(&concurrencyCodeSize, memory_order_acquire);
+  uintptr_t resumptionStart = atomic_load_explicit(&concurrencyCodeStart, memory_order_relaxed) + taskResumptionLength;
+  uintptr_t resumptionSize = runtimeCodeSize > taskResumptionLength ? runtimeCodeSize - taskResumptionLength : 0;
   uintptr_t frame = framePointer;
   int depth = 0;
   // Each frame pointer points at a frame record (cleak_frame_record).
@@ -44,6 +143,14 @@ int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
     const cleak_frame_record *record = (const cleak_frame_record *)frame;
     uintptr_t caller = record->caller, returnAddress = record->returnAddress;
     if (returnAddress < cleak_lowest_mapped_address) break;
+    // An async function's frame: marked, or called by the runtime's task resumption. Its callers
+    // are the ones its context names; the runtime's frames that resumed it follow no further.
+    bool marked = (caller & cleak_async_frame_flag) != 0;
+    if (__builtin_expect(marked || returnAddress - resumptionStart < resumptionSize, 0) &&
+        frame - stack->low >= cleak_async_context_below_frame_record && (marked || isTaskResumption(returnAddress))) {
+      uintptr_t context = *(const uintptr_t *)(frame - cleak_async_context_below_frame_record);
+      return depth + walkAsyncCallers(context, frames + depth, capacity - depth);
+    }
     frames[depth++] = returnAddress;
     if (caller <= frame) break;  // 0 marks the outermost frame
     frame = caller;
