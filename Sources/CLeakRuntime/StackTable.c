@@ -47,12 +47,18 @@ bool cleak_stack_contains(uintptr_t address) {
 // `swift_task_dealloc`, after the function returned), the task allocator frees in the reverse
 // order of allocation, so no context is freed before the ones allocated after it (its callee's),
 // and only the task, which runs on this thread now, frees them. The first context of a task has
-// no parent: its `resumeParent` is the runtime's `completeTask…`.
+// no parent (its `resumeParent` is the runtime's `completeTask…`) and lies in the task's own
+// allocation, which is freed at the end of the task's destruction, after every destructor it runs
+// (which may allocate) has returned.
 
-/// The executable segment of the concurrency runtime (`libswift_Concurrency.so`), where the
-/// calls that resume tasks are; empty until `cleak_stack_learn_concurrency_runtime` finds it. The
-/// size is stored last and read first.
-static _Atomic uintptr_t concurrencyCodeStart = 0, concurrencyCodeSize = 0;
+/// How many bytes before a return address `isTaskResumption` reads, at most.
+static const uintptr_t taskResumptionLength = 8;
+
+/// The return addresses that may follow a task resumption: in the executable segment of the
+/// concurrency runtime (`libswift_Concurrency.so`), where the calls that resume tasks are, past
+/// its first `taskResumptionLength` bytes; empty until `cleak_stack_learn_concurrency_runtime`
+/// finds it. The size is stored last and read first.
+static _Atomic uintptr_t resumptionStart = 0, resumptionSize = 0;
 
 static int findExecutableSegment(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
@@ -61,27 +67,27 @@ static int findExecutableSegment(struct dl_phdr_info *info, size_t size, void *d
     const ElfW(Phdr) *header = &info->dlpi_phdr[index];
     uintptr_t start = info->dlpi_addr + header->p_vaddr;
     if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0 || probe < start || probe >= start + header->p_memsz) continue;
-    atomic_store_explicit(&concurrencyCodeStart, start, memory_order_relaxed);
-    atomic_store_explicit(&concurrencyCodeSize, header->p_memsz, memory_order_release);
+    if (header->p_memsz <= taskResumptionLength) return 1;
+    atomic_store_explicit(&resumptionStart, start + taskResumptionLength, memory_order_relaxed);
+    atomic_store_explicit(&resumptionSize, header->p_memsz - taskResumptionLength, memory_order_release);
     return 1;
   }
   return 0;
 }
 
 void cleak_stack_learn_concurrency_runtime(void) {
+#if defined(__x86_64__)  // isTaskResumption knows x86-64's instructions only
   void *runtimeFunction = dlsym(RTLD_DEFAULT, "swift_job_run");
   if (runtimeFunction != NULL) dl_iterate_phdr(findExecutableSegment, runtimeFunction);
+#endif
 }
-
-/// How many bytes before a return address `isTaskResumption` reads, at most.
-static const uintptr_t taskResumptionLength = 8;
 
 /// Whether the instructions that end at `returnAddress` are the call with which the runtime
 /// resumes a task, `task->ResumeTask(task->ResumeContext)`: `mov ResumeContext(%base), %r14` (the
 /// register that carries an async context) and `call *ResumeTask(%base)`, with 8-bit
 /// displacements. The function that call runs is an async function, and it keeps the context it
 /// was given below its frame record. `returnAddress` lies in the runtime's code at least
-/// `taskResumptionLength` bytes from its start, so every byte read is mapped.
+/// `taskResumptionLength` bytes from its start (`resumptionStart`), so every byte read is mapped.
 static bool isTaskResumption(uintptr_t returnAddress) {
 #if defined(__x86_64__)
   enum { opcodeCall = 0xFF, callModRM = 0x50, opcodeMove = 0x8B, moveToR14ModRM = 0x70, rexB = 0x41, rexWR = 0x4C };
@@ -126,30 +132,37 @@ static int walkAsyncCallers(uintptr_t context, uintptr_t *frames, int capacity) 
   return depth;
 }
 
+/// The async callers of the function whose frame record is at `frame`, into `frames` from
+/// `depth` on, when it is an async function's (the runtime's task resumption called it, and the
+/// word below its record is in this thread's stack, which starts at `stackLow`); -1 when it is
+/// not. Out of the walk's loop, which only tests whether a frame may be one.
+__attribute__((noinline, cold)) static int asyncCallersOfFrame(uintptr_t frame, uintptr_t stackLow, uintptr_t *frames, int depth,
+                                                               int capacity) {
+  const cleak_frame_record *record = (const cleak_frame_record *)frame;
+  if (frame - stackLow < cleak_async_context_below_frame_record || !isTaskResumption(record->returnAddress)) return -1;
+  uintptr_t context = *(const uintptr_t *)(frame - cleak_async_context_below_frame_record);
+  return walkAsyncCallers(context, frames + depth, capacity - depth);
+}
+
 // MARK: - The frame-pointer walk
 
 int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
   const stack_bounds_t *stack = currentThreadStack();
-  // Return addresses that may follow a task resumption: in the runtime's code, past its first
-  // bytes (none while it is not known).
-  uintptr_t runtimeCodeSize = atomic_load_explicit(&concurrencyCodeSize, memory_order_acquire);
-  uintptr_t resumptionStart = atomic_load_explicit(&concurrencyCodeStart, memory_order_relaxed) + taskResumptionLength;
-  uintptr_t resumptionSize = runtimeCodeSize > taskResumptionLength ? runtimeCodeSize - taskResumptionLength : 0;
+  uintptr_t low = stack->low, high = stack->high;
+  uintptr_t resumptionBytes = atomic_load_explicit(&resumptionSize, memory_order_acquire);
+  uintptr_t resumptionFrom = atomic_load_explicit(&resumptionStart, memory_order_relaxed);
   uintptr_t frame = framePointer;
   int depth = 0;
   // Each frame pointer points at a frame record (cleak_frame_record).
-  while (depth < capacity && frame >= stack->low && frame + sizeof(cleak_frame_record) <= stack->high &&
-         (frame & (sizeof(uintptr_t) - 1)) == 0) {
+  while (depth < capacity && frame >= low && frame + sizeof(cleak_frame_record) <= high && (frame & (sizeof(uintptr_t) - 1)) == 0) {
     const cleak_frame_record *record = (const cleak_frame_record *)frame;
     uintptr_t caller = record->caller, returnAddress = record->returnAddress;
     if (returnAddress < cleak_lowest_mapped_address) break;
-    // An async function's frame: marked, or called by the runtime's task resumption. Its callers
-    // are the ones its context names; the runtime's frames that resumed it follow no further.
-    bool marked = (caller & cleak_async_frame_flag) != 0;
-    if (__builtin_expect(marked || returnAddress - resumptionStart < resumptionSize, 0) &&
-        frame - stack->low >= cleak_async_context_below_frame_record && (marked || isTaskResumption(returnAddress))) {
-      uintptr_t context = *(const uintptr_t *)(frame - cleak_async_context_below_frame_record);
-      return depth + walkAsyncCallers(context, frames + depth, capacity - depth);
+    // An async function's frame, which the runtime resumed: its callers are the ones its context
+    // names, and the runtime's frames that resumed it are left out.
+    if (__builtin_expect(returnAddress - resumptionFrom < resumptionBytes, 0)) {
+      int asyncCallers = asyncCallersOfFrame(frame, low, frames, depth, capacity);
+      if (asyncCallers >= 0) return depth + asyncCallers;
     }
     frames[depth++] = returnAddress;
     if (caller <= frame) break;  // 0 marks the outermost frame

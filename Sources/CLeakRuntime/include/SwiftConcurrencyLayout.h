@@ -37,12 +37,11 @@ static const uintptr_t cleak_async_context_alignment = 16;
 /// (LLVM's extended frame for `swiftasync` functions; the unwinder reads `fp - 8`).
 static const uintptr_t cleak_async_context_below_frame_record = sizeof(uintptr_t);
 
-/// The bit of a saved frame pointer that marks its frame as an async function's
-/// (`swift_async_extendedFramePointerFlags`, bit 60). Swift sets it on Darwin; on Linux neither
-/// the 6.3.1 runtime nor code that compiler makes ever sets it (they only clear it), and the
-/// runtime's unwinder does not look for it there: the frame of an async function that the
-/// runtime resumes is recognized by its return address instead (StackTable.c).
-static const uintptr_t cleak_async_frame_flag = (uintptr_t)1 << 60;
+// No flag marks an async function's frame on Linux: Darwin sets bit 60 of the saved frame
+// pointer (`swift_async_extendedFramePointerFlags`), but neither the 6.3.1 runtime for Linux nor
+// code that compiler makes there ever sets it (they only clear it), and the runtime's unwinder
+// does not look for it there. The frame the runtime resumes is recognized by its return address
+// instead (StackTable.c).
 
 /// `Job` and the start of `AsyncTask` on 64-bit targets: the header every job shares, then the
 /// function that resumes the task (`ResumeTask`, in a union with a plain job's `RunJob`) and the
