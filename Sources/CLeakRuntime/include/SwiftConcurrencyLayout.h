@@ -4,7 +4,7 @@
 //
 // Read from the Swift runtime's sources (`include/swift/ABI/Task.h`: `Job`, `AsyncTask`,
 // `AsyncContext`; `stdlib/public/RuntimeModule/FramePointerUnwinder.swift`, the runtime's own
-// async unwinding) and LLVM's frame lowering of `swiftasync` functions (`X86FrameLowering.cpp`),
+// async unwinding) and LLVM's tests of `swiftasync` frames (`test/CodeGen/X86/swift-async.ll`),
 // and checked against the code of the Swift 6.3.1 toolchain for Linux x86-64: every async
 // function with a frame pushes its context right below its frame record, and
 // `swift::runJobInEstablishedExecutorContext` resumes a task with
