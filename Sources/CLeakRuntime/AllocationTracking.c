@@ -174,6 +174,7 @@ static void learnAboutTheProcess(void) {
   void *real = dlsym(RTLD_NEXT, "swift_allocObject");
   if (real != NULL) dl_iterate_phdr(findImage, real);
   atomic_store(&trailerReadsNeedNoCheck, mallocIsGlibcs());
+  cleak_stack_learn_concurrency_runtime();
 }
 
 void cleak_tracker_start(bool stacks, unsigned interval) {

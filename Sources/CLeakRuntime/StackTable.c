@@ -2,12 +2,16 @@
 #include "StackTable.h"
 #include "CLeakRuntime.h"
 #include "SpinLock.h"
+#include "SwiftConcurrencyLayout.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-// MARK: - The frame-pointer walk
+// MARK: - This thread's stack
 
 typedef struct {
   uintptr_t low, high;  // high == 0: not found yet
@@ -34,16 +38,132 @@ bool cleak_stack_contains(uintptr_t address) {
   return address >= stack->low && address < stack->high;
 }
 
+// MARK: - Async functions
+
+// An async function is not called by its caller's frame: the concurrency runtime runs it when
+// its task is resumed, and its logical caller waits in an async context. Its frame keeps its own
+// context right below its frame record, and each context links to its caller's. Memory of that
+// chain stays allocated while it is walked: a context is freed by its caller (with
+// `swift_task_dealloc`, after the function returned), the task allocator frees in the reverse
+// order of allocation, so no context is freed before the ones allocated after it (its callee's),
+// and only the task, which runs on this thread now, frees them. The first context of a task has
+// no parent (its `resumeParent` is the runtime's `completeTask…`) and lies in the task's own
+// allocation, which is freed at the end of the task's destruction, after every destructor it runs
+// (which may allocate) has returned.
+
+/// How many bytes before a return address `isTaskResumption` reads, at most.
+static const uintptr_t taskResumptionLength = 8;
+
+/// The return addresses that may follow a task resumption: in the executable segment of the
+/// concurrency runtime (`libswift_Concurrency.so`), where the calls that resume tasks are, past
+/// its first `taskResumptionLength` bytes; empty until `cleak_stack_learn_concurrency_runtime`
+/// finds it. The size is stored last and read first.
+static _Atomic uintptr_t resumptionStart = 0, resumptionSize = 0;
+
+static int findExecutableSegment(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  uintptr_t probe = (uintptr_t)data;
+  for (int index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+    uintptr_t start = info->dlpi_addr + header->p_vaddr;
+    if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0 || probe < start || probe >= start + header->p_memsz) continue;
+    if (header->p_memsz <= taskResumptionLength) return 1;
+    atomic_store_explicit(&resumptionStart, start + taskResumptionLength, memory_order_relaxed);
+    atomic_store_explicit(&resumptionSize, header->p_memsz - taskResumptionLength, memory_order_release);
+    return 1;
+  }
+  return 0;
+}
+
+void cleak_stack_learn_concurrency_runtime(void) {
+#if defined(__x86_64__)  // isTaskResumption knows x86-64's instructions only
+  void *runtimeFunction = dlsym(RTLD_DEFAULT, "swift_job_run");
+  if (runtimeFunction != NULL) dl_iterate_phdr(findExecutableSegment, runtimeFunction);
+#endif
+}
+
+/// Whether the instructions that end at `returnAddress` are the call with which the runtime
+/// resumes a task, `task->ResumeTask(task->ResumeContext)`: `mov ResumeContext(%base), %r14` (the
+/// register that carries an async context) and `call *ResumeTask(%base)`, with 8-bit
+/// displacements. The function that call runs is an async function, and it keeps the context it
+/// was given below its frame record. `returnAddress` lies in the runtime's code at least
+/// `taskResumptionLength` bytes from its start (`resumptionStart`), so every byte read is mapped.
+static bool isTaskResumption(uintptr_t returnAddress) {
+#if defined(__x86_64__)
+  enum { opcodeCall = 0xFF, callModRM = 0x50, opcodeMove = 0x8B, moveToR14ModRM = 0x70, rexB = 0x41, rexWR = 0x4C };
+  const uint8_t *call = (const uint8_t *)returnAddress - 3;  // FF /2, mod 01: call *disp8(%base)
+  unsigned base = call[1] & 7;
+  if (call[0] != opcodeCall || (call[1] & 0xF8) != callModRM || base == 4 ||
+      call[2] != offsetof(cleak_async_task_prefix, resumeTask)) {
+    return false;
+  }
+  bool extendedBase = call[-1] == rexB;  // r8 to r15
+  const uint8_t *move = call - (extendedBase ? 1 : 0) - 4;  // REX.W+R 8B /r, mod 01: mov disp8(%base), %r14
+  return move[0] == (rexWR | (extendedBase ? 1 : 0)) && move[1] == opcodeMove && move[2] == (moveToR14ModRM | base) &&
+         move[3] == offsetof(cleak_async_task_prefix, resumeContext);
+#else
+  (void)returnAddress;
+  return false;
+#endif
+}
+
+/// The return addresses of the logical callers of the async function whose context is `context`
+/// (innermost first): each context's `resumeParent`, stored one past the resume point, as a
+/// return address is one past its call (a symbolizer looks a return address up one byte before
+/// it, and the resume point is the first byte of the caller's resume partial function). Stops at
+/// a null or implausible context or resume point, and at a context met again (Brent's cycle
+/// detection: each context is compared with one saved at steps 1, 2, 4, 8, …).
+static int walkAsyncCallers(uintptr_t context, uintptr_t *frames, int capacity) {
+  int depth = 0, steps = 0, stepsToSave = 1;
+  uintptr_t saved = context;
+  while (depth < capacity && cleak_is_plausible_address(context, cleak_async_context_alignment)) {
+    const cleak_async_context *record = (const cleak_async_context *)context;
+    uintptr_t resumePoint = record->resumeParent;
+    if (!cleak_is_plausible_address(resumePoint, 1)) break;
+    frames[depth++] = resumePoint + 1;
+    context = record->parent;
+    if (context == saved) break;
+    if (++steps == stepsToSave) {
+      saved = context;
+      stepsToSave *= 2;
+      steps = 0;
+    }
+  }
+  return depth;
+}
+
+/// The async callers of the function whose frame record is at `frame`, into `frames` from
+/// `depth` on, when it is an async function's (the runtime's task resumption called it, and the
+/// word below its record is in this thread's stack, which starts at `stackLow`); -1 when it is
+/// not. Out of the walk's loop, which only tests whether a frame may be one.
+__attribute__((noinline, cold)) static int asyncCallersOfFrame(uintptr_t frame, uintptr_t stackLow, uintptr_t *frames, int depth,
+                                                               int capacity) {
+  const cleak_frame_record *record = (const cleak_frame_record *)frame;
+  if (frame - stackLow < cleak_async_context_below_frame_record || !isTaskResumption(record->returnAddress)) return -1;
+  uintptr_t context = *(const uintptr_t *)(frame - cleak_async_context_below_frame_record);
+  return walkAsyncCallers(context, frames + depth, capacity - depth);
+}
+
+// MARK: - The frame-pointer walk
+
 int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
   const stack_bounds_t *stack = currentThreadStack();
+  uintptr_t low = stack->low, high = stack->high;
+  uintptr_t resumptionBytes = atomic_load_explicit(&resumptionSize, memory_order_acquire);
+  uintptr_t resumptionFrom = atomic_load_explicit(&resumptionStart, memory_order_relaxed);
   uintptr_t frame = framePointer;
   int depth = 0;
   // Each frame pointer points at a frame record (cleak_frame_record).
-  while (depth < capacity && frame >= stack->low && frame + sizeof(cleak_frame_record) <= stack->high &&
-         (frame & (sizeof(uintptr_t) - 1)) == 0) {
+  while (depth < capacity && frame >= low && frame + sizeof(cleak_frame_record) <= high && (frame & (sizeof(uintptr_t) - 1)) == 0) {
     const cleak_frame_record *record = (const cleak_frame_record *)frame;
     uintptr_t caller = record->caller, returnAddress = record->returnAddress;
     if (returnAddress < cleak_lowest_mapped_address) break;
+    // An async function's frame, which the runtime resumed: its callers are the ones its context
+    // names, and the runtime's frames that resumed it are left out.
+    if (__builtin_expect(returnAddress - resumptionFrom < resumptionBytes, 0)) {
+      int asyncCallers = asyncCallersOfFrame(frame, low, frames, depth, capacity);
+      if (asyncCallers >= 0) return depth + asyncCallers;
+    }
     frames[depth++] = returnAddress;
     if (caller <= frame) break;  // 0 marks the outermost frame
     frame = caller;

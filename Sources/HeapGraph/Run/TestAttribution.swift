@@ -1,35 +1,65 @@
 /// Which test allocated an object, read from its allocation stack: the test function is the
 /// outermost frame of the test's own code, just inside the test framework's outermost frames
-/// (XCTest's `XCTestCase.invokeTest()`, Swift Testing's runner and the thunks its `@Test` macro
-/// generates), past the framework frames the test's code calls itself (an assertion).
-/// After an `await`, an async test's frames are resumed by the concurrency runtime rather than
-/// called by the framework; in a test process, the outermost async function there is the test.
+/// (XCTest's `XCTestCase.invokeTest()` and its async wrappers, the test list SwiftPM generates,
+/// Swift Testing's runner and the thunks its `@Test` macro generates), past the framework frames
+/// the test's code calls itself (an assertion). Code the test calls (a helper) is inside the test,
+/// so it is never taken for it.
+///
+/// Async code is followed through its logical callers: after an `await`, the concurrency runtime
+/// resumes a function, and the allocation stack goes on from it along its callers' resume
+/// points (`(1) await resume partial function for AppTests.testGet()`) up to the task's first
+/// function, which for a test is the framework's. A stack that still ends in the runtime with no
+/// framework frame (a task the test spawned with `Task {}`, whose first function is its closure;
+/// or a stack whose async callers could not be read) names a test only in a test process, when its
+/// outermost function of the test's own code is async and has the shape of a test: no parameters,
+/// in a test module (a module or directory named `…Tests`); a closure names the function it is
+/// written in.
+///
+/// Set-up and tear-down are not tests: an object they allocate names the function with what it is
+/// (`AppTests.FeedTests.setUpWithError() (set-up)`, `AppTests.Suite.init() (set-up)`,
+/// `AppTests.FeedTests.tearDown() (tear-down)`): it runs for each test of its class or suite.
 ///
 /// ```text
 /// [App.Node.__allocating_init(), App.makePair() (Pair.swift:3), AppTests.PairTests.testPair() (PairTests.swift:9),
 ///  closure #1 in XCTest.test<A>(...), XCTest.XCTestCase.invokeTest() -> ()]  →  AppTests.PairTests.testPair()
+/// [App.Node.__allocating_init(), (2) suspend resume partial function for AppTests.Client.get(uri: String) async,
+///  (1) await resume partial function for AppTests.RouterTests.testGet() async throws, (1) await resume partial
+///  function for closure #1 in XCTest.awaitUsingExpectation(...), completeTaskWithClosure]  →  AppTests.RouterTests.testGet()
 /// ```
 public enum TestAttribution {
   /// The test function that allocated an object with `frames` (innermost first), or `nil` when
-  /// the stack shows none. `inTestProcess` allows the async rule (a test runner's process).
+  /// the stack shows none. `inTestProcess` allows the rule for stacks that end in the
+  /// concurrency runtime (a test runner's process).
   public static func test(allocating frames: [StackFrame], inTestProcess: Bool) -> String? {
     // The test's code may call into the framework and be called back (an assertion's autoclosure
     // in a helper): the test is the candidate below the framework's outermost frames.
-    var candidate: String?
-    var found: String?
+    var candidate: StackFrame?
+    var found: StackFrame?
+    var endsInRuntime = false
     for frame in frames {
       guard let symbol = frame.symbol else { continue }
-      if isFramework(symbol) {
+      let name = DemangledName(symbol)
+      if isFramework(name) {
         found = candidate ?? found
         candidate = nil
       } else if isConcurrencyRuntime(symbol) {
-        guard found == nil else { break }
-        return inTestProcess && candidate.map(isAsyncFunctionName) == true ? candidate.map(functionName) : nil
-      } else if !DemangledName.namesForwardingCode(symbol) {
-        candidate = symbol
+        endsInRuntime = true
+        break
+      } else if !passesCallsOn(name) {
+        candidate = frame
       }
     }
-    return found.map(functionName)
+    if let found { return name(of: found) }
+    guard inTestProcess, endsInRuntime, let candidate, hasTheShapeOfATest(candidate) else { return nil }
+    return name(of: candidate)
+  }
+
+  /// How a frame the attribution chose is named: its function as people write it
+  /// (`DemangledName.function`: no async-resumption prefix, no result type, a closure named by the
+  /// function it is written in), with `(set-up)` or `(tear-down)` after a set-up or tear-down.
+  static func name(of frame: StackFrame) -> String {
+    let function = functionName(frame.symbol ?? "")
+    return role(of: function).map { "\(function) (\($0))" } ?? function
   }
 
   /// The function a frame's symbol names as people write it (`DemangledName.function`): no
@@ -40,17 +70,63 @@ public enum TestAttribution {
     DemangledName(symbol).function
   }
 
-  private static func isFramework(_ symbol: String) -> Bool {
+  /// `set-up` for XCTest's `setUp()`, `setUpWithError()` (and their class and async forms) and a
+  /// Swift Testing suite's `init()`; `tear-down` for `tearDown()`, `tearDownWithError()` and a
+  /// suite's `deinit`; `nil` for other functions.
+  private static func role(of function: String) -> String? {
+    let withoutParameters = function.firstIndex(of: "(").map { function[..<$0] } ?? function[...]
+    let baseName = withoutParameters.split(separator: ".").last.map(String.init) ?? ""
+    switch (baseName, function.hasSuffix("()")) {
+    case ("setUp", true), ("setUpWithError", true), ("init", true): return "set-up"
+    case ("tearDown", true), ("tearDownWithError", true), ("deinit", false): return "tear-down"
+    default: return nil
+    }
+  }
+
+  private static func isFramework(_ name: DemangledName) -> Bool {
     // XCTest's own frames, the test list SwiftPM generates (`__allTests__…`), Swift Testing's
-    // frames and the code its `@Test` macro expands to (mangled `…TestfMp_…`).
-    symbol.hasPrefix("XCTest.") || symbol.hasPrefix("Testing.") || symbol.contains(" in XCTest.")
+    // frames and the code its `@Test` macro expands to (mangled `…TestfMp_…`), also as parts of
+    // async functions and in closures.
+    let symbol = name.text
+    return name.declaration.hasPrefix("XCTest.") || name.declaration.hasPrefix("Testing.") || symbol.contains(" in XCTest.")
       || symbol.contains(" in Testing.") || symbol.contains("__allTests__") || symbol.contains("TestfMp_")
       || symbol.contains("$test_container__")
   }
 
+  /// Whether the frame is the concurrency runtime's code that runs tasks: the job runner, and the
+  /// functions a task's first function returns to (`completeTask…`, C++ names mangled or not).
   private static func isConcurrencyRuntime(_ symbol: String) -> Bool {
     symbol.hasPrefix("swift::") || symbol.hasPrefix("_ZN5swift") || symbol.hasPrefix("swift_job_run")
-      || symbol.hasPrefix("_Concurrency.") || symbol.hasPrefix("completeTaskWithClosure")
+      || ((symbol.hasPrefix("_ZL") || symbol.hasPrefix("complete")) && symbol.contains("completeTask"))
+      || symbol.contains("completeInlineTask")
+  }
+
+  /// Whether a frame only passes a call on, and is never the test's own: code the compiler made
+  /// to forward a call (a thunk, a partial application; also when a part of an async function),
+  /// and the standard library's and concurrency library's functions (`withTaskGroup`,
+  /// `AsyncStream`'s storage), which call the test's closures or are called by them.
+  private static func passesCallsOn(_ name: DemangledName) -> Bool {
+    if DemangledName.namesForwardingCode(name.text) || DemangledName.namesForwardingCode(String(name.declaration)) {
+      return true
+    }
+    if name.prefixes.contains(where: { $0.kind == .partialApplication }) { return true }
+    return ["Swift", "_Concurrency"].contains(module(of: name.function))
+  }
+
+  /// Whether the frame's function could be a test, for stacks with no framework frame: async, no
+  /// parameters, and in a test module or directory (`AppTests`, `…/Tests/AppTests/…`).
+  private static func hasTheShapeOfATest(_ frame: StackFrame) -> Bool {
+    guard let symbol = frame.symbol, isAsyncFunctionName(symbol) else { return false }
+    let function = functionName(symbol)
+    guard function.hasSuffix("()") else { return false }
+    let inTestDirectory = frame.file.map { $0.split(separator: "/").contains { $0.hasSuffix("Tests") } } ?? false
+    return inTestDirectory || module(of: function).hasSuffix("Tests")
+  }
+
+  /// The module a function's name starts with (`AppTests` of `static AppTests.Suite.make()`).
+  private static func module(of function: String) -> Substring {
+    let name = function.hasPrefix("static ") ? function.dropFirst("static ".count) : function[...]
+    return name.prefix { $0 != "." && $0 != "(" && $0 != "<" }
   }
 
   private static func isAsyncFunctionName(_ symbol: String) -> Bool {

@@ -1,0 +1,17 @@
+public final class Dog {
+  public let name: String
+  public var owner: Owner?  // LEAK: should be weak
+  public init(name: String) { self.name = name }
+}
+
+public final class Owner {
+  public var dogs: [Dog] = []
+  public init() {}
+}
+
+public final class Walker {
+  public var route: (() -> Void)?
+  public var walks = 0
+  public init() {}
+  public func plan() { route = { self.walks += 1 } }  // LEAK: Walker.route -> closure -> Walker
+}
