@@ -10,6 +10,7 @@
 #include "SwiftHeapObjectLayout.h"
 #include "SwiftMetadataLayout.h"
 #include "SwiftStandardLibraryLayout.h"
+#include "SwiftConcurrencyLayout.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -120,7 +120,10 @@ extension RunReport.Leak {
   /// readably, at most `limit` of them (the JSON report lists all); `nil` when none is known.
   func testList(names: NameStyle, limit: Int = 6) -> String? {
     guard !tests.isEmpty else { return nil }
-    let shown = tests.prefix(tests.count > limit ? limit - 1 : limit).map(names.symbol)
+    let shown = tests.prefix(tests.count > limit ? limit - 1 : limit).map { test in
+      let (function, roleSuffix) = TestAttribution.splitRole(test)
+      return names.symbol(function) + roleSuffix
+    }
     let more = tests.count - shown.count
     return "in test\(tests.count == 1 ? "" : "s") \(shown.joined(separator: ", "))" + (more > 0 ? " and \(more) more" : "")
   }

@@ -70,6 +70,13 @@ public enum TestAttribution {
     DemangledName(symbol).function
   }
 
+  /// A name ``name(of:)`` gave, split into the function and its role's suffix (` (set-up)`), so
+  /// that a report can write the function its own way and keep the role.
+  static func splitRole(_ name: String) -> (function: String, roleSuffix: String) {
+    guard let suffix = [" (set-up)", " (tear-down)"].first(where: name.hasSuffix) else { return (name, "") }
+    return (String(name.dropLast(suffix.count)), suffix)
+  }
+
   /// `set-up` for XCTest's `setUp()`, `setUpWithError()` (and their class and async forms) and a
   /// Swift Testing suite's `init()`; `tear-down` for `tearDown()`, `tearDownWithError()` and a
   /// suite's `deinit`; `nil` for other functions.

@@ -1,3 +1,5 @@
+import CLeakRuntime
+
 /// The concurrency runtime's private task structures, as the task reader reads them: a task's
 /// flags and status, its status records (task groups and their children), its allocator's
 /// slabs (async frames) and the prefix of its initial async context (the closure it runs).
@@ -20,8 +22,9 @@ enum ConcurrencyLayout {
 
   /// `AsyncTask` (with its `Job` header), whose fragments follow it.
   enum Task {
-    /// `Job::Flags` (32 bits): the job kind in the low byte (0: a task), then task flags.
-    static let jobFlags: UInt = 32
+    /// `Job::Flags` (32 bits): the job kind in the low byte (0: a task), then task flags; its
+    /// offset is the C mirror's (`cleak_async_task_prefix`, SwiftConcurrencyLayout.h).
+    static let jobFlags = UInt(MemoryLayout<cleak_async_task_prefix>.offset(of: \.flags)!)
     static let jobKindMask: UInt32 = 0xFF
     static let jobKindTask: UInt32 = 0
     static let isChildTask: UInt32 = 1 << 24
@@ -60,8 +63,9 @@ enum ConcurrencyLayout {
 
   /// `AsyncContext`.
   enum AsyncContext {
-    /// `Parent`: 0 in a task's initial context.
-    static let parent: UInt = 0
+    /// `Parent`: 0 in a task's initial context; its offset is the C mirror's
+    /// (`cleak_async_context`, SwiftConcurrencyLayout.h).
+    static let parent = UInt(MemoryLayout<cleak_async_context>.offset(of: \.parent)!)
   }
 
   /// `TaskStatusRecord` and `TaskGroupTaskStatusRecord`.
