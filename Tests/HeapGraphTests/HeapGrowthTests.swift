@@ -118,4 +118,45 @@ final class HeapGrowthTests: XCTestCase {
     XCTAssertEqual(html.components(separatedBy: "<article class=\"finding growth\"").count - 1, 5)
     XCTAssertTrue(html.contains(#"aria-label="counts 1, 2, 3""#), "each finding's counts drawn")
   }
+
+  /// A cache of values (no objects of their own) grows in its owner's size; a cache of objects
+  /// whose dictionary grows with its entries is reported by its entries; a handler list of
+  /// thunks (no source line) names the line that made what the thunks hold.
+  func testGrowthInSize_andLinesBelowAThunk() throws {
+    func snapshot(_ round: Int) -> HeapSnapshot {
+      var builder = HeapSnapshot.Builder()
+      builder.addStack(id: 1, frames: [Self.frame("App.Server.handle() -> ()", line: 12)])
+      builder.addStack(id: 2, frames: [StackFrame(symbol: "reabstraction thunk", file: "<compiler-generated>")])
+      builder.addObject(id: 1, type: "App.ValueCache", address: 0x1000, size: 64 + 100 * round)
+      builder.addRoot(object: 1, kind: .global, label: "App.values")
+      builder.addObject(id: 2, type: "App.Cache", address: 0x2000, size: 64 + 50 * round)
+      builder.addRoot(object: 2, kind: .global, label: "App.cache")
+      builder.addObject(id: 3, type: "App.Bus", address: 0x3000, size: 32)
+      builder.addRoot(object: 3, kind: .global, label: "App.bus")
+      for index in 0..<round {
+        let entry = Int64(100 + index), thunk = Int64(200 + index), payload = Int64(300 + index)
+        builder.addObject(id: entry, type: "App.Response", address: UInt64(entry) * 0x100, size: 48, stack: 1)
+        builder.addReference(from: 2, to: entry, label: "entries[\(index)]", ownership: .strong)
+        builder.addObject(id: thunk, type: "reabstraction thunk of closure #1 in App.subscribe()", address: UInt64(thunk) * 0x100, size: 32,
+          stack: 2, kind: .closureContext)
+        builder.addReference(from: 3, to: thunk, label: "handlers[\(index)]", ownership: .strong)
+        builder.addObject(id: payload, type: "App.Payload", address: UInt64(payload) * 0x100, size: 24, stack: 1)
+        builder.addReference(from: thunk, to: payload, label: "capture #0", ownership: .strong)
+      }
+      return builder.snapshot
+    }
+    let byPath = Dictionary(uniqueKeysWithValues: growth((1...4).map(snapshot)).findings.map { ($0.summary, $0) })
+    XCTAssertEqual(
+      Set(byPath.keys),
+      [
+        "global App.values: App.ValueCache", "global App.cache: App.Cache.entries[*] -> App.Response",
+        "global App.bus: App.Bus.handlers[*] -> reabstraction thunk of closure #1 in App.subscribe()",
+      ])
+    let values = try XCTUnwrap(byPath["global App.values: App.ValueCache"])
+    XCTAssertTrue(values.growsInSize)
+    XCTAssertEqual(values.counts, [1, 1, 1, 1])
+    XCTAssertEqual(values.growing, HeapFinding.Link(typeName: "App.ValueCache", reference: nil))
+    let handlers = try XCTUnwrap(byPath["global App.bus: App.Bus.handlers[*] -> reabstraction thunk of closure #1 in App.subscribe()"])
+    XCTAssertEqual(handlers.addedAt.first?.site.line, 12, "the payloads' line, below the thunks")
+  }
 }

@@ -23,7 +23,10 @@ extension HeapGrowth {
       for (index, memory) in memories.enumerated() {
         text.append("\(index < snapshots.count ? snapshots[index] : "snapshot \(index + 1)"): \(memory.summary)", as: .detail, indent: 2)
       }
-      if let memory { text.append(memory.summary, as: memory.cause == .steady ? .success : .note, indent: 2) }
+      if let memory {
+        let from = memoryBaseline == 0 ? "" : "From snapshot \(memoryBaseline + 1) on (the first step warms the program up): "
+        text.append(from + memory.summary, as: memory.cause == .steady ? .success : .note, indent: 2)
+      }
     }
     guard hasGrowth else {
       text.append("Nothing grew \(rule) over \(snapshotCount) snapshots\(span).", as: .success)
@@ -42,7 +45,11 @@ extension HeapGrowth {
       text.append(
         "\(noun) \(finding.counts.map(grouped).joined(separator: " -> ")) (\(Self.perStep(finding.countPerStep)) per step), "
           + "bytes \(Self.perStep(finding.bytesPerStep)) per step", indent: 5)
-      if let growing = finding.growing { text.append("growing: \(names.link(type: growing.typeName, reference: growing.reference))", indent: 5) }
+      if let growing = finding.growing {
+        text.append(
+          "growing: \(names.link(type: growing.typeName, reference: growing.reference))"
+            + (finding.growsInSize ? " (its own size: values in the collections it owns)" : ""), indent: 5)
+      }
       for site in finding.addedAt {
         text.append(["added at "] + .frame(site.site, names: names) + [": \(count(site.count, "object"))"], indent: 5)
       }

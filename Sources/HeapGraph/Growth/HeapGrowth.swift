@@ -35,9 +35,13 @@ public struct HeapGrowth: Sendable {
     public var origin: String?
     /// The path's objects with their references, or the leak group's entry cycle.
     public var links: [HeapFinding.Link]
-    /// The object and reference that grows (`Cache.entries`); `nil` for a leak, and when a root
-    /// holds the objects itself (a global array's elements, a thread's stack).
+    /// The object and reference that grows (`Cache.entries`), or the object whose own size grows
+    /// (``growsInSize``); `nil` for a leak, and when a root holds the objects itself (a global
+    /// array's elements, a thread's stack).
     public var growing: HeapFinding.Link?
+    /// Whether the path's objects stayed as many but grew in size: the values in collections they
+    /// own (a dictionary of strings), which are no objects of their own.
+    public var growsInSize = false
     /// Objects (a path) or instances (a leak) in each snapshot.
     public var counts: [Int]
     /// The bytes they hold in each snapshot.
@@ -95,28 +99,51 @@ public struct HeapGrowth: Sendable {
       return total.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.prefix(3).map(\.value)
     }
 
-    // Paths: growing ones, then only those no growing path above them holds.
+    // Paths: those whose count grew, and those whose objects' own size grew (a collection of
+    // values they own); then only those no growing path above them holds.
     let last = tallies[tallies.count - 1]
-    var growingPaths: [UInt64: [Int]] = [:]
+    var growingPaths: [UInt64: (counts: [Int], inSize: Bool)] = [:]
     for key in last.paths.keys {
       let counts = tallies.map { $0.paths[key]?.entry.count ?? 0 }
-      if grows(counts) { growingPaths[key] = counts }
+      if grows(counts) {
+        growingPaths[key] = (counts, false)
+      } else if grows(tallies.map { $0.paths[key]?.ownBytes ?? 0 }) {
+        growingPaths[key] = (counts, true)
+      }
     }
-    var found: [Finding] = []
-    for (key, counts) in growingPaths {
+    // A path whose count grew is reported at the top of the paths whose count grew above it. A
+    // path that only grew in size is reported when no growing path holds it and no path below
+    // it grew in count (those explain it: a cache's dictionary grows with its entries).
+    var topOf: [UInt64: UInt64] = [:]
+    var explainedBelow: Set<UInt64> = []
+    for (key, growth) in growingPaths {
+      var top = key
       var parent = last.paths[key]?.parentKey
-      var isHeldByGrowingPath = false
-      while let above = parent, !isHeldByGrowingPath {
-        isHeldByGrowingPath = growingPaths[above] != nil
+      while let above = parent {
+        if let held = growingPaths[above], !held.inSize || growth.inSize { top = above }
+        if !growth.inSize { explainedBelow.insert(above) }
         parent = last.paths[above]?.parentKey
       }
-      guard !isHeldByGrowingPath, let entry = last.paths[key] else { continue }
+      if top != key { topOf[key] = top }
+    }
+    for key in explainedBelow where growingPaths[key]?.inSize == true { growingPaths[key] = nil }
+    func addedAt(_ key: UInt64) -> [HeapTally.SiteCount] { added(tallies.map { $0.paths[key]?.entry.sites ?? [:] }) }
+    var found: [Finding] = []
+    for (key, growth) in growingPaths where topOf[key] == nil {
+      guard let entry = last.paths[key] else { continue }
       let links = entry.path.links
-      let growing = links.count >= 2 ? links[links.count - 2] : nil
+      // Where the top's objects have no source line (a thunk's context), the lines that added
+      // the growing objects it holds.
+      var sites = addedAt(key)
+      if !sites.contains(where: { $0.site.sourceLocation != nil }) {
+        let below = topOf.filter { $0.value == key }.keys.map(addedAt).filter { $0.contains { $0.site.sourceLocation != nil } }
+        sites = below.max { ($0.first?.count ?? 0, $1.first.map { HeapTally.siteKey($0.site) } ?? "") < ($1.first?.count ?? 0, $0.first.map { HeapTally.siteKey($0.site) } ?? "") } ?? sites
+      }
       found.append(
         Finding(
-          kind: .path, summary: entry.path.description, origin: entry.path.origin, links: links, growing: growing, counts: counts,
-          bytes: tallies.map { $0.paths[key]?.entry.bytes ?? 0 }, addedAt: added(tallies.map { $0.paths[key]?.entry.sites ?? [:] }),
+          kind: .path, summary: entry.path.description, origin: entry.path.origin, links: links,
+          growing: growth.inSize ? links.last.map { HeapFinding.Link(typeName: $0.typeName, reference: nil) } : links.count >= 2 ? links[links.count - 2] : nil,
+          growsInSize: growth.inSize, counts: growth.counts, bytes: tallies.map { $0.paths[key]?.entry.bytes ?? 0 }, addedAt: sites,
           fingerprint: Fingerprint(parts: ["growth", "path", entry.path.description])))
     }
     for (fingerprint, entry) in last.leaks {
@@ -124,7 +151,7 @@ public struct HeapGrowth: Sendable {
       guard grows(counts) else { continue }
       found.append(
         Finding(
-          kind: .leak, summary: entry.summary, origin: nil, links: entry.links, growing: nil, counts: counts,
+          kind: .leak, summary: entry.summary, origin: nil, links: entry.links, growing: nil, growsInSize: false, counts: counts,
           bytes: tallies.map { $0.leaks[fingerprint]?.entry.bytes ?? 0 },
           addedAt: added(tallies.map { $0.leaks[fingerprint]?.entry.sites ?? [:] }), fingerprint: fingerprint))
     }
@@ -146,8 +173,13 @@ public struct HeapGrowth: Sendable {
   /// Whether anything grew.
   public var hasGrowth: Bool { !findings.isEmpty }
 
-  /// Which memory grew from the first snapshot to the last, when the snapshots record it.
-  public var memory: MemoryGrowth? { MemoryGrowth(metadata.map(\.memory)) }
+  /// Which memory grew, from ``memoryBaseline`` to the last snapshot, when the snapshots record it.
+  public var memory: MemoryGrowth? { MemoryGrowth(Array(metadata.map(\.memory)[memoryBaseline...])) }
+
+  /// The snapshot (from 0) the memory is compared from: the second when there are four or more,
+  /// since a program's first round warms it up (caches filled, threads and connections
+  /// opened), otherwise the first.
+  public var memoryBaseline: Int { snapshotCount >= 4 ? 1 : 0 }
 
   /// Readable names, with the home module of what grew.
   public var nameStyle: NameStyle {

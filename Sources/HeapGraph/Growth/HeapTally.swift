@@ -47,6 +47,8 @@ public struct HeapTally: Sendable {
   /// A path's objects, the path itself and the key of the path that holds it.
   struct PathEntry: Sendable {
     var entry = Entry()
+    /// The objects' own sizes (``Entry/bytes`` holds what they hold as well).
+    var ownBytes = 0
     var path: Path
     var parentKey: UInt64?
   }
@@ -112,6 +114,7 @@ public struct HeapTally: Sendable {
         paths[key] = PathEntry(path: Self.path(to: retaining.example[key] ?? node, graph: graph, tree: tree), parentKey: retaining.parentKey(of: node))
       }
       paths[key]!.entry.add(bytes: Int(clamping: held[node]), site: site(of: node))
+      paths[key]!.ownBytes.addSaturating(graph.size(of: node) ?? 0)
     }
     var leaks: [Fingerprint: LeakEntry] = [:]
     for group in analysis.leaks.leakGroups {
