@@ -69,6 +69,7 @@ extension HeapGrowth {
         writer.field("reference", growing.reference)
         writer.endObject()
       }
+      if finding.growsInSize { writer.field("growsInSize", true) }
       Self.write(finding.counts, as: "counts", into: &writer)
       Self.write(finding.bytes, as: "bytes", into: &writer)
       writer.key("addedAt")
