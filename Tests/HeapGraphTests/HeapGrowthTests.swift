@@ -1,7 +1,6 @@
+import HeapGraph
 import LeakTestSupport
 import XCTest
-
-@testable import HeapGraph
 
 /// Growth over a series of snapshots of a server-like program: a cache of every response, a
 /// handler appended per request, a task per request kept by the runtime, and a leaked cycle per

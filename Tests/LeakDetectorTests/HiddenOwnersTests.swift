@@ -330,11 +330,14 @@ final class HiddenOwnersTests: XCTestCase {
     let graph = ObjectGraph(heap.snapshot)
     let child = try XCTUnwrap(graph.roots.first { $0.label == "the timer of Task.sleep, until the task wakes" }?.node)
     XCTAssertNotNil(graph.allocationStack(of: child), "a task's site is the closure it runs")
-    // The parent task, which waits for the group, is reached from nothing here; read it directly.
+    // The parent task, which waits for the group, holds the child, and the child keeps it.
     let parent = unsafeBitCast(task, to: AnyObject.self)  // a `Task` is its task object
+    let childAddress = try XCTUnwrap(heap.snapshot.objects.first { $0.id == graph.objectID(of: child) }?.address)
+    XCTAssertEqual(references(of: parent).filter { $0.label == "child task" }.map { UInt64($0.targetAddress) }, [childAddress])
+    let childTask = Unmanaged<AnyObject>.fromOpaque(try XCTUnwrap(UnsafeRawPointer(bitPattern: UInt(childAddress)))).takeUnretainedValue()
     XCTAssertEqual(
-      references(of: parent).filter { $0.label == "child task" }.map { UInt64($0.targetAddress) },
-      [try XCTUnwrap(heap.snapshot.objects.first { $0.id == graph.objectID(of: child) }?.address)])
+      references(of: childTask).filter { $0.label == "parent task" }.map { UInt($0.targetAddress) },
+      [UInt(bitPattern: Unmanaged.passUnretained(parent).toOpaque())], "the child keeps its parent, which waits for the group")
   }
 
   func testMainActorTask_waitingOnTheMainQueue_holdsWhatItCaptures_untilItRuns() throws {

@@ -13,7 +13,7 @@ public struct Fingerprint: Sendable, Hashable, Comparable, CustomStringConvertib
   }
 
   /// Hashes `parts` in order, with separators that cannot occur in names.
-  init(parts: [String]) {
+  package init(parts: [String]) {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     func add(_ byte: UInt8) {
       hash ^= UInt64(byte)

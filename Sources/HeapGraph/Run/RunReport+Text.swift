@@ -116,9 +116,17 @@ extension RunReport {
 }
 
 extension RunReport.Leak {
-  /// `in tests AppTests.testA(), AppTests.testB() and 3 more`: the tests that made the leak, named
-  /// readably, at most `limit` of them (the JSON report lists all); `nil` when none is known.
+  /// `in tests AppTests.testA(), AppTests.testB() and 3 more`: the tests that made the leak (see
+  /// ``RunReport/testList(_:names:limit:)``).
   func testList(names: NameStyle, limit: Int = 6) -> String? {
+    RunReport.testList(tests, names: names, limit: limit)
+  }
+}
+
+extension RunReport {
+  /// `in tests AppTests.testA(), AppTests.testB() and 3 more`: `tests` named readably, at most
+  /// `limit` of them (the JSON report lists all), a set-up's role kept; `nil` when there is none.
+  package static func testList(_ tests: [String], names: NameStyle, limit: Int = 6) -> String? {
     guard !tests.isEmpty else { return nil }
     let shown = tests.prefix(tests.count > limit ? limit - 1 : limit).map { test in
       let (function, roleSuffix) = TestAttribution.splitRole(test)

@@ -58,6 +58,13 @@ struct TaskReferences {
     if !state.isRunning {  // the frames and status records hold still
       references += frameReferences(ofTask: task, slabMetadata: runtime.slabMetadata) + childTaskReferences(ofTask: task)
     }
+    // A child task keeps its parent: the parent cannot end before its children (it waits for its
+    // group or its `async let`s), so what the parent's frames hold lives as long as any child.
+    if state.jobFlags & ConcurrencyLayout.Task.isChildTask != 0, let parent = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.parent),
+      Self.isTask(parent)
+    {
+      references.append(RawReference(label: "parent task", ownership: .strong, target: parent))
+    }
     return (references, [])
   }
 

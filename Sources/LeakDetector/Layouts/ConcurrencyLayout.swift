@@ -38,7 +38,9 @@ enum ConcurrencyLayout {
     static let statusRecords: UInt = 104
     /// The task allocator's first slab.
     static let firstSlab: UInt = 120
-    /// `ChildFragment::NextChild`, right after the task (whose size is ``Symbols/knownTaskSize``).
+    /// `ChildFragment::Parent`, right after the task (whose size is ``Symbols/knownTaskSize``).
+    static let parent: UInt = 208
+    /// `ChildFragment::NextChild`, after the parent.
     static let nextChild: UInt = 216
   }
 
