@@ -138,6 +138,9 @@ final class LeakGroupingTests: XCTestCase {
     XCTAssertFalse(code.contains(frame("/src/app/Sources/X.swift", line: nil)))
     XCTAssertEqual(
       OwnCode(packageDirectory: nil).firstOwnFrame(in: [frame("/x/.build/checkouts/a.swift"), frame("/x/Sources/a.swift")]), 1)
+    let dependency = frame("/src/app/.build/checkouts/nio/Sources/NIO/Pipeline.swift"), own = frame("/src/app/Sources/App/Server.swift")
+    XCTAssertTrue(code.made([dependency, own]), "a dependency's initializer the package called")
+    XCTAssertFalse(code.made([dependency, dependency, dependency, own]), "the package's main far below")
   }
 
   /// Every report of `run` points at the package's line that made the leak, not at the

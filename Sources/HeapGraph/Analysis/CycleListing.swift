@@ -11,8 +11,8 @@
 /// user's). Without roots nothing can be called leaked or reachable: every component is listed,
 /// the package's own first.
 ///
-/// A component is the package's own when an object of one of its listed cycles was allocated
-/// with one of the package's own frames on its stack (``OwnCode/firstOwnFrame(in:)``), or its
+/// A component is the package's own when the package's code made an object of one of its listed
+/// cycles (``OwnCode/made(_:)``: its line, or a dependency's initializer it called), or its
 /// type is declared in a module of the package (``OwnCode/modules(in:)`` of the snapshot's stacks).
 ///
 /// ```text
@@ -82,7 +82,7 @@ package struct CycleListing: Sendable {
       report.components[component].cycles.contains { cycle in
         cycle.elements.contains { element in
           ReadableName.module(of: element.typeName).map(ownModules.contains) == true
-            || ownCode.firstOwnFrame(in: element.allocationSite) != nil
+            || ownCode.made(element.allocationSite)
         }
       }
     }

@@ -30,6 +30,8 @@ struct EntryChoice {
   /// first of the package's own (`Int.max` when none is).
   private let stackShapes: [(framesToOwnCode: Int, depth: Int)]
   private let ownModules: Set<String>
+  /// For each stack of the graph: whether the package's code made its object (``OwnCode/made(_:)``).
+  private let madeByOwnCode: [Bool]
 
   init(graph: ObjectGraph, ownCode: OwnCode) {
     self.graph = graph
@@ -37,6 +39,7 @@ struct EntryChoice {
       let written = stack.frames.filter(\.isWrittenCode)
       return (ownCode.firstOwnFrame(in: written) ?? Int.max, written.count)
     }
+    madeByOwnCode = graph.stacks.map { ownCode.made($0.frames) }
     ownModules = ownCode.modules(in: graph.stacks.lazy.map(\.frames))
   }
 
@@ -49,10 +52,11 @@ struct EntryChoice {
     return zip(members, ranks).filter { $0.1 == best }.map(\.0)
   }
 
-  /// Whether the package's own code made `node`, or its type is one of the package's.
+  /// Whether the package's own code made `node` (``OwnCode/made(_:)``), or its type is one of the
+  /// package's.
   func isOwn(_ node: Int) -> Bool {
     let stack = Int(graph.stackIndices[node])
-    return (stack >= 0 && stackShapes[stack].framesToOwnCode != Int.max) || isOwnType(node)
+    return (stack >= 0 && madeByOwnCode[stack]) || isOwnType(node)
   }
 
   private struct Rank: Comparable {

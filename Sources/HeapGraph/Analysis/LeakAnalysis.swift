@@ -51,8 +51,8 @@ public struct LeakAnalysis: Sendable {
     /// The first instance's entry cycle, with each object's allocation stack; `nil` when the
     /// entry is in no cycle.
     public var entryCycle: RetainCycle?
-    /// Whether the package's own code made the entry (its allocation stack has a frame of the
-    /// package's, or its type is of one of the package's modules): such groups come first.
+    /// Whether the package's own code made the entry (``OwnCode/made(_:)``), or its type is of one
+    /// of the package's modules: such groups come first.
     public var isOwn: Bool
 
     /// The entry cycle's objects from the entry, in the rotation of ``summary``; empty when the

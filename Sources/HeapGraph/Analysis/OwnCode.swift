@@ -45,6 +45,23 @@ public struct OwnCode: Sendable, Hashable {
     frames.firstIndex { $0.isWrittenCode && contains($0) }
   }
 
+  /// Whether the package's code made an object allocated with `frames`: one of the first three
+  /// frames of code people wrote is the package's own (its line, or a dependency's initializer or
+  /// factory it called directly), not merely somewhere below (every object of a program has
+  /// `main` at the bottom of its stack).
+  public func made(_ frames: [StackFrame]) -> Bool {
+    var written = 0
+    for frame in frames where frame.isWrittenCode {
+      if contains(frame) { return true }
+      written += 1
+      if written == Self.framesOfMadeObjects { return false }
+    }
+    return false
+  }
+
+  /// How many frames of written code `made(_:)` looks at.
+  static let framesOfMadeObjects = 3
+
   /// The modules that the package's own frames in `stacks` belong to (`AppTests` for
   /// `AppTests.PairTests.testPair()`): the types of these modules are the package's own.
   public func modules(in stacks: some Sequence<[StackFrame]>) -> Set<String> {
