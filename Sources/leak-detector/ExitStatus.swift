@@ -15,9 +15,9 @@ enum ExitStatus: Int32, Error, CaseIterable {
   /// What the status means, in one line of `--help`.
   var meaning: String {
     switch self {
-    case .success: "nothing found (analyze, diff, growth, run); no new findings (gate, run --baseline)"
+    case .success: "nothing found or grown; no new findings (gate, run --baseline)"
     case .inputError: "usage or input error: a bad option, an unreadable or malformed file"
-    case .found: "found: cycles, leaks or survivors; growth (diff, growth, run --growth); new findings (gate)"
+    case .found: "found: cycles, leaks or survivors; growth (diff, growth); new (gate)"
     case .baselineStale: "gate: no new findings, but accepted ones are gone; update the baseline"
     case .baselineMissing: "gate: the baseline file does not exist; create it with --update-baseline"
     }
