@@ -47,8 +47,10 @@ extension ProcessMemory {
 
   /// Records malloc's view from the fields of glibc's `mallinfo2()`: `arena`, `uordblks`,
   /// `fordblks`, `hblkhd`. In use is what the arenas hand out plus the blocks in their own
-  /// mappings, which malloc hands out too.
+  /// mappings, which malloc hands out too. All zeros mean that another allocator replaced
+  /// glibc's (a sanitizer's, jemalloc): malloc's view is then unknown, not empty.
   package mutating func recordMallocView(arena: Int, inUseInArenas: Int, freeInArenas: Int, mmapped: Int) {
+    guard arena != 0 || inUseInArenas != 0 || freeInArenas != 0 || mmapped != 0 else { return }
     mallocArenaBytes = arena
     mallocInUse = inUseInArenas + mmapped
     mallocFreeInArenas = freeInArenas
