@@ -17,6 +17,11 @@ final class Titled {
   init(title: String) { self.title = title }
 }
 
+final class Tags {
+  var ids: Set<Int>
+  init(ids: Set<Int>) { self.ids = ids }
+}
+
 final class Excerpt {
   var text: Substring
   init(text: Substring) { self.text = text }
@@ -94,6 +99,15 @@ final class OwnedStorageTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(hollowSize, own + 64 + 8 + 2 * 24, "the dictionary's storage")
     XCTAssertGreaterThanOrEqual(fullSize - hollowSize, (32 + 3 * 8) + (32 + 100 * 8), "each inner array's storage")
     XCTAssertLessThanOrEqual(fullSize - hollowSize, (32 + 3 * 8) + (32 + 100 * 8) + 2 * 64)
+  }
+
+  func testSize_includesASetsStorage() {
+    let generation = AllocationTracker.markGeneration()
+    let tags = escaping(Tags(ids: Set(0..<100)))
+    let (size, own) = sizes(of: [tags], generation: generation)[0]
+    // 100 elements need 256 buckets of 8 bytes (at most three quarters full), and a bitmap.
+    XCTAssertGreaterThanOrEqual(size - own, 32 + 256 * 8 + 256 / 8)
+    XCTAssertLessThanOrEqual(size - own, 128 + 256 * 8 + 256 / 8)
   }
 
   func testSize_countsACopyOnWriteArraySharedByTwoObjectsOnce() {
