@@ -116,9 +116,7 @@ package enum RuntimeLayoutCheck {
   /// (A dictionary's are read through reflection, which this check does not start.)
   private static func ownedStorageFacts() -> [Fact] {
     let empty = [Int]()
-    let numbers = Array(0..<20)
-    var text = String(repeating: "probe", count: 20)
-    text.append("!")
+    let (numbers, text) = heapValues()
     func fact(_ name: String, _ owned: OwnedStorage?, block: UInt) -> Fact {
       let usable = cleak_malloc_block_size(block)
       let expected = "its malloc block (\(usable) usable bytes)"
@@ -137,11 +135,20 @@ package enum RuntimeLayoutCheck {
           block: arrayStorage),
       ]
     }
-      + withUnsafeBytes(of: &text) { value in
+      + withUnsafeBytes(of: text) { value in
         let address = UInt(bitPattern: value.baseAddress)
         let storage = UInt(value.load(as: cleak_string.self).object & cleak_string_object_address_mask)
         return [fact("a native string's storage", StringStorage.owned(byStringAt: address) { _ in false }, block: storage)]
       }
+  }
+
+  /// An array and a native string whose storage is on the heap: made where the caller's
+  /// optimizer cannot see, so never promoted to its stack (the check asks malloc about them).
+  @inline(never)
+  private static func heapValues() -> (numbers: [Int], text: String) {
+    var text = String(repeating: "probe", count: 20)
+    text.append("!")
+    return (Array(0..<20), text)
   }
 
   // MARK: - Helpers
