@@ -8,6 +8,7 @@
 #ifndef CLEAK_SWIFT_HEAP_OBJECT_LAYOUT_H
 #define CLEAK_SWIFT_HEAP_OBJECT_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,17 @@ static inline uintptr_t cleak_side_table_of(uintptr_t object) {
   uint64_t bits = *(const volatile uint64_t *)&((const cleak_heap_object *)object)->refCounts;
   if ((bits & cleak_refcount_side_table_bits) != cleak_refcount_side_table_bits) return 0;
   return (uintptr_t)((bits & ~cleak_refcount_side_table_bits) << cleak_refcount_side_table_shift);
+}
+
+/// The reference-count bits of an immortal object (`Immortal` in `RefCount.h`): `UseSlowRC` and
+/// every bit of the low 32, without `SideTableMark`. Static objects are immortal: the empty
+/// collection singletons, statically initialized literals (`swift_initStaticObject`).
+static const uint64_t cleak_refcount_immortal_bits = ((uint64_t)1 << 63) | 0xFFFFFFFFULL;
+
+/// Whether an object whose reference-count word is `bits` is immortal: a static object, not a
+/// block of the heap. Only the flag bits are read, never a count.
+static inline bool cleak_refcount_is_immortal(uint64_t bits) {
+  return (bits & (cleak_refcount_immortal_bits | ((uint64_t)1 << 62))) == cleak_refcount_immortal_bits;
 }
 
 // A word counts as a reference when, with Swift's spare pointer bits cleared, it is an object's

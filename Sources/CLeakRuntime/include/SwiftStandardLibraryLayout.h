@@ -1,7 +1,7 @@
 // Values of the Swift standard library and ABI as this library reads them in place, without
 // copying (a copy would retain): contiguous array storage, `String`'s two words and its native
-// storage, thick functions and existential containers. (`Dictionary` and `Set` storage are read
-// through their reflected field offsets instead.)
+// storage, thick functions and existential containers, and how large each storage's allocation
+// is. (`Dictionary` and `Set` storage are read through their reflected field offsets instead.)
 //
 // Read from the Swift 6.3.1 standard library (swift-6.3.1-RELEASE: `stdlib/public/core/
 // ContiguousArrayBuffer.swift`, `ArrayBody.swift`, `StringObject.swift`, `StringStorage.swift`;
@@ -10,6 +10,7 @@
 #ifndef CLEAK_SWIFT_STANDARD_LIBRARY_LAYOUT_H
 #define CLEAK_SWIFT_STANDARD_LIBRARY_LAYOUT_H
 
+#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,12 @@ typedef struct {
 } cleak_array_storage;
 
 _Static_assert(sizeof(cleak_array_storage) == 32, "6.3.1 array storage: elements 32 bytes in");
+
+/// Where an array storage's capacity is in `capacityAndFlags`: `capacityAndFlags >> shift` (the
+/// low bit is "elements are of a verbatim-bridged type"). The capacity is what the allocation
+/// has room for (the stdlib asks malloc's usable size), so the storage's allocation is its
+/// instance size plus capacity × the element's stride.
+static const unsigned cleak_array_capacity_shift = 1;
 
 /// `String` (`_StringGuts`' `_StringObject`): two words. A small string keeps its bytes in both
 /// words, its count in the top byte's low nibble; a large one its count in the first word and
@@ -44,6 +51,12 @@ static const uint64_t cleak_string_tail_allocated_flag = (uint64_t)1 << 60;
 static const uint64_t cleak_string_count_mask = 0x0000FFFFFFFFFFFFULL;
 /// The bits of `object` that hold a large string's storage address.
 static const uint64_t cleak_string_object_address_mask = 0x0FFFFFFFFFFFFFFFULL;
+/// The discriminator bits of a large string's `object` (immortal, bridged, small, foreign): all
+/// clear for a string whose storage is a mortal `__StringStorage` or `__SharedStringStorage`.
+static const uint64_t cleak_string_object_discriminator_mask = 0xF000000000000000ULL;
+/// The `countAndFlags` bit of a string whose storage is a native `__StringStorage` (with
+/// `cleak_string_tail_allocated_flag`; a `__SharedStringStorage` has neither).
+static const uint64_t cleak_string_natively_stored_flag = (uint64_t)1 << 61;
 
 /// `__StringStorage`: the header, then the string's UTF-8 bytes at the end of this struct.
 typedef struct {
@@ -53,6 +66,20 @@ typedef struct {
 } cleak_string_storage;
 
 _Static_assert(sizeof(cleak_string_storage) == 32, "6.3.1 string storage: bytes 32 bytes in");
+
+/// The bits of a `__StringStorage`'s `capacityAndFlags` that hold its real capacity (the bytes
+/// allocated for code units, the terminating NUL included).
+static const uint64_t cleak_string_storage_capacity_mask = 0x0000FFFFFFFFFFFFULL;
+/// The `capacityAndFlags` bit of a storage that has a breadcrumbs pointer: one more word,
+/// allocated after the code units (aligned to a word).
+static const uint64_t cleak_string_storage_breadcrumbs_flag = (uint64_t)1 << 63;
+
+/// The usable size of the malloc block at `block`, a Swift object of the heap (every one is a
+/// malloc block; a static object is not): what the standard library asks when it sets a
+/// storage's capacity. Only the start-up check compares it with the sizes the layouts give.
+static inline size_t cleak_malloc_block_size(uintptr_t block) {
+  return malloc_usable_size((void *)block);
+}
 
 /// A thick function value (a closure): its code, then its context object (0 for none).
 typedef struct {

@@ -42,6 +42,15 @@ extension HeapSnapshot {
         generation: generation.map(Int64.init) ?? Int64.min, stackIndex: stackIndex, kind: kind)
     }
 
+    /// Adds `bytes` to the size of an object that was added with a size: memory the object owns
+    /// that is no object of the snapshot (the storage of its collections and strings).
+    package mutating func addBytes(_ bytes: Int, toSizeOf object: Int64) {
+      guard let index = indexByObjectID[object], snapshot.objectSizes[Int(index)] >= 0, bytes >= 0 else {
+        preconditionFailure("HeapSnapshot.Builder.addBytes: object \(object) was not added with a size")
+      }
+      snapshot.objectSizes[Int(index)] += Int64(bytes)
+    }
+
     /// Adds a reference between two objects that were already added.
     public mutating func addReference(from: Int64, to: Int64, label: String?, ownership: Ownership) {
       guard let source = indexByObjectID[from], let target = indexByObjectID[to] else {

@@ -57,6 +57,9 @@ struct HeapWalk {
   private var reachedMaxObjects = false
   private var closureStackIDs: [UInt: Int64] = [:]
   private var trackerStackIDs: [UInt32: Int64] = [:]
+  /// The storage blocks counted in an object's size so far: storage that copies of a value share
+  /// counts once, for the first owner the walk expands.
+  private var countedStorage: Set<UInt> = []
 
   init(
     configuration: RetainCycleDetector.Configuration, progress: CaptureProcess.ProgressRecorder?,
@@ -214,8 +217,11 @@ struct HeapWalk {
     return id
   }
 
-  /// Everything `address` references: reflected, declared and associated.
-  func allReferences(of address: UInt, kind: HeapObjectKind) -> (references: [ObjectReference], diagnostics: [String]) {
+  /// Everything `address` references: reflected, declared and associated; and the storage its
+  /// values own.
+  func allReferences(of address: UInt, kind: HeapObjectKind) -> (
+    references: [ObjectReference], diagnostics: [String], ownedStorage: [OwnedStorage]
+  ) {
     let reflection = reader.reflect(address: address, hint: kind == .box ? .box(boxedType: "") : .none)
     var references = reflection.references
     references += declaredReferences(of: address, kind: kind)
@@ -226,14 +232,15 @@ struct HeapWalk {
           label: "associated[\"\(association.key)\"]", ownership: .strong, targetAddress: association.address,
           targetKind: targetKind, targetTypeName: targetType))
     }
-    return (references, reflection.diagnostics)
+    return (references, reflection.diagnostics, reflection.ownedStorage)
   }
 
   /// Reads the references of a queued object: strong ones are followed (their targets visited),
   /// conservative and non-retaining ones are kept for later.
   private mutating func expand(_ address: UInt, typeName sourceType: String, kind: HeapObjectKind) {
     guard let sourceID = idByAddress[address] else { return }
-    let (references, problems) = allReferences(of: address, kind: kind)
+    let (references, problems, ownedStorage) = allReferences(of: address, kind: kind)
+    count(ownedStorage, inSizeOf: sourceID, at: address)
     diagnostics += problems.map { .unreadableReferences(typeName: sourceType, address: address, problem: $0) }
     if let note = RuntimeKnowledge.opacityNote(for: sourceType), notedTypes.insert(sourceType).inserted {
       diagnostics.append(.opaqueType(typeName: sourceType, note: note))
@@ -252,6 +259,18 @@ struct HeapWalk {
       builder.addReference(from: sourceID, to: arrivalNode(of: reference, targetID: targetID), label: label, ownership: .strong)
       if reference.retainsTarget { strongReferencesInto[reference.targetAddress, default: 0] += 1 }
     }
+  }
+
+  /// Adds to the size of the object `id` at `address` the bytes of the storage it owns that no
+  /// object expanded before it owns (``countedStorage``). An object whose own size is unknown
+  /// (untracked) gets nothing, and leaves its storage to a later owner.
+  private mutating func count(_ ownedStorage: [OwnedStorage], inSizeOf id: Int64, at address: UInt) {
+    guard !ownedStorage.isEmpty, let size = annotations[address]?.size, size > 0 else { return }
+    var bytes = 0
+    for block in ownedStorage where countedStorage.insert(block.address).inserted {
+      bytes += block.bytes
+    }
+    if bytes > 0 { builder.addBytes(bytes, toSizeOf: id) }
   }
 
   /// Whether a configured edge filter drops `reference` of an object of type `sourceType`.

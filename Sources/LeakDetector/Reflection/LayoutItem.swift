@@ -1,7 +1,8 @@
 import HeapGraph
 
-/// Where references live inside a value of one type, computed once per type from reflection
-/// metadata (field descriptors, through RemoteMirror) and reused for every instance.
+/// Where references and owned storage live inside a value of one type, computed once per type
+/// from reflection metadata (field descriptors, through RemoteMirror) and reused for every
+/// instance.
 ///
 /// Offsets are relative to the start of the value; labels are the path to the reference
 /// (`state.payload`), empty for a value that is itself a reference.
@@ -23,6 +24,9 @@ indirect enum LayoutItem: Sendable {
   case dictionary(offset: Int, label: String, key: ElementLayout, value: ElementLayout)
   /// `Set`: a pointer to native hashed storage.
   case set(offset: Int, label: String, element: ElementLayout)
+  /// `String`: two words, the second of which may refer to heap storage the value owns. Holds no
+  /// reference a snapshot records; read for the bytes of that storage.
+  case string(offset: Int, label: String)
   /// Something whose layout is unknown: reported as a diagnostic.
   case opaque(offset: Int, label: String, reason: String)
 
@@ -45,8 +49,23 @@ indirect enum LayoutItem: Sendable {
       .dictionary(offset: offset + delta, label: joinLabel(prefix, label), key: key, value: value)
     case let .set(offset, label, element):
       .set(offset: offset + delta, label: joinLabel(prefix, label), element: element)
+    case let .string(offset, label):
+      .string(offset: offset + delta, label: joinLabel(prefix, label))
     case let .opaque(offset, label, reason):
       .opaque(offset: offset + delta, label: joinLabel(prefix, label), reason: reason)
+    }
+  }
+
+  /// Whether reading the item can find a reference or a diagnostic: false for a string, and for
+  /// a collection or enum that holds only values without references (`[Int]`, `[String: [Int]]`,
+  /// `String?`), whose reading only finds the storage they own.
+  var holdsReferences: Bool {
+    switch self {
+    case .string: false
+    case let .array(_, _, element), let .set(_, _, element): element.holdsReferences
+    case let .dictionary(_, _, key, value): key.holdsReferences || value.holdsReferences
+    case let .enumeration(_, _, _, cases): cases.contains { $0.isIndirect || ($0.payload ?? []).contains(where: \.holdsReferences) }
+    case .reference, .function, .existential, .errorExistential, .opaque: true
     }
   }
 }
@@ -70,6 +89,16 @@ struct ElementLayout: Sendable {
   var stride: Int
   /// The element type's name (for labels such as dictionary keys).
   var typeName: String
+  /// Whether an element can hold a reference (``LayoutItem/holdsReferences``); when not, its
+  /// items are read only for the storage they own, and need no labels.
+  var holdsReferences: Bool
+
+  init(items: [LayoutItem], stride: Int, typeName: String) {
+    self.items = items
+    self.stride = stride
+    self.typeName = typeName
+    holdsReferences = items.contains(where: \.holdsReferences)
+  }
 }
 
 /// `"state"` + `"payload"` → `"state.payload"`; an empty side adds nothing.

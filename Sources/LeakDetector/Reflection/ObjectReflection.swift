@@ -20,6 +20,10 @@ public struct ObjectReflection: Sendable {
   /// What could not be read: types without reflection metadata, unknown layouts, unreadable
   /// storage. Each names the field and the reason.
   public var diagnostics: [String]
+  /// The heap storage the object's values own: the native storage of its arrays, dictionaries
+  /// and sets and its strings' buffers, at any depth of nesting, and the storage inside that
+  /// storage's elements when they are values. A capture adds their bytes to the object's size.
+  package var ownedStorage: [OwnedStorage] = []
 }
 
 /// Every outgoing reference of `object`: stored properties of its class and superclasses, values
@@ -76,7 +80,8 @@ struct LiveObjectReader {
         diagnostics.append("\(raw.label): 0x\(String(raw.target, radix: 16)) is not a readable heap object; the reference was dropped")
       }
     }
-    return ObjectReflection(typeName: typeName, kind: result.kind ?? kind, references: references, diagnostics: diagnostics)
+    return ObjectReflection(
+      typeName: typeName, kind: result.kind ?? kind, references: references, diagnostics: diagnostics, ownedStorage: result.storage)
   }
 
   /// The reference, or `nil` when its target is not a heap object reflection knows.

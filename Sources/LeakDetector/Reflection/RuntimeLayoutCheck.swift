@@ -108,7 +108,47 @@ package enum RuntimeLayoutCheck {
       Fact(name: "a native string's bytes", expected: large, found: largeRead ?? "nothing readable"),
       Fact(name: "the start of an array's elements in its storage", expected: hex(storageWord), found: hex(storage)),
       Fact(name: "an array's count", expected: "\(numbers.count)", found: text(count)),
-    ]
+    ] + ownedStorageFacts()
+  }
+
+  /// The storage a value owns (``OwnedStorage``): the empty array is static, and the sizes the
+  /// layouts give for an array's and a native string's storage are those of their malloc blocks.
+  /// (A dictionary's are read through reflection, which this check does not start.)
+  private static func ownedStorageFacts() -> [Fact] {
+    let empty = [Int]()
+    let (numbers, text) = heapValues()
+    func fact(_ name: String, _ owned: OwnedStorage?, block: UInt) -> Fact {
+      let usable = cleak_malloc_block_size(block)
+      let expected = "its malloc block (\(usable) usable bytes)"
+      let found = owned.map { $0.bytes <= usable && usable - $0.bytes < 32 ? expected : "\($0.bytes) bytes, in a block of \(usable)" }
+      return Fact(name: "the size of \(name)", expected: expected, found: found ?? "nothing readable")
+    }
+    return withExtendedLifetime((empty, numbers)) {
+      let emptyStorage = withUnsafeBytes(of: empty) { $0.load(as: UInt.self) }
+      let arrayStorage = withUnsafeBytes(of: numbers) { $0.load(as: UInt.self) }
+      return [
+        Fact(
+          name: "the empty array's storage", expected: "static",
+          found: StandardCollection.heapInstanceSize(of: emptyStorage) == nil ? "static" : "a heap block"),
+        fact(
+          "an array's storage", StandardCollection.arrayStorage(at: arrayStorage, elementStride: MemoryLayout<Int>.stride),
+          block: arrayStorage),
+      ]
+    }
+      + withUnsafeBytes(of: text) { value in
+        let address = UInt(bitPattern: value.baseAddress)
+        let storage = UInt(value.load(as: cleak_string.self).object & cleak_string_object_address_mask)
+        return [fact("a native string's storage", StringStorage.owned(byStringAt: address) { _ in false }, block: storage)]
+      }
+  }
+
+  /// An array and a native string whose storage is on the heap: made where the caller's
+  /// optimizer cannot see, so never promoted to its stack (the check asks malloc about them).
+  @inline(never)
+  private static func heapValues() -> (numbers: [Int], text: String) {
+    var text = String(repeating: "probe", count: 20)
+    text.append("!")
+    return (Array(0..<20), text)
   }
 
   // MARK: - Helpers

@@ -2,12 +2,15 @@ import CLeakRuntime
 import HeapGraph
 
 extension RuntimeReflector.State {
-  /// Reads `items` of a value at `base`, appending the references found.
+  /// Reads `items` of a value at `base`, appending the references found and the storage the
+  /// value owns (``OwnedStorage``: collection storage and string buffers, those inside the
+  /// storage's elements too).
   ///
   /// - Parameter masked: the value is an enum payload, whose pointers may carry tag bits.
   mutating func collect(
     _ items: [LayoutItem], at base: UInt, prefix: String, masked: Bool, depth: Int,
-    into references: inout [RawReference], diagnostics: inout [String]
+    into references: inout [RawReference], diagnostics: inout [String],
+    storage: inout [OwnedStorage]
   ) {
     guard depth < Self.maximumDepth else {
       diagnostics.append("\(prefix): values nested more than \(Self.maximumDepth) levels deep were not read")
@@ -37,7 +40,7 @@ extension RuntimeReflector.State {
       case let .existential(offset, label, typeRef):
         collectExistential(
           at: base &+ UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth,
-          into: &references, diagnostics: &diagnostics)
+          into: &references, diagnostics: &diagnostics, storage: &storage)
 
       case let .errorExistential(offset, label, typeRef):
         // The field holds a pointer to an error box; the value lives inside it.
@@ -49,40 +52,49 @@ extension RuntimeReflector.State {
         }
         collectExistential(
           at: base &+ UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth, unwrapping: true,
-          into: &references, diagnostics: &diagnostics)
+          into: &references, diagnostics: &diagnostics, storage: &storage)
 
       case let .enumeration(offset, label, typeRef, cases):
         collectEnum(
           at: base &+ UInt(offset), typeRef: typeRef, cases: cases, label: joinLabel(prefix, label), depth: depth,
-          into: &references, diagnostics: &diagnostics)
+          into: &references, diagnostics: &diagnostics, storage: &storage)
 
       case let .array(offset, label, element):
-        let storage = cleak_reference_in_word(Self.word(at: base &+ UInt(offset)))
+        let buffer = cleak_reference_in_word(Self.word(at: base &+ UInt(offset)))
         let path = joinLabel(prefix, label)
-        guard storage != 0 else { continue }
-        let elements = storage &+ UInt(MemoryLayout<cleak_array_storage>.size)
-        guard MemoryReader.readWord(at: storage) != nil, let count = MemoryReader.read(\cleak_array_storage.count, of: storage),
+        guard buffer != 0 else { continue }
+        let elements = buffer &+ UInt(MemoryLayout<cleak_array_storage>.size)
+        guard MemoryReader.readWord(at: buffer) != nil, let count = MemoryReader.read(\cleak_array_storage.count, of: buffer),
           count >= 0, count <= 1 << 36 / max(element.stride, 1),
           count == 0 || cleak_is_readable(elements, count * element.stride)  // bounds the loop by real memory
         else {
-          diagnostics.append("\(path): the array storage at 0x\(String(storage, radix: 16)) is not readable")
+          diagnostics.append("\(path): the array storage at 0x\(String(buffer, radix: 16)) is not readable")
           continue
         }
+        if let owned = StandardCollection.arrayStorage(at: buffer, elementStride: element.stride) { storage.append(owned) }
+        guard !element.items.isEmpty else { continue }
         for index in 0..<count {
           collect(
-            element.items, at: elements &+ UInt(index * element.stride), prefix: "\(path)[\(index)]", masked: false,
-            depth: depth + 1, into: &references, diagnostics: &diagnostics)
+            element.items, at: elements &+ UInt(index * element.stride),
+            prefix: element.holdsReferences ? "\(path)[\(index)]" : path, masked: false, depth: depth + 1,
+            into: &references, diagnostics: &diagnostics, storage: &storage)
         }
 
       case let .dictionary(offset, label, key, value):
         collectHashed(
           at: base &+ UInt(offset), key: key, value: value, label: joinLabel(prefix, label), depth: depth,
-          into: &references, diagnostics: &diagnostics)
+          into: &references, diagnostics: &diagnostics, storage: &storage)
 
       case let .set(offset, label, element):
         collectHashed(
           at: base &+ UInt(offset), key: element, value: nil, label: joinLabel(prefix, label), depth: depth,
-          into: &references, diagnostics: &diagnostics)
+          into: &references, diagnostics: &diagnostics, storage: &storage)
+
+      case let .string(offset, _):
+        let owned = StringStorage.owned(byStringAt: base &+ UInt(offset)) { metadata in
+          className(metadata: metadata) == StringStorage.sharedStorageClassName
+        }
+        if let owned { storage.append(owned) }
 
       case let .opaque(_, label, reason):
         diagnostics.append("\(joinLabel(prefix, label)): \(reason)")
@@ -93,7 +105,8 @@ extension RuntimeReflector.State {
   /// Reads the value inside an existential container at `address`.
   private mutating func collectExistential(
     at address: UInt, typeRef: UInt64, label: String, depth: Int, unwrapping: Bool = false,
-    into references: inout [RawReference], diagnostics: inout [String]
+    into references: inout [RawReference], diagnostics: inout [String],
+    storage: inout [OwnedStorage]
   ) {
     guard let context else { return }
     var instanceTypeRef: UInt64 = 0
@@ -116,12 +129,15 @@ extension RuntimeReflector.State {
       return
     }
     let items = layout(ofTypeRef: instanceTypeRef, depth: depth + 1)
-    collect(items, at: UInt(start), prefix: label, masked: false, depth: depth + 1, into: &references, diagnostics: &diagnostics)
+    collect(
+      items, at: UInt(start), prefix: label, masked: false, depth: depth + 1,
+      into: &references, diagnostics: &diagnostics, storage: &storage)
   }
 
   private mutating func collectEnum(
     at address: UInt, typeRef: UInt64, cases: [EnumCaseLayout], label: String, depth: Int,
-    into references: inout [RawReference], diagnostics: inout [String]
+    into references: inout [RawReference], diagnostics: inout [String],
+    storage: inout [OwnedStorage]
   ) {
     guard let context else { return }
     let caseIndex: Int
@@ -149,7 +165,9 @@ extension RuntimeReflector.State {
     guard let payload = selected.payload else { return }
     let path = joinLabel(label, selected.name)
     guard selected.isIndirect else {
-      collect(payload, at: address, prefix: path, masked: true, depth: depth + 1, into: &references, diagnostics: &diagnostics)
+      collect(
+        payload, at: address, prefix: path, masked: true, depth: depth + 1,
+        into: &references, diagnostics: &diagnostics, storage: &storage)
       return
     }
     // `indirect`: the payload lives in a heap box, read through it (the box is not a node).
@@ -165,16 +183,20 @@ extension RuntimeReflector.State {
     }
     let child = swift_reflection_childOfInstance(context, box, 0)
     let items = items(kind: child.Kind, typeRef: child.TR, label: "", offset: Int(child.Offset), depth: depth + 1)
-    collect(items, at: box, prefix: path, masked: false, depth: depth + 1, into: &references, diagnostics: &diagnostics)
+    collect(
+      items, at: box, prefix: path, masked: false, depth: depth + 1,
+      into: &references, diagnostics: &diagnostics, storage: &storage)
   }
 
-  /// Reads the occupied buckets of native `Dictionary` (`value` given) or `Set` storage.
+  /// Reads the occupied buckets of native `Dictionary` (`value` given) or `Set` storage, and
+  /// counts the storage's allocation.
   private mutating func collectHashed(
     at address: UInt, key: ElementLayout, value: ElementLayout?, label: String, depth: Int,
-    into references: inout [RawReference], diagnostics: inout [String]
+    into references: inout [RawReference], diagnostics: inout [String],
+    storage: inout [OwnedStorage]
   ) {
-    let storage = cleak_reference_in_word(Self.word(at: address))
-    guard storage != 0, let metadata = MemoryReader.readWord(at: storage) else {
+    let buffer = cleak_reference_in_word(Self.word(at: address))
+    guard buffer != 0, let metadata = MemoryReader.readWord(at: buffer) else {
       diagnostics.append("\(label): the hashed storage is not readable")
       return
     }
@@ -182,42 +204,49 @@ extension RuntimeReflector.State {
       diagnostics.append("\(label): unknown layout of \(className(metadata: metadata))")
       return
     }
-    guard let count = MemoryReader.readWord(at: storage &+ UInt(layout.countOffset)).map({ Int(bitPattern: $0) }), count > 0 else {
-      return  // empty, or the shared empty singleton
-    }
-    guard let scaleWord = MemoryReader.readWord(at: storage &+ UInt(layout.scaleOffset)) else { return }
+    guard let count = MemoryReader.readWord(at: buffer &+ UInt(layout.countOffset)).map({ Int(bitPattern: $0) }), count >= 0,
+      let scaleWord = MemoryReader.readWord(at: buffer &+ UInt(layout.scaleOffset))
+    else { return }
     let scale = Int(Int8(truncatingIfNeeded: scaleWord))
     guard (0...40).contains(scale), count <= 1 << scale else {
       diagnostics.append("\(label): implausible hashed storage (scale \(scale), count \(count))")
       return
     }
-    let keys = Self.word(at: storage &+ UInt(layout.keysOffset))
-    let values = layout.valuesOffset.map { Self.word(at: storage &+ UInt($0)) } ?? 0
+    let keys = Self.word(at: buffer &+ UInt(layout.keysOffset))
+    let values = layout.valuesOffset.map { Self.word(at: buffer &+ UInt($0)) } ?? 0
     let bucketCount = 1 << scale
+    let owned = StandardCollection.hashedStorage(
+      at: buffer, lastArray: value == nil ? keys : values, bucketCount: bucketCount, stride: (value ?? key).stride)
+    if let owned { storage.append(owned) }
+    guard count > 0, !key.items.isEmpty || !(value?.items.isEmpty ?? true) else {
+      return  // empty (the shared empty singleton too), or nothing to read in the elements
+    }
     // Bound the loops by real memory: the bitmap, the keys and the values must all be readable.
-    guard cleak_is_readable(storage &+ UInt(layout.bitmapOffset), (bucketCount + 63) / 64 * 8),
+    guard cleak_is_readable(buffer &+ UInt(layout.bitmapOffset), (bucketCount + 63) / 64 * 8),
       cleak_is_readable(keys, bucketCount * max(key.stride, 1)),
       value == nil || cleak_is_readable(values, bucketCount * max(value?.stride ?? 1, 1))
     else {
-      diagnostics.append("\(label): the hashed storage at 0x\(String(storage, radix: 16)) is not readable")
+      diagnostics.append("\(label): the hashed storage at 0x\(String(buffer, radix: 16)) is not readable")
       return
     }
     for wordIndex in 0..<((bucketCount + 63) / 64) {
-      var bits = Self.word(at: storage &+ UInt(layout.bitmapOffset + wordIndex * 8))
+      var bits = Self.word(at: buffer &+ UInt(layout.bitmapOffset + wordIndex * 8))
       while bits != 0 {
         let bucket = wordIndex * 64 + bits.trailingZeroBitCount
         bits &= bits - 1
         guard bucket < bucketCount else { break }
         let keyAddress = keys &+ UInt(bucket * key.stride)
-        if let value {
-          let keyText = Self.printableKey(at: keyAddress, typeName: key.typeName) ?? "value"
+        if let value, !value.items.isEmpty {
+          let keyText = value.holdsReferences ? Self.printableKey(at: keyAddress, typeName: key.typeName) ?? "value" : nil
           collect(
-            value.items, at: values &+ UInt(bucket * value.stride), prefix: "\(label)[\(keyText)]", masked: false,
-            depth: depth + 1, into: &references, diagnostics: &diagnostics)
+            value.items, at: values &+ UInt(bucket * value.stride), prefix: keyText.map { "\(label)[\($0)]" } ?? label,
+            masked: false, depth: depth + 1, into: &references, diagnostics: &diagnostics, storage: &storage)
         }
+        guard !key.items.isEmpty else { continue }
         collect(
-          key.items, at: keyAddress, prefix: value == nil ? "\(label)[element]" : "\(label)[key]", masked: false,
-          depth: depth + 1, into: &references, diagnostics: &diagnostics)
+          key.items, at: keyAddress,
+          prefix: !key.holdsReferences ? label : value == nil ? "\(label)[element]" : "\(label)[key]", masked: false,
+          depth: depth + 1, into: &references, diagnostics: &diagnostics, storage: &storage)
       }
     }
   }
@@ -225,7 +254,8 @@ extension RuntimeReflector.State {
   /// The captures of a closure context or box: `capture #0: Feed`, or `value` for a box.
   mutating func collectCaptures(
     ofContext address: UInt, metadata: UInt, kind: HeapObjectKind, asBox: Bool,
-    into references: inout [RawReference], diagnostics: inout [String]
+    into references: inout [RawReference], diagnostics: inout [String],
+    storage: inout [OwnedStorage]
   ) {
     guard let context else { return }
     if kind == .box {
@@ -236,12 +266,16 @@ extension RuntimeReflector.State {
       let typeRef = swift_reflection_typeRefForMetadata(context, boxed)
       let info = swift_reflection_infoForTypeRef(context, typeRef)
       let items = items(kind: info.Kind, typeRef: typeRef, label: "value", offset: Int(valueOffset), depth: 0)
-      collect(items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+      collect(
+        items, at: address, prefix: "", masked: false, depth: 0,
+        into: &references, diagnostics: &diagnostics, storage: &storage)
       return
     }
     let key = ClosureLayoutKey(metadata: metadata, asBox: asBox)
     if let cached = closureLayouts[key] {
-      collect(cached, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+      collect(
+        cached, at: address, prefix: "", masked: false, depth: 0,
+        into: &references, diagnostics: &diagnostics, storage: &storage)
       return
     }
     let info = swift_reflection_infoForInstance(context, address)
@@ -257,7 +291,9 @@ extension RuntimeReflector.State {
       layout += items(kind: child.Kind, typeRef: child.TR, label: label, offset: Int(child.Offset) + shift, depth: 0)
     }
     if Self.closureLayoutIsPerType(metadata: metadata) { closureLayouts[key] = layout }
-    collect(layout, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+    collect(
+      layout, at: address, prefix: "", masked: false, depth: 0,
+      into: &references, diagnostics: &diagnostics, storage: &storage)
   }
 
   /// What to add to RemoteMirror's capture offsets of a context with metadata `metadata`: the

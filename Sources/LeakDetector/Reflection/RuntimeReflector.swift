@@ -26,29 +26,37 @@ final class RuntimeReflector: Sendable {
     state = Locked(State(context: cleak_reflection_context_create()), protectedAcrossFork: true)
   }
 
-  /// The references and diagnostics of the heap object at `address`.
-  func reflect(address: UInt, asBox: Bool = false) -> (kind: HeapObjectKind?, typeName: String, references: [RawReference], diagnostics: [String]) {
+  /// The references and diagnostics of the heap object at `address`, and the storage its
+  /// values own (``OwnedStorage``: collection storage and string buffers, at any depth).
+  func reflect(address: UInt, asBox: Bool = false) -> (
+    kind: HeapObjectKind?, typeName: String, references: [RawReference], diagnostics: [String], storage: [OwnedStorage]
+  ) {
     state.withLock { state in
       var references: [RawReference] = []
       var diagnostics: [String] = []
+      var storage: [OwnedStorage] = []
       guard let metadata = MemoryReader.readWord(at: address), let kindWord = MemoryReader.readWord(at: metadata),
         let kind = HeapObjectKind.of(kindWord: kindWord)
       else {
-        return (nil, "<not a heap object>", [], ["0x\(String(address, radix: 16)) is not a readable heap object"])
+        return (nil, "<not a heap object>", [], ["0x\(String(address, radix: 16)) is not a readable heap object"], [])
       }
       switch kind {
       case .classInstance:
         guard let layout = state.knownClassLayout(metadata: metadata) else {
-          return (nil, "<unknown object>", [], ["0x\(String(address, radix: 16)) has no known class metadata; it was not read"])
+          return (nil, "<unknown object>", [], ["0x\(String(address, radix: 16)) has no known class metadata; it was not read"], [])
         }
         diagnostics += layout.diagnostics
-        state.collect(layout.items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
-        return (kind, layout.typeName, references, diagnostics)
+        state.collect(
+          layout.items, at: address, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics,
+          storage: &storage)
+        return (kind, layout.typeName, references, diagnostics, storage)
       case .task:
-        return (kind, "Task", [], [])  // read by HiddenReferences
+        return (kind, "Task", [], [], [])  // read by HiddenReferences
       case .closureContext, .box:
-        state.collectCaptures(ofContext: address, metadata: metadata, kind: kind, asBox: asBox, into: &references, diagnostics: &diagnostics)
-        return (kind, kind == .box || asBox ? "box" : "closure context", references, diagnostics)
+        state.collectCaptures(
+          ofContext: address, metadata: metadata, kind: kind, asBox: asBox, into: &references, diagnostics: &diagnostics,
+          storage: &storage)
+        return (kind, kind == .box || asBox ? "box" : "closure context", references, diagnostics, storage)
       }
     }
   }
@@ -63,12 +71,14 @@ final class RuntimeReflector: Sendable {
         return []
       }
       let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
-      guard typeRef != 0, let collection = StandardCollection(storageClassName: state.name(ofTypeRef: typeRef)),
-        let item = collection.item(element: { state.elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, $0), depth: 0) })
-      else { return [] }
+      guard typeRef != 0, let collection = StandardCollection(storageClassName: state.name(ofTypeRef: typeRef)) else { return [] }
+      let item = collection.item { state.elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, $0), depth: 0) }
+      guard item.holdsReferences else { return [] }
       var references: [RawReference] = []
       var diagnostics: [String] = []
-      state.collect([item], at: slot, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics)
+      var owned: [OwnedStorage] = []  // a global's: no object owns it
+      state.collect(
+        [item], at: slot, prefix: "", masked: false, depth: 0, into: &references, diagnostics: &diagnostics, storage: &owned)
       return references
     }
   }
@@ -300,10 +310,9 @@ extension RuntimeReflector {
     private mutating func structLayout(typeRef: UInt64, info: swift_typeinfo_t, depth: Int) -> [LayoutItem] {
       guard let context else { return [] }
       let name = name(ofTypeRef: typeRef)
-      if name == "Swift.String" || name == "Swift.Substring" { return [] }
+      if name == "Swift.String" { return [.string(offset: 0, label: "")] }
       if let collection = StandardCollection(valueTypeName: name) {
-        let item = collection.item { elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, $0), depth: depth) }
-        return item.map { [$0] } ?? []
+        return [collection.item { elementLayout(swift_reflection_genericArgumentOfTypeRef(typeRef, $0), depth: depth) }]
       }
       return (0..<info.NumFields).flatMap { index in
         let child = swift_reflection_childOfTypeRef(context, typeRef, index)
@@ -329,11 +338,12 @@ extension RuntimeReflector {
         cases.append(EnumCaseLayout(name: caseName, runtimeName: runtimeName, payload: payload, isIndirect: isIndirect))
       }
       if !cases.contains(where: { $0.isIndirect || !($0.payload ?? []).isEmpty }) { return [] }
-      // `T?` of a single reference or closure: nil is a null word, no projection needed.
+      // `T?` of a single reference, closure or collection: nil is a null word, no projection
+      // needed.
       if isOptional, let payload = cases.first?.payload, payload.count == 1, !cases[0].isIndirect {
         switch payload[0] {
         case .reference(0, _, let ownership, _) where ownership != .weak: return payload
-        case .function(0, _): return payload
+        case .function(0, _), .array(0, _, _), .dictionary(0, _, _, _), .set(0, _, _): return payload
         default: break
         }
       }
