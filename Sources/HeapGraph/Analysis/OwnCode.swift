@@ -4,7 +4,7 @@
 /// A stack frame is the package's own when its source file lies in the package's directory
 /// outside its build folders (`.build`, `.build-*`, `.swiftpm`, where SwiftPM keeps the
 /// dependencies' checkouts). A file without a directory (`Feed.swift`) is taken as the
-/// package's own. Without a package directory, every file outside such build folders is.
+/// package's own; a relative path with directories (`../sysdeps/nptl/…`) is not. Without a package directory, every file outside such build folders is.
 ///
 /// ```text
 /// package /src/app:
@@ -27,7 +27,9 @@ public struct OwnCode: Sendable, Hashable {
   /// Whether `frame`'s source file is the package's own.
   public func contains(_ frame: StackFrame) -> Bool {
     guard let file = frame.file, !frame.isCompilerGenerated, frame.line != nil else { return false }
-    guard file.hasPrefix("/") else { return true }
+    // A bare file name (`Feed.swift`) is the package's; a relative path with directories is a
+    // library's as its build saw it (glibc's `../sysdeps/nptl/libc_start_call_main.h`).
+    guard file.hasPrefix("/") else { return !file.contains("/") }
     let inPackage: Substring
     if let packageDirectory {
       guard file.hasPrefix(packageDirectory + "/") else { return false }
