@@ -1,0 +1,94 @@
+import Foundation
+import LeakDetectorTesting
+
+// Scenarios for expectNoHeapGrowth. What they keep is stored in globals, so that release builds
+// cannot keep it on the stack or drop it.
+
+/// An object a scenario makes.
+final class GrowthItem {
+  var value = 0
+}
+
+/// Grows by one item per call.
+nonisolated(unsafe) var growingItems: [GrowthItem] = []
+
+/// The line of `appendGrowthItem()` that allocates.
+let appendGrowthItemLine = #line + 3
+@inline(never) func appendGrowthItem() {
+  let item =
+    GrowthItem()
+  growingItems.append(item)
+}
+
+/// Keeps its last `capacity` items.
+final class BoundedCache {
+  let capacity: Int
+  var entries: [GrowthItem] = []
+
+  init(capacity: Int) { self.capacity = capacity }
+
+  @inline(never) func insert(_ item: GrowthItem) {
+    entries.append(item)
+    if entries.count > capacity { entries.removeFirst() }
+  }
+}
+
+nonisolated(unsafe) var boundedCache: BoundedCache?
+
+/// Inserts a new item into `boundedCache` (of 3 items), made on first use.
+@inline(never) func insertIntoBoundedCache() {
+  if boundedCache == nil { boundedCache = BoundedCache(capacity: 3) }
+  boundedCache!.insert(GrowthItem())
+}
+
+/// Made on first use, then the same.
+final class LazySingleton {
+  nonisolated(unsafe) static var shared: LazySingleton?
+  var items = [GrowthItem(), GrowthItem()]
+
+  @inline(never) static func use() -> Int {
+    if shared == nil { shared = LazySingleton() }
+    return shared!.items.count
+  }
+}
+
+/// Where transient work leaves its result (a number, not the objects).
+nonisolated(unsafe) var transientSink = 0
+
+/// Makes 100 objects, uses them and drops them.
+@inline(never) func doTransientWork() {
+  let items = (0..<100).map { index in
+    let item = GrowthItem()
+    item.value = index
+    return item
+  }
+  transientSink &+= items.reduce(0) { $0 + $1.value }
+}
+
+/// Continuations of tasks that wait forever (until a test resumes them).
+final class ParkedTasks: @unchecked Sendable {
+  private let lock = NSLock()
+  private var continuations: [CheckedContinuation<Void, Never>] = []
+
+  var count: Int { lock.withLock { continuations.count } }
+
+  func park(_ continuation: CheckedContinuation<Void, Never>) { lock.withLock { continuations.append(continuation) } }
+
+  func resumeAll() {
+    for continuation in lock.withLock({ () -> [CheckedContinuation<Void, Never>] in
+      defer { continuations.removeAll() }
+      return continuations
+    }) {
+      continuation.resume()
+    }
+  }
+}
+
+let parkedTasks = ParkedTasks()
+
+/// Starts a task that waits for a continuation nobody resumes, and waits until it is parked.
+@inline(never) func startNeverEndingTask() async {
+  let before = parkedTasks.count
+  Task { await withCheckedContinuation { parkedTasks.park($0) } }
+  while parkedTasks.count == before { await Task.yield() }
+}
