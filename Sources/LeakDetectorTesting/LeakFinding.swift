@@ -30,7 +30,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     /// Still alive, but its type is declared as a known leak.
     case knownLeak
     /// Objects kept along one retaining path (or leaked objects of one kind) that grew in every
-    /// iteration of ``expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)``: the
+    /// iteration of `expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)`: the
     /// finding's ``LeakFinding/growth``.
     case grew
   }
@@ -54,7 +54,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// Why the heap could not be captured to explain the survivor (every capture attempt failed);
   /// `nil` when it was.
   public var captureFailure: String? = nil
-  /// What grew in every iteration, for a finding of ``expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)``
+  /// What grew in every iteration, for a finding of `expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)`
   /// (its ``typeName`` is that of the objects that grew, its ``allocationSite`` the line that
   /// added the most of them, its address 0); `nil` for the other checks.
   public var growth: HeapGrowth.Finding? = nil

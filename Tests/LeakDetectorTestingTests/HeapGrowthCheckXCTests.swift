@@ -61,6 +61,19 @@ final class HeapGrowthCheckXCTests: XCTestCase {
     XCTAssertTrue(findings { expectNoHeapGrowth(warmUp: 0) { doTransientWork() } }.isEmpty)
   }
 
+  /// Inside a leak check, the check leaves the generation alone: the enclosing check still
+  /// reports what the scenario kept, each at its allocation site.
+  func testExpectNoHeapGrowth_insideWithLeakChecking_leavesTheEnclosingCheckItsGeneration() {
+    defer { growingItems.removeAll() }
+    let reports = findings {
+      withLeakChecking(fastConfiguration) {
+        expectNoHeapGrowth(iterations: 3, warmUp: 0) { appendGrowthItem() }
+      }
+    }
+    XCTAssertEqual(reports.map(\.finding.kind), [.grew, .leaked, .leaked, .leaked], "\(reports.map(\.finding.description))")
+    XCTAssertEqual(reports.dropFirst().map(\.line), Array(repeating: appendGrowthItemLine, count: 3))
+  }
+
   func testExpectNoHeapGrowth_aTaskPerIterationThatNeverEnds_isNamed() async throws {
     defer { parkedTasks.resumeAll() }
     let collector = FindingCollector()
@@ -77,5 +90,27 @@ final class HeapGrowthCheckXCTests: XCTestCase {
     XCTAssertEqual(report.finding.growth?.origin, "global LeakDetectorTestingTests.parkedTasks")
     XCTAssertTrue(
       report.finding.description.contains("ParkedTasks.continuations[*].canary → CheckedContinuationCanary"), report.finding.description)
+  }
+}
+
+/// The article's failure is the check's real output, in a debug build (in release builds the
+/// allocating line is the inlined initializer's).
+final class HeapGrowthArticleTests: XCTestCase {
+  func testExpectNoHeapGrowth_untrimmedLog_failsAsTheArticleShows() throws {
+    #if !DEBUG
+      throw XCTSkip("the article shows a debug build's output")
+    #endif
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) {
+      expectNoHeapGrowth(iterations: 5) { UntrimmedFeedServer.shared.handle(path: "/feed") }
+    }
+    let finding = try XCTUnwrap(collector.findings.first?.finding)
+    let article = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/LeakDetectorTesting/LeakDetectorTesting.docc/CheckingForLeaksInTests.md"),
+      encoding: .utf8)
+    XCTAssertTrue(
+      article.contains("```text\nHeap growth: \(finding.description)\n```"),
+      "The article's heap growth example differs from the output; update it to:\nHeap growth: \(finding.description)")
   }
 }
