@@ -118,10 +118,11 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// What grew in every iteration, along which path, and which line added it.
   ///
   /// ```text
-  /// LeakDetectorTestingTests.GrowthItem grew in every iteration: 0 -> 1 -> 2 -> 3 objects (+1 per iteration, +16 bytes per iteration).
+  /// LeakDetectorTestingTests.GrowthItem grew in every iteration: 2 -> 3 -> 4 -> 5 objects (+1 per iteration, +24 bytes per iteration).
   /// They are retained through:
   ///   global LeakDetectorTestingTests.growingItems[*]: GrowthItem
-  /// They were allocated at appendItem() (HeapGrowthFixtures.swift:N): 3 objects.
+  /// They were allocated at appendGrowthItem() (HeapGrowthFixtures.swift:N): 3 objects.
+  /// Release what an iteration adds once it is done with it, or bound what grows; allow the path (LeakCheckConfiguration.allowedReferences) if that is by design.
   /// ```
   static func describe(_ growth: HeapGrowth.Finding) -> String {
     let typeName = growth.links.last?.typeName ?? "?"
