@@ -116,6 +116,7 @@ struct HeapGrowthCheck {
 ///   - file: the file the failure is reported in (the caller's).
 ///   - line: the line the failure is reported at (the caller's).
 ///   - scenario: the work that should leave nothing new behind once warmed up.
+@_disfavoredOverload  // in async code, the async form is chosen even for a scenario that does not await
 public func expectNoHeapGrowth(
   iterations: Int = 5, warmUp: Int = 2, configuration: LeakCheckConfiguration = LeakCheckConfiguration(),
   file: StaticString = #filePath, line: UInt = #line, _ scenario: () throws -> Void
@@ -139,8 +140,9 @@ public func expectNoHeapGrowth(
 /// The async form of `expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)`.
 ///
 /// Outside a `.detectsLeaks` test it waits for the leak checks of other tests to end, and they
-/// wait for it, since the allocation tracker is the whole process's: in Swift Testing, where
-/// tests run in parallel, prefer this form.
+/// wait for it, since the allocation tracker is the whole process's. Async code calls this form,
+/// whether or not its scenario awaits; in Swift Testing, where tests run in parallel, call it
+/// from an async test.
 public func expectNoHeapGrowth(
   iterations: Int = 5, warmUp: Int = 2, configuration: LeakCheckConfiguration = LeakCheckConfiguration(),
   file: StaticString = #filePath, line: UInt = #line, _ scenario: () async throws -> Void

@@ -136,7 +136,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       if let growing = growth.growing { text += "  growing: \(names.link(type: growing.typeName, reference: growing.reference))\n" }
       if growth.origin == RootKind.external.rawValue {
         text += "  where what holds the first object was not captured: an object made before the allocation tracker started, "
-          + "a thread's stack, or memory the tracker does not see\n"
+          + "a task, a thread's stack, or memory the tracker does not see\n"
       }
     case .leak:
       text += "They are leaked (nothing outside the heap holds them):\n  \(names.leak(growth.links, summary: growth.summary))\n"

@@ -1,4 +1,5 @@
 import Foundation
+import HeapGraph
 import LeakDetectorTesting
 import Testing
 
@@ -41,5 +42,40 @@ import Testing
     #expect(collector.findings.count == 1)
     #expect(finding.growth?.counts == [2, 3, 4, 5])
     #expect(finding.description.contains("global LeakDetectorTestingTests.parkedTasks: ParkedTasks.continuations[*].canary → CheckedContinuationCanary"), "\(finding.description)")
+  }
+}
+
+/// A server that caches every response, appends a handler per request and starts a task per
+/// request that never ends has three growing paths, each named with the line that added it; its
+/// twin that keeps nothing per request has none.
+@Suite(.serialized) struct GrowingServerTests {
+  @Test func growingServer_namesItsThreeGrowingPaths() async throws {
+    defer { GrowingServer.shared.parked.resumeAll() }
+    let collector = FindingCollector()
+    await withLeakReporter(collector.reporter) {
+      await expectNoHeapGrowth { await GrowingServer.shared.handle() }
+    }
+    let descriptions = collector.findings.map(\.finding.description)
+    #expect(collector.findings.count == 3, "\(descriptions)")
+    let paths = collector.findings.compactMap { $0.finding.growth.map { "\($0.origin ?? ""): \(NameStyle.full.chain($0.links))" } }.sorted()
+    #expect(
+      paths == [
+        "global LeakDetectorTestingTests.GrowingServer.shared: LeakDetectorTestingTests.GrowingServer.cache[*] -> LeakDetectorTestingTests.FeedResponse",
+        "global LeakDetectorTestingTests.GrowingServer.shared: LeakDetectorTestingTests.GrowingServer.handlers[*] -> closure #1 in LeakDetectorTestingTests.GrowingServer.handle()",
+        "global LeakDetectorTestingTests.GrowingServer.shared: LeakDetectorTestingTests.GrowingServer.parked -> LeakDetectorTestingTests.ParkedTasks.continuations[*].canary -> Swift.CheckedContinuationCanary",
+      ], "\(descriptions)")
+    for finding in collector.findings where finding.finding.typeName != "Swift.CheckedContinuationCanary" {
+      // A task's allocations are named at their code once async stacks are followed.
+      #expect(finding.finding.allocationSite?.file?.hasSuffix("HeapGrowthFixtures.swift") == true, "\(finding.finding.description)")
+      #expect(finding.finding.growth?.counts == [2, 3, 4, 5, 6, 7])
+    }
+  }
+
+  @Test func steadyServer_passes() async {
+    let collector = FindingCollector()
+    await withLeakReporter(collector.reporter) {
+      await expectNoHeapGrowth { await SteadyServer.shared.handle() }
+    }
+    #expect(collector.findings.isEmpty, "\(collector.findings.map(\.finding.description))")
   }
 }

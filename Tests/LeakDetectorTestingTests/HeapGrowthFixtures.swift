@@ -118,3 +118,44 @@ final class FeedResponse {
 
   init(path: String) { self.path = path }
 }
+
+/// A server-like program with the three classic growths: it caches every response, appends an
+/// update handler per request and starts a task per request that never ends.
+final class GrowingServer: @unchecked Sendable {
+  static let shared = GrowingServer()
+  private var cache: [String: FeedResponse] = [:]
+  private var handlers: [(Int) -> Void] = []
+  let parked = ParkedTasks()
+  private var requests = 0
+
+  @inline(never) func handle() async {
+    requests += 1
+    let response = FeedResponse(path: "/feed/\(requests)")
+    cache[response.path] = response
+    let request = requests
+    handlers.append { status in response.status = status + request }
+    let before = parked.count
+    Task { await withCheckedContinuation { GrowingServer.shared.parked.park($0) } }
+    while parked.count == before { await Task.yield() }
+  }
+}
+
+/// The twin of `GrowingServer` that keeps nothing per request: a bounded cache, a handler
+/// removed when the request ends, a task that ends, and a formatter made once on first use.
+final class SteadyServer: @unchecked Sendable {
+  static let shared = SteadyServer()
+  private var cache = BoundedCache(capacity: 3)
+  private var handlers: [(Int) -> Void] = []
+  private lazy var formatter = LazySingleton()
+  private var requests = 0
+
+  @inline(never) func handle() async {
+    requests += 1
+    let response = FeedResponse(path: "/feed/\(requests)")
+    cache.insert(GrowthItem())
+    let request = requests
+    handlers.append { status in response.status = status + request }
+    handlers.removeLast()
+    await Task { response.status += formatter.items.count }.value
+  }
+}
