@@ -148,21 +148,19 @@ public func expectNoHeapGrowth(
   file: StaticString = #filePath, line: UInt = #line, _ scenario: () async throws -> Void
 ) async rethrows {
   precondition(iterations >= 2, "expectNoHeapGrowth needs at least 2 iterations to tell growth from a one-time change; got \(iterations)")
-  let waitsForOtherChecks = configuration.isEnabled && LeakScope.current == nil  // a .detectsLeaks test waited already
-  if waitsForOtherChecks { await LeakCheckSerializer.shared.acquire() }
-  guard var check = HeapGrowthCheck(configuration: configuration) else { return }
-  do {
-    for _ in 0..<warmUp { try await scenario() }
-    check.snapshot()
-    for _ in 0..<iterations {
-      try await scenario()
+  try await LeakCheckSerializer.shared.exclusively(if: configuration.isEnabled) {
+    guard var check = HeapGrowthCheck(configuration: configuration) else { return }
+    do {
+      for _ in 0..<warmUp { try await scenario() }
       check.snapshot()
+      for _ in 0..<iterations {
+        try await scenario()
+        check.snapshot()
+      }
+    } catch {
+      check.cancel()
+      throw error
     }
-  } catch {
-    check.cancel()
-    if waitsForOtherChecks { await LeakCheckSerializer.shared.release() }
-    throw error
+    check.finish(location: ("\(file)", Int(line)), xcTestLocation: (file, line))
   }
-  check.finish(location: ("\(file)", Int(line)), xcTestLocation: (file, line))
-  if waitsForOtherChecks { await LeakCheckSerializer.shared.release() }
 }
