@@ -121,7 +121,8 @@ public func expectNoHeapGrowth(
   iterations: Int = 5, warmUp: Int = 2, configuration: LeakCheckConfiguration = LeakCheckConfiguration(),
   file: StaticString = #filePath, line: UInt = #line, _ scenario: () throws -> Void
 ) rethrows {
-  precondition(iterations >= 2, "expectNoHeapGrowth needs at least 2 iterations to tell growth from a one-time change; got \(iterations)")
+  precondition(
+    iterations >= 2, "expectNoHeapGrowth needs at least 2 iterations to tell growth from a one-time change; got \(iterations)")
   guard var check = HeapGrowthCheck(configuration: configuration) else { return }
   do {
     for _ in 0..<warmUp { try scenario() }
@@ -147,7 +148,8 @@ public func expectNoHeapGrowth(
   iterations: Int = 5, warmUp: Int = 2, configuration: LeakCheckConfiguration = LeakCheckConfiguration(),
   file: StaticString = #filePath, line: UInt = #line, _ scenario: () async throws -> Void
 ) async rethrows {
-  precondition(iterations >= 2, "expectNoHeapGrowth needs at least 2 iterations to tell growth from a one-time change; got \(iterations)")
+  precondition(
+    iterations >= 2, "expectNoHeapGrowth needs at least 2 iterations to tell growth from a one-time change; got \(iterations)")
   try await LeakCheckSerializer.shared.exclusively(if: configuration.isEnabled) {
     guard var check = HeapGrowthCheck(configuration: configuration) else { return }
     do {

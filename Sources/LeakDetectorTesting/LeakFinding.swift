@@ -128,12 +128,19 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     let typeName = growth.links.last?.typeName ?? "?"
     let names = NameStyle.readable(forTypeNames: growth.links.map(\.typeName))
     let noun = growth.kind == .path ? "objects" : "instances"
-    var text = "\(typeName) grew in every iteration: \(growth.counts.map(String.init).joined(separator: " -> ")) \(noun) "
-      + "(\(perIteration(growth.countPerStep)) per iteration, \(perIteration(growth.bytesPerStep)) bytes per iteration).\n"
+    var text =
+      growth.growsInSize
+      ? "\(typeName) grew in size in every iteration: \(growth.bytes.map(String.init).joined(separator: " -> ")) bytes "
+        + "(\(perIteration(growth.bytesPerStep)) per iteration), \(growth.counts.last ?? 0) \(noun) throughout.\n"
+      : "\(typeName) grew in every iteration: \(growth.counts.map(String.init).joined(separator: " -> ")) \(noun) "
+        + "(\(perIteration(growth.countPerStep)) per iteration, \(perIteration(growth.bytesPerStep)) bytes per iteration).\n"
     switch growth.kind {
     case .path:
       text += "They are retained through:\n  \(growth.origin ?? "root"): \(names.chain(growth.links))\n"
-      if let growing = growth.growing { text += "  growing: \(names.link(type: growing.typeName, reference: growing.reference))\n" }
+      if let growing = growth.growing {
+        text += "  growing: \(names.link(type: growing.typeName, reference: growing.reference))"
+          + (growth.growsInSize ? " (its own size: values in the collections it owns)\n" : "\n")
+      }
       if growth.origin == RootKind.external.rawValue {
         text += "  where what holds the first object was not captured: an object made before the allocation tracker started, "
           + "a task, a thread's stack, or memory the tracker does not see\n"

@@ -90,6 +90,7 @@ final class HeapGrowthCheckXCTests: XCTestCase {
     XCTAssertEqual(report.finding.growth?.origin, "global LeakDetectorTestingTests.parkedTasks")
     XCTAssertTrue(
       report.finding.description.contains("ParkedTasks.continuations[*].canary → CheckedContinuationCanary"), report.finding.description)
+    XCTAssertEqual(report.finding.allocationSite?.file?.hasSuffix("HeapGrowthFixtures.swift"), true, report.finding.description)
   }
 }
 
