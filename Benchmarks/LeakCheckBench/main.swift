@@ -9,6 +9,9 @@
 //     capture without global data (median of 21, interleaved).
 //   - pending work: the same capture with 1,000 tasks sleeping in `Task.sleep`, then with 1,000
 //     `asyncAfter` blocks pending (median of 11 each).
+//   - heap growth: expectNoHeapGrowth over a scenario that allocates and frees 1,000 objects,
+//     with 10,000 live tracked objects (a test-sized heap), per measured iteration (each takes a
+//     snapshot; the analysis of all of them is shared out), against one withLeakChecking above.
 // Prints one JSON object; milliseconds are per test, best of 5 rounds.
 import LeakDetector
 import LeakDetectorTesting
@@ -45,6 +48,31 @@ func allocateAndFree(_ count: Int) -> Int {
 }
 
 func best(_ rounds: Int = 5, _ body: () -> Double) -> Double { (0..<rounds).map { _ in body() }.min() ?? 0 }
+
+// Heap growth, first too (see below): 10,000 live objects made while the tracker runs (as in a
+// test under .detectsLeaks), then the check over a scenario that makes and frees 1,000 objects;
+// 5 iterations, no warm-up: 6 snapshots and their analyses. Best of 3.
+let growthIterations = 5
+/// The test-sized heap, held by a global as a test's fixtures and singletons are.
+nonisolated(unsafe) var growthLiveHeap: [Item] = []
+nonisolated(unsafe) var growthSink = 0
+func timeGrowthCheck() -> Double {
+  AllocationTracker.start(.init(capturesStacks: true))
+  defer {
+    AllocationTracker.stop()
+    growthLiveHeap = []
+  }
+  growthLiveHeap = (0..<10_000).map { index in
+    let item = Item()
+    item.value = index
+    return item
+  }
+  return best(3) {
+    milliseconds { expectNoHeapGrowth(iterations: growthIterations, warmUp: 0) { growthSink &+= allocateAndFree(1_000) } }
+  }
+}
+let growthCheck = timeGrowthCheck()
+let growthPerIteration = growthCheck / Double(growthIterations)
 
 // First, while no test has run: every XCTest run leaves a watchdog timer pending for a while,
 // and each capture reads the pending timers, which would swamp the difference measured here.
@@ -126,4 +154,7 @@ print(
     + "\"pendingBlocks1000\": {\"captureMilliseconds\": \(rounded(median(beforeBlocks))), "
     + "\"captureWithBlocksMilliseconds\": \(rounded(median(withBlocks))), "
     + "\"extraMicrosecondsPerBlock\": \(rounded((median(withBlocks) - median(beforeBlocks)) * 1000 / 1_000))}, "
-    + "\"sink\": \(sink % 2)}")
+    + "\"heapGrowth10kLive\": {\"checkMilliseconds\": \(rounded(growthCheck)), \"iterations\": \(growthIterations), "
+    + "\"perIterationMilliseconds\": \(rounded(growthPerIteration)), "
+    + "\"ratioToOneWithLeakChecking\": \(rounded(growthPerIteration / checkedBody))}, "
+    + "\"sink\": \((sink &+ growthSink) % 2)}")

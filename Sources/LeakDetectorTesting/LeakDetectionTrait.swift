@@ -81,15 +81,17 @@ public func withLeakChecking<Result>(
   _ configuration: LeakCheckConfiguration = LeakCheckConfiguration(), sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () async throws -> Result
 ) async rethrows -> Result {
-  let scope = LeakScope()
-  let result = try await LeakScope.$current.withValue(scope) {
-    try await checkingGeneration(
-      configuration: configuration, location: (sourceLocation.filePath, sourceLocation.line), scope: scope, body)
+  try await LeakCheckSerializer.shared.exclusively(if: configuration.isEnabled) {
+    let scope = LeakScope()
+    let result = try await LeakScope.$current.withValue(scope) {
+      try await checkingGeneration(
+        configuration: configuration, location: (sourceLocation.filePath, sourceLocation.line), scope: scope, body)
+    }
+    LeakReporting.report(
+      LeakChecker(configuration: configuration).check(scope.watched), otherwiseAt: (sourceLocation.filePath, sourceLocation.line),
+      testCase: nil)
+    return result
   }
-  LeakReporting.report(
-    LeakChecker(configuration: configuration).check(scope.watched), otherwiseAt: (sourceLocation.filePath, sourceLocation.line),
-    testCase: nil)
-  return result
 }
 
 /// The async form of ``checkingGeneration(configuration:location:testCase:_:)``; objects watched
@@ -124,6 +126,8 @@ final class LeakScope: Sendable {
 /// Lets one leak-checked test run at a time: the tracker's generations are process-wide.
 actor LeakCheckSerializer {
   static let shared = LeakCheckSerializer()
+  /// Whether the current task runs inside ``exclusively(if:_:)``.
+  @TaskLocal private static var isHeldByThisTask = false
   private var isHeld = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -140,6 +144,22 @@ actor LeakCheckSerializer {
       isHeld = false
     } else {
       waiters.removeFirst().resume()
+    }
+  }
+
+  /// Runs `body` while no other leak check runs, when `condition` holds (the check is enabled)
+  /// and the caller is not inside a check already (a `.detectsLeaks` test, `withLeakChecking`),
+  /// which has waited.
+  nonisolated func exclusively<Result>(if condition: Bool, _ body: () async throws -> Result) async rethrows -> Result {
+    guard condition, LeakScope.current == nil, !Self.isHeldByThisTask else { return try await body() }
+    await acquire()
+    do {
+      let result = try await Self.$isHeldByThisTask.withValue(true) { try await body() }
+      await release()
+      return result
+    } catch {
+      await release()
+      throw error
     }
   }
 }

@@ -29,6 +29,10 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     case deallocatedLate
     /// Still alive, but its type is declared as a known leak.
     case knownLeak
+    /// Objects kept along one retaining path (or leaked objects of one kind) that grew in every
+    /// iteration of `expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)`: the
+    /// finding's ``LeakFinding/growth``.
+    case grew
   }
 
   public var kind: Kind
@@ -50,12 +54,17 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// Why the heap could not be captured to explain the survivor (every capture attempt failed);
   /// `nil` when it was.
   public var captureFailure: String? = nil
+  /// What grew in every iteration, for a finding of `expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)`
+  /// (its ``typeName`` is that of the objects that grew, its ``allocationSite`` the line that
+  /// added the most of them, its address 0); `nil` for the other checks.
+  public var growth: HeapGrowth.Finding? = nil
 
   /// The report a person can act on. Names are written as people write them; the leaked type's
   /// module, named in the first line, is left out of the rest.
   public var description: String {
     let names = NameStyle.readable(homeModule: ReadableName.module(of: typeName))
     let seconds = Double(gracePeriod.components.seconds) + Double(gracePeriod.components.attoseconds) / 1e18
+    if let growth { return (kind == .knownLeak ? "Known leak: " : "") + Self.describe(growth) }
     var text: String
     switch kind {
     case .deallocatedLate:
@@ -63,6 +72,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         + "but before the report. Not a leak; raise the grace period if that is expected."
     case .knownLeak:
       text = "Known leak: \(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
+    case .grew:
+      return "The heap could not be captured to check what grows: \(captureFailure ?? "no snapshot")."
     case .leaked:
       text = "\(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
     }
@@ -102,6 +113,55 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text += "No retain cycle holds it and no tracked object refers to it: \(Self.unknownHolders) keeps it alive."
     }
     return text
+  }
+
+  /// What grew in every iteration, along which path, and which line added it.
+  ///
+  /// ```text
+  /// LeakDetectorTestingTests.GrowthItem grew in every iteration: 2 -> 3 -> 4 -> 5 objects (+1 per iteration, +24 bytes per iteration).
+  /// They are retained through:
+  ///   global LeakDetectorTestingTests.growingItems[*]: GrowthItem
+  /// They were allocated at appendGrowthItem() (HeapGrowthFixtures.swift:N): 3 objects.
+  /// Release what an iteration adds once it is done with it, or bound what grows; allow the path (LeakCheckConfiguration.allowedReferences) if that is by design.
+  /// ```
+  static func describe(_ growth: HeapGrowth.Finding) -> String {
+    let typeName = growth.links.last?.typeName ?? "?"
+    let names = NameStyle.readable(forTypeNames: growth.links.map(\.typeName))
+    let noun = growth.kind == .path ? "objects" : "instances"
+    var text =
+      growth.growsInSize
+      ? "\(typeName) grew in size in every iteration: \(growth.bytes.map(String.init).joined(separator: " -> ")) bytes "
+        + "(\(perIteration(growth.bytesPerStep)) per iteration), \(growth.counts.last ?? 0) \(noun) throughout.\n"
+      : "\(typeName) grew in every iteration: \(growth.counts.map(String.init).joined(separator: " -> ")) \(noun) "
+        + "(\(perIteration(growth.countPerStep)) per iteration, \(perIteration(growth.bytesPerStep)) bytes per iteration).\n"
+    switch growth.kind {
+    case .path:
+      text += "They are retained through:\n  \(growth.origin ?? "root"): \(names.chain(growth.links))\n"
+      if let growing = growth.growing {
+        text += "  growing: \(names.link(type: growing.typeName, reference: growing.reference))"
+          + (growth.growsInSize ? " (its own size: values in the collections it owns)\n" : "\n")
+      }
+      if growth.origin == RootKind.external.rawValue {
+        text += "  where what holds the first object was not captured: an object made before the allocation tracker started, "
+          + "a task, a thread's stack, or memory the tracker does not see\n"
+      }
+    case .leak:
+      text += "They are leaked (nothing outside the heap holds them):\n  \(names.leak(growth.links, summary: growth.summary))\n"
+    }
+    for site in growth.addedAt {
+      text += "They were allocated at \(names.frame(site.site)): \(site.count) object\(site.count == 1 ? "" : "s").\n"
+    }
+    text += growth.kind == .path
+      ? "Release what an iteration adds once it is done with it, or bound what grows; allow the path (LeakCheckConfiguration.allowedReferences) if that is by design."
+      : "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
+    return text
+  }
+
+  /// `+1`, `+2.5`: an average per iteration.
+  private static func perIteration(_ value: Double) -> String {
+    let rounded = (value * 10).rounded() / 10
+    let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    return rounded >= 0 ? "+" + text : text
   }
 
   /// What holds the first object of a retaining path: `is held by global App.registry`.

@@ -12,18 +12,23 @@ public enum LeakReporting {
   @TaskLocal static var reporter: Reporter?
 
   /// Reports `finding` at `file:line`: to the scoped reporter if one is set, else to the running
-  /// test framework (`testCase` for XCTest, the current Swift Testing test otherwise).
-  static func report(_ finding: LeakFinding, file: String, line: Int, testCase: XCTestCase?) {
+  /// test framework (`testCase` for XCTest, else the current Swift Testing test, else XCTest's
+  /// current test, at `xcTestLocation` when the caller's is known).
+  static func report(
+    _ finding: LeakFinding, file: String, line: Int, testCase: XCTestCase?, xcTestLocation: (file: StaticString, line: UInt)? = nil
+  ) {
     if let reporter { return reporter(finding, file, line) }
-    let message = "Leak detected: " + finding.description
+    let message = (finding.kind == .grew ? "Heap growth: " : "Leak detected: ") + finding.description
     switch finding.kind {
-    case .leaked where Test.current != nil:
+    case .leaked where Test.current != nil, .grew where Test.current != nil:
       Issue.record(
         Comment(rawValue: message),
         sourceLocation: SourceLocation(fileID: fileID(file), filePath: file, line: max(line, 1), column: 1))
-    case .leaked:
+    case .leaked, .grew:
       if let testCase {
         testCase.recordFailure(withDescription: message, inFile: file, atLine: line, expected: true)
+      } else if let xcTestLocation {
+        XCTFail(message, file: xcTestLocation.file, line: xcTestLocation.line)
       } else {
         XCTFail(message)
       }

@@ -46,6 +46,27 @@ func profileScreenReleasesItsViewModel() {
 }
 // end snippet
 
+/// The articles' server: it answers a request and keeps the last three responses.
+final class FeedServer: @unchecked Sendable {
+  static let shared = FeedServer()
+  private var recent: [FeedResponse] = []
+
+  func handle(path: String) {
+    recent.append(FeedResponse(path: path))
+    if recent.count > 3 { recent.removeFirst() }
+  }
+}
+
+// snippet: CheckingForLeaksInTests growth
+final class FeedServerTests: XCTestCase {
+  func testFeedServer_handlingRequests_keepsNothingPerRequest() {
+    expectNoHeapGrowth(iterations: 5, warmUp: 3) {
+      FeedServer.shared.handle(path: "/feed")
+    }
+  }
+}
+// end snippet
+
 func articleConfiguration() -> LeakCheckConfiguration {
   // snippet: CheckingForLeaksInTests configuration
   var configuration = LeakCheckConfiguration()

@@ -57,8 +57,11 @@ struct CapturedHeap {
       }
       return Symbolicator.shared.frames(ofReturnAddresses: stack.frames.map { UInt($0.pc ?? 0) })
     }
+    // The elements of a global collection are roots of one slot: its variable is looked up once.
+    var names: [UInt64: String?] = [:]
     for (root, slot) in zip(variableRoots, variableRootSlots) {
-      guard let name = Symbolicator.shared.variableName(at: UInt(slot)) else { continue }
+      if names[slot] == nil { names[slot] = Symbolicator.shared.variableName(at: UInt(slot)) }
+      guard let name = names[slot]! else { continue }
       let label = snapshot.roots[Int(root)].label ?? ""
       if snapshot.roots[Int(root)].kind == .threadLocal {
         // The child labels a thread-local root by its thread: `main thread` becomes `App.current (main thread)`.
