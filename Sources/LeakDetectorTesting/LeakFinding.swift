@@ -131,9 +131,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     var text =
       growth.growsInSize
       ? "\(typeName) grew in size in every iteration: \(growth.bytes.map(String.init).joined(separator: " -> ")) bytes "
-        + "(\(perIteration(growth.bytesPerStep)) per iteration), \(growth.counts.last ?? 0) \(noun) throughout.\n"
+        + "(\(HeapGrowth.perStep(growth.bytesPerStep)) per iteration), \(growth.counts.last ?? 0) \(noun) throughout.\n"
       : "\(typeName) grew in every iteration: \(growth.counts.map(String.init).joined(separator: " -> ")) \(noun) "
-        + "(\(perIteration(growth.countPerStep)) per iteration, \(perIteration(growth.bytesPerStep)) bytes per iteration).\n"
+        + "(\(HeapGrowth.perStep(growth.countPerStep)) per iteration, \(HeapGrowth.perStep(growth.bytesPerStep)) bytes per iteration).\n"
     switch growth.kind {
     case .path:
       text += "They are retained through:\n  \(growth.origin ?? "root"): \(names.chain(growth.links))\n"
@@ -155,13 +155,6 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       ? "Release what an iteration adds once it is done with it, or bound what grows; allow the path (LeakCheckConfiguration.allowedReferences) if that is by design."
       : "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
     return text
-  }
-
-  /// `+1`, `+2.5`: an average per iteration.
-  private static func perIteration(_ value: Double) -> String {
-    let rounded = (value * 10).rounded() / 10
-    let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    return rounded >= 0 ? "+" + text : text
   }
 
   /// What holds the first object of a retaining path: `is held by global App.registry`.

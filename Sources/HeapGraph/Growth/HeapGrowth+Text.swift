@@ -65,8 +65,8 @@ extension HeapGrowth {
     return text
   }
 
-  /// `+1`, `+2.5`, `-3`: an average per step.
-  static func perStep(_ value: Double) -> String {
+  /// `+1`, `+2.5`, `-3`, `+5,310`: an average per step (or per iteration of a test).
+  package static func perStep(_ value: Double) -> String {
     let rounded = (value * 10).rounded() / 10
     let text = rounded == rounded.rounded() ? grouped(Int(rounded)) : String(rounded)
     return rounded >= 0 ? "+" + text : text
