@@ -8,25 +8,9 @@ import XCTest
 /// sources' handlers hold the streams, the tasks and the storage, so nothing of it is leaked,
 /// at exit or in a snapshot taken on a signal while the program runs. The program's one real
 /// leak is still found.
-final class DispatchSourceRootsTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> =
-    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
-  private var program: String { ((try? Self.built.get()) ?? "") + "/DispatchSources" }
-
-  override class func setUp() {
-    super.setUp()
-    built = Result { try RunFixturePrograms.build(["DispatchSources"], directoryPrefix: "dispatch-sources") }
-  }
-
-  override class func tearDown() {
-    RunFixturePrograms.remove(built)
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    try RunFixturePrograms.skipUnderSanitizers()
-    _ = try Self.built.get()
-  }
+final class DispatchSourceRootsTests: RunFixtureTestCase {
+  override class var fixtureNames: [String] { ["DispatchSources"] }
+  private var program: String { programs + "/DispatchSources" }
 
   /// The handlers of each source, named by the source, hold what the tasks wait on.
   private static let handlerRoots = [

@@ -6,25 +6,8 @@ import XCTest
 /// `leak-detector run` as a person at a terminal uses it: an interrupt sent to the command ends
 /// the program and the report follows, captures leave no child behind, each capture says how long
 /// it took, and the text report is printed whatever the machine-readable report is.
-final class RunAtATerminalTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> =
-    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
-  private var programs: String { (try? Self.built.get()) ?? "" }
-
-  override class func setUp() {
-    super.setUp()
-    built = Result { try RunFixturePrograms.build(["Interruptible", "Leaky", "ForkedChild"], directoryPrefix: "terminal-fixtures") }
-  }
-
-  override class func tearDown() {
-    RunFixturePrograms.remove(built)
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    try RunFixturePrograms.skipUnderSanitizers()
-    _ = try Self.built.get()
-  }
+final class RunAtATerminalTests: RunFixtureTestCase {
+  override class var fixtureNames: [String] { ["Interruptible", "Leaky", "ForkedChild"] }
 
   /// `kill -INT` of the command alone (not of the terminal's whole group): passed on, the program
   /// ends as an interrupt ends it, its agent captures first, and the report follows with the

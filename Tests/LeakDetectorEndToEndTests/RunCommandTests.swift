@@ -6,27 +6,8 @@ import XCTest
 /// `leak-detector run` on real programs and a real package's tests, built here from the
 /// fixtures in `Fixtures/Run` and the `Examples/Pets` package (optimized in release test runs, where
 /// objects may be stack-promoted and closure contexts reshaped).
-final class RunCommandTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> =
-    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
-  /// The directory of the built fixture programs; `setUpWithError` fails a test that has none.
-  private var programs: String { (try? Self.built.get()) ?? "" }
-
-  override class func setUp() {
-    super.setUp()
-    built = Result { try RunFixturePrograms.build(["Leaky", "Clean", "Roots", "Retains", "Crash", "Server"], directoryPrefix: "run-fixtures") }
-  }
-
-  override class func tearDown() {
-    RunFixturePrograms.remove(built)
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    try RunFixturePrograms.skipUnderSanitizers()
-    // A fixture that does not compile fails every test here instead of skipping the suite.
-    _ = try Self.built.get()
-  }
+final class RunCommandTests: RunFixtureTestCase {
+  override class var fixtureNames: [String] { ["Leaky", "Clean", "Roots", "Retains", "Crash", "Server"] }
 
   private static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Examples").path

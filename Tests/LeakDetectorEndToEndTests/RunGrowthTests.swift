@@ -6,26 +6,10 @@ import XCTest
 /// (`Fixtures/Run/Growing.swift`): what it accumulates per request (cached responses, handlers,
 /// tasks that never end) is named with the line that added it, and its clean twin reports
 /// nothing.
-final class RunGrowthTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> =
-    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
-  private var program: String { ((try? Self.built.get()) ?? "") + "/Growing" }
-  private var fragmenting: String { ((try? Self.built.get()) ?? "") + "/Fragmenting" }
-
-  override class func setUp() {
-    super.setUp()
-    built = Result { try RunFixturePrograms.build(["Growing", "Fragmenting"], directoryPrefix: "run-growth") }
-  }
-
-  override class func tearDown() {
-    RunFixturePrograms.remove(built)
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    try RunFixturePrograms.skipUnderSanitizers()
-    _ = try Self.built.get()
-  }
+final class RunGrowthTests: RunFixtureTestCase {
+  override class var fixtureNames: [String] { ["Growing", "Fragmenting"] }
+  private var program: String { programs + "/Growing" }
+  private var fragmenting: String { programs + "/Fragmenting" }
 
   private func run(_ arguments: [String], interval: String = "0.4") throws -> BuiltProgram.Run {
     let directory = NSTemporaryDirectory() + "run-growth-\(UUID().uuidString)"

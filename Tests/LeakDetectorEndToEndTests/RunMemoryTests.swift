@@ -6,25 +6,8 @@ import XCTest
 /// What `leak-detector run` records of a program's memory at its exit capture: malloc's free
 /// bytes in its arenas, RSS and the Swift objects side by side, so that memory freed but kept by
 /// malloc is told apart from Swift objects.
-final class RunMemoryTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> =
-    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
-  private var programs: String { (try? Self.built.get()) ?? "" }
-
-  override class func setUp() {
-    super.setUp()
-    built = Result { try RunFixturePrograms.build(["Fragmented"], directoryPrefix: "run-memory-fixtures") }
-  }
-
-  override class func tearDown() {
-    RunFixturePrograms.remove(built)
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    try RunFixturePrograms.skipUnderSanitizers()
-    _ = try Self.built.get()
-  }
+final class RunMemoryTests: RunFixtureTestCase {
+  override class var fixtureNames: [String] { ["Fragmented"] }
 
   func testRun_programThatFreedItsMallocMemory_recordsItFreeInTheArenasWithFewSwiftObjects() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-memory-\(UUID().uuidString)").path

@@ -8,31 +8,15 @@ import XCTest
 /// capture child, so they are read before the fork and are roots named by thread and key. And
 /// on one whose thread keeps a cycle in a `__thread` variable of a library loaded with `dlopen`
 /// (`Fixtures/Run/DynamicTLS.swift`): dynamic TLS is a root too.
-final class ThreadSpecificRootsTests: XCTestCase {
-  nonisolated(unsafe) private static var built: Result<String, any Error> =
-    .failure(RunFixturePrograms.BuildFailure(description: "not built"))
+final class ThreadSpecificRootsTests: RunFixtureTestCase {
+  override class var fixtureNames: [String] { ["ThreadSpecific", "DynamicTLS"] }
 
-  override class func setUp() {
-    super.setUp()
-    built = Result {
-      let directory = try RunFixturePrograms.build(["ThreadSpecific", "DynamicTLS"], directoryPrefix: "thread-specific")
-      let library = try BuiltProgram.tool("clang").run(
-        ["-shared", "-fPIC", RunFixturePrograms.sources + "/DynamicTLS.c", "-o", directory + "/libDynamicTLS.so"])
-      guard library.status == 0 else {
-        throw RunFixturePrograms.BuildFailure(description: "DynamicTLS.c did not compile:\n\(library.standardError)")
-      }
-      return directory
+  override class func buildExtras(in directory: String) throws {
+    let library = try BuiltProgram.tool("clang").run(
+      ["-shared", "-fPIC", RunFixturePrograms.sources + "/DynamicTLS.c", "-o", directory + "/libDynamicTLS.so"])
+    guard library.status == 0 else {
+      throw RunFixturePrograms.BuildFailure(description: "DynamicTLS.c did not compile:\n\(library.standardError)")
     }
-  }
-
-  override class func tearDown() {
-    RunFixturePrograms.remove(built)
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    try RunFixturePrograms.skipUnderSanitizers()
-    _ = try Self.built.get()
   }
 
   func testRun_valueOfOneOfTheFirstKeys_isARootNamedByThreadAndKey() throws {

@@ -76,9 +76,7 @@ extension HeapGrowth {
       writer.beginArray()
       for site in finding.addedAt {
         writer.beginObject()
-        if let symbol = site.site.symbol { writer.field("function", symbol) }
-        if let file = site.site.file { writer.field("file", file) }
-        if let line = site.site.line { writer.field("line", line) }
+        writer.siteFields(site.site)
         writer.field("count", site.count)
         writer.endObject()
       }

@@ -98,9 +98,7 @@ extension RunReport {
   private static func write(_ frame: StackFrame, as key: StaticString, into writer: inout JSONWriter) {
     writer.key(key)
     writer.beginObject()
-    if let symbol = frame.symbol { writer.field("function", symbol) }
-    if let file = frame.file { writer.field("file", file) }
-    if let line = frame.line { writer.field("line", line) }
+    writer.siteFields(frame)
     writer.endObject()
   }
 

@@ -1,0 +1,9 @@
+extension JSONWriter {
+  /// The fields of a source location that are known, in the reports' order:
+  /// `"function": …, "file": …, "line": …`.
+  mutating func siteFields(_ frame: StackFrame) {
+    if let symbol = frame.symbol { field("function", symbol) }
+    if let file = frame.file { field("file", file) }
+    if let line = frame.line { field("line", line) }
+  }
+}
