@@ -32,4 +32,9 @@ final class MemoryGrowthTests: XCTestCase {
       "RSS +200 MiB, Swift objects +0 bytes, malloc in use +5 MiB, malloc free in arenas +195 MiB: fragmentation, not a Swift leak: "
         + "freed memory stays in malloc's arenas (try MALLOC_ARENA_MAX=2, malloc_trim, or jemalloc)")
   }
+
+  func testPerStep_groupsLargeAveragesAndKeepsTenthsOfSmallOnes() {
+    XCTAssertEqual(
+      [1, 2.5, 23.46, 4516.3, 144_522.7, -3].map(HeapGrowth.perStep), ["+1", "+2.5", "+23.5", "+4,516", "+144,523", "-3"])
+  }
 }

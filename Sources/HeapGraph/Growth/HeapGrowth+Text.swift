@@ -67,8 +67,10 @@ extension HeapGrowth {
 
   /// `+1`, `+2.5`, `-3`, `+5,310`: an average per step (or per iteration of a test).
   package static func perStep(_ value: Double) -> String {
-    let rounded = (value * 10).rounded() / 10
+    // Tenths only where they say something: below 100.
+    let rounded = abs(value) >= 100 ? value.rounded() : (value * 10).rounded() / 10
     let text = rounded == rounded.rounded() ? grouped(Int(rounded)) : String(rounded)
     return rounded >= 0 ? "+" + text : text
   }
+
 }
