@@ -32,7 +32,7 @@ final class RunReportJSONTests: XCTestCase {
     builder.addObject(id: 4, type: "XCTest.XCTestSuiteRun", address: 0x4000, size: 64)
     builder.addReference(from: 3, to: 4, label: "testRun", ownership: .strong)
     builder.addReference(from: 4, to: 3, label: "test", ownership: .strong)
-    return (process, true, HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true)))
+    return (process, true, HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true, ownCode: OwnCode(packageDirectory: "/p"))))
   }
 
   private func report() -> RunReport {

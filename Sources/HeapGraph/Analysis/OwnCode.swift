@@ -4,7 +4,9 @@
 /// A stack frame is the package's own when its source file lies in the package's directory
 /// outside its build folders (`.build`, `.build-*`, `.swiftpm`, where SwiftPM keeps the
 /// dependencies' checkouts). A file without a directory (`Feed.swift`) is taken as the
-/// package's own; a relative path with directories (`../sysdeps/nptl/…`) is not. Without a package directory, every file outside such build folders is.
+/// package's own; a relative path with directories (`../sysdeps/nptl/…`) is not. Without a
+/// package directory nothing is: the analysis then depends on no file path, so a stripped
+/// snapshot's findings are the same.
 ///
 /// ```text
 /// package /src/app:
@@ -26,18 +28,12 @@ public struct OwnCode: Sendable, Hashable {
 
   /// Whether `frame`'s source file is the package's own.
   public func contains(_ frame: StackFrame) -> Bool {
-    guard let file = frame.file, !frame.isCompilerGenerated, frame.line != nil else { return false }
+    guard let packageDirectory, let file = frame.file, !frame.isCompilerGenerated, frame.line != nil else { return false }
     // A bare file name (`Feed.swift`) is the package's; a relative path with directories is a
     // library's as its build saw it (glibc's `../sysdeps/nptl/libc_start_call_main.h`).
     guard file.hasPrefix("/") else { return !file.contains("/") }
-    let inPackage: Substring
-    if let packageDirectory {
-      guard file.hasPrefix(packageDirectory + "/") else { return false }
-      inPackage = file.dropFirst(packageDirectory.count + 1)
-    } else {
-      inPackage = Substring(file)
-    }
-    return !inPackage.split(separator: "/").dropLast().contains(where: Self.isBuildFolder)
+    guard file.hasPrefix(packageDirectory + "/") else { return false }
+    return !file.dropFirst(packageDirectory.count + 1).split(separator: "/").dropLast().contains(where: Self.isBuildFolder)
   }
 
   /// The position in `frames` (innermost first) of the first of the package's own frames of

@@ -13,7 +13,9 @@ extension HeapSnapshot {
       stack.frames.map { frame in
         var frame = frame
         frame.pc = nil
-        frame.file = keepingFileNames ? frame.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } : nil
+        // The compiler's marker is no path: it stays, so that thunks stay thunks.
+        frame.file =
+          keepingFileNames || frame.isCompilerGenerated ? frame.file.map { $0.split(separator: "/").last.map(String.init) ?? $0 } : nil
         return frame
       }
     }
