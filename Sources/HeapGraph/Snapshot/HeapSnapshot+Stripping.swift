@@ -2,7 +2,9 @@ extension HeapSnapshot {
   /// The snapshot without what a user may not want to share (LeakCanary's strip-hprof
   /// analogue): the process name and creation time, the program counters of stack frames (which
   /// reveal the memory layout), and the directories of source files (or the files altogether).
-  /// Types, labels, ownership, generations and line numbers stay, so the analysis is unchanged.
+  /// Types, labels, ownership, generations and line numbers stay, so the analysis is unchanged
+  /// (but for which code is the checked package's own, which needs the files' directories:
+  /// ``OwnCode``).
   ///
   /// - Parameter keepingFileNames: keep `Feed.swift` (without its directory); otherwise drop files.
   public func stripped(keepingFileNames: Bool = true) -> HeapSnapshot {
