@@ -142,9 +142,11 @@ struct DispatchReferences {
     return written.flatMap { closureReference(ofBlock: $0, label: label, keeping: keeping) }
   }
 
-  /// The work item's block.
+  /// The work item's block. Read whatever the sources' check found: a work item's block is no
+  /// source's (ThreadSanitizer wraps sources' handlers, which fails that check, but not work
+  /// items), and the private block's magic number is checked before its block is read.
   func references(ofWorkItem object: UInt) -> [RawReference] {
-    guard DispatchLayoutCheck.mismatch == nil, let block = MemoryReader.readWord(at: object &+ DispatchLayout.SwiftWrapper.wrapped),
+    guard let block = MemoryReader.readWord(at: object &+ DispatchLayout.SwiftWrapper.wrapped),
       let written = Self.privateBlockContent(block)
     else { return [] }
     return Self.closureReference(ofBlock: written, label: "block").map { [$0] } ?? []
