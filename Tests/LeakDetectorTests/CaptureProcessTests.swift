@@ -6,6 +6,12 @@ import XCTest
 /// What a capture does when its child process fails: each failure is a diagnostic, a fresh child
 /// takes over, and when every attempt fails the capture says so instead of crashing or hanging.
 final class CaptureProcessTests: XCTestCase {
+  /// `diagnostics` without the note that libdispatch's layouts are not the ones read: under
+  /// ThreadSanitizer, which wraps Dispatch sources' handlers, every capture adds it.
+  private static func capturesOwn(_ diagnostics: [String]) -> [String] {
+    diagnostics.filter { !$0.hasPrefix("libdispatch's layouts are not the ones this build reads") }
+  }
+
   override func tearDown() {
     CaptureFault.staged.withLock { $0.removeAll() }
     super.tearDown()
@@ -34,7 +40,7 @@ final class CaptureProcessTests: XCTestCase {
     let detector = detector()
     detector.addCandidate(start)
     XCTAssertEqual(detector.findRetainCycles().map(normalized), ["Node.next -> Node.next -> Node"])
-    XCTAssertEqual(detector.diagnostics.count, 1, "\(detector.diagnostics)")
+    XCTAssertEqual(Self.capturesOwn(detector.diagnostics).count, 1, "\(detector.diagnostics)")
     XCTAssertTrue(
       detector.diagnostics[0].hasPrefix("the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; captured again"),
       detector.diagnostics[0])
@@ -49,7 +55,7 @@ final class CaptureProcessTests: XCTestCase {
     let began = clock.now
     XCTAssertEqual(detector.findRetainCycles(), [])
     XCTAssertLessThan(clock.now - began, .seconds(5))
-    XCTAssertEqual(detector.diagnostics.count, 2, "\(detector.diagnostics)")
+    XCTAssertEqual(Self.capturesOwn(detector.diagnostics).count, 2, "\(detector.diagnostics)")
     XCTAssertTrue(detector.diagnostics[0].hasPrefix("the capture process made no progress for 0.2 seconds"), detector.diagnostics[0])
     XCTAssertTrue(detector.diagnostics[0].hasSuffix("it was stopped; captured again"), detector.diagnostics[0])
     XCTAssertTrue(detector.diagnostics[1].hasSuffix("; the capture was given up after 2 attempts"), detector.diagnostics[1])
@@ -72,7 +78,7 @@ final class CaptureProcessTests: XCTestCase {
     let detector = detector()
     detector.addCandidate(start)
     XCTAssertEqual(detector.findRetainCycles().count, 1)
-    XCTAssertEqual(detector.diagnostics.count, 2, "\(detector.diagnostics)")
+    XCTAssertEqual(Self.capturesOwn(detector.diagnostics).count, 2, "\(detector.diagnostics)")
     XCTAssertEqual(detector.diagnostics[0], "the capture process exited with status 3 without sending its result; captured again")
     XCTAssertTrue(detector.diagnostics[1].hasPrefix("the capture process sent a result that could not be read ("), detector.diagnostics[1])
   }
@@ -81,7 +87,7 @@ final class CaptureProcessTests: XCTestCase {
     stage(.crash, .crash)
     let snapshot = AllocationTracker.snapshot(limits: CaptureLimits(attempts: 2))
     XCTAssertEqual(snapshot.objectCount, 0)
-    XCTAssertEqual(snapshot.metadata.diagnostics.count, 2)
+    XCTAssertEqual(Self.capturesOwn(snapshot.metadata.diagnostics).count, 2)
     XCTAssertTrue(snapshot.metadata.diagnostics[1].hasSuffix("given up after 2 attempts"), "\(snapshot.metadata.diagnostics)")
   }
 

@@ -43,7 +43,7 @@ final class DispatchSourceHandlersTests: XCTestCase {
     XCTAssertEqual(
       DispatchLayoutCheck.diagnostic(mismatch),
       "libdispatch's layouts are not the ones this build reads (Swift 6.3.1): a Dispatch source's name is Dispatch data-add source,"
-        + " expected Dispatch timer source; what Dispatch sources, queues and work items hold was not read")
+        + " expected Dispatch timer source; what Dispatch sources and queues hold was not read")
   }
 
   func testSignalSource_whatItsHandlersCapture_isHeldByTheSource_untilCancelled() throws {

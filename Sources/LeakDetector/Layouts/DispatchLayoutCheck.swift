@@ -16,7 +16,7 @@ import HeapGraph
 /// says why, once:
 ///
 /// ```text
-/// libdispatch's layouts are not the ones this build reads (Swift 6.3.1): a Dispatch source's name is Dispatch source, expected Dispatch data-add source; what Dispatch sources, queues and work items hold was not read
+/// libdispatch's layouts are not the ones this build reads (Swift 6.3.1): a Dispatch source's name is Dispatch source, expected Dispatch data-add source; what Dispatch sources and queues hold was not read
 /// ```
 ///
 /// The closures capture nothing, so the check leaves no Swift object behind: the C source stays,
@@ -33,7 +33,7 @@ package enum DispatchLayoutCheck {
   /// The diagnostic for the fact `mismatch`.
   package static func diagnostic(_ mismatch: RuntimeLayoutCheck.Fact) -> String {
     "libdispatch's layouts are not the ones this build reads (Swift 6.3.1): \(mismatch.name) is \(mismatch.found),"
-      + " expected \(mismatch.expected); what Dispatch sources, queues and work items hold was not read"
+      + " expected \(mismatch.expected); what Dispatch sources and queues hold was not read"
   }
 
   /// Every fact, read from a data source made now.
