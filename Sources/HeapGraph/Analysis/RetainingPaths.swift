@@ -66,13 +66,15 @@ struct RetainingPaths {
       return graph.typeName(of: chain[index]) + label
     }
     if steps.count > 8 { steps = steps.prefix(3) + ["… \(steps.count - 7) more …"] + steps.suffix(4) }
-    let origin: String
-    if let root, root.kind != .external, let label = Self.rootLabel(root) {
-      origin = "\(root.kind) \(label)"
-    } else {
-      origin = root?.kind.rawValue ?? "root"
-    }
-    return "\(origin): " + steps.joined(separator: " -> ")
+    return "\(Self.origin(root)): " + steps.joined(separator: " -> ")
+  }
+
+  /// How a path names its root: `global App.feeds` (label subscripts collapsed), the kind alone
+  /// for an external or unlabelled root, `root` when none is known.
+  static func origin(_ root: ObjectGraph.Root?) -> String {
+    guard let root else { return "root" }
+    guard root.kind != .external, let label = rootLabel(root) else { return root.kind.rawValue }
+    return "\(root.kind.rawValue) \(label)"
   }
 
   /// `items[3]` → `items[*]`, `cache["a"].value` → `cache[*].value`.

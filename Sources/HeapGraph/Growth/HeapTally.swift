@@ -139,19 +139,13 @@ public struct HeapTally: Sendable {
   private static func path(to node: Int, graph: ObjectGraph, tree: ShortestPathTree) -> Path {
     let chain = tree.path(to: node) ?? [node]
     let root = graph.roots.first { $0.node == chain[0] }
-    let origin: String
-    if let root, root.kind != .external, let label = RetainingPaths.rootLabel(root) {
-      origin = "\(root.kind.rawValue) \(label)"
-    } else {
-      origin = root?.kind.rawValue ?? "root"
-    }
     let links = chain.indices.map { index in
       HeapFinding.Link(
         typeName: graph.typeName(of: chain[index]),
         reference: index + 1 < chain.count
           ? graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])).map(RetainingPaths.collapsingSubscripts) : nil)
     }
-    return Path(origin: origin, links: links)
+    return Path(origin: RetainingPaths.origin(root), links: links)
   }
 
   /// A site's identity across processes: its file, line and function (not its address).
