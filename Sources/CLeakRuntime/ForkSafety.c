@@ -4,6 +4,8 @@
 
 #include <limits.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -82,7 +84,26 @@ __attribute__((constructor)) static void installForkHandlers(void) {
   pthread_atfork(prepare, releaseInParent, releaseInChild);
 }
 
+// A sanitizer's runtime defines it; without one the weak reference is null.
+extern void __sanitizer_set_report_path(const char *path) __attribute__((weak));
+
+static const char *sanitizerReportPrefix(void) {
+  static char prefix[256];
+  const char *directory = getenv("TMPDIR");
+  if (directory == NULL || directory[0] == 0) directory = "/tmp";
+  snprintf(prefix, sizeof prefix, "%s/leak-detector-capture-report", directory);
+  return prefix;
+}
+
+const char *cleak_sanitizer_report_path(int child) {
+  if (__sanitizer_set_report_path == NULL) return NULL;
+  static char path[300];
+  snprintf(path, sizeof path, "%s.%d", sanitizerReportPrefix(), child);
+  return path;
+}
+
 void cleak_capture_child_begin(int keepDescriptor) {
+  if (__sanitizer_set_report_path != NULL) __sanitizer_set_report_path(sanitizerReportPrefix());
   cleak_tracker_stop_recording_in_child();
   // The child reads the parent's heap, freed parts included (stale references point there), and
   // checks each read against the mappings it read once. Its own frees must then never give

@@ -33,6 +33,19 @@ bool cleak_is_readable(uintptr_t address, size_t length);
 /// Returns the number of bytes copied, or -1 with errno set.
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length);
 
+/// The word at `address`, which the caller knows to be readable (inside an object or storage
+/// it keeps alive): the readers' direct load of a field. Not instrumented by the sanitizers: a
+/// capture reads the frozen heap as it is, and a field that the runtime's layout places inside
+/// an allocation may lie, for AddressSanitizer, in a redzone of it.
+__attribute__((no_sanitize("address", "thread", "memory"))) static inline uintptr_t cleak_load_word(uintptr_t address) {
+  return *(volatile const uintptr_t *)address;
+}
+
+/// The 32 bits at `address`, as ``cleak_load_word`` reads a word.
+__attribute__((no_sanitize("address", "thread", "memory"))) static inline uint32_t cleak_load_u32(uintptr_t address) {
+  return *(volatile const uint32_t *)address;
+}
+
 /// Reads the word at each of `count` addresses into `words` (0 where it cannot be read) with
 /// `process_vm_readv`, 1,024 addresses per call: the kernel checks each read, so memory that
 /// another thread has just freed and unmapped reads as 0 instead of faulting, whatever the
@@ -137,8 +150,14 @@ void cleak_fork_unprotect(pthread_mutex_t *mutex);
 
 /// Prepares a freshly forked capture child: stops allocation recording, restores default
 /// handling of fatal signals (a crash ends the child at once), sends standard input, output and
-/// error to /dev/null, and closes every descriptor but `keepDescriptor`.
+/// error to /dev/null, and closes every descriptor but `keepDescriptor`. In a sanitizer build,
+/// the sanitizer's report goes to `cleak_sanitizer_report_path(getpid())` instead, for the parent
+/// to tell why the child ended.
 void cleak_capture_child_begin(int keepDescriptor);
+
+/// Where a capture child `child` of a sanitizer build writes its sanitizer's report (the
+/// sanitizer adds `.` and the pid to the prefix), in a static buffer; `NULL` without a sanitizer.
+const char *cleak_sanitizer_report_path(int child);
 
 /// How far a capture child got, in memory shared with its parent.
 typedef struct {

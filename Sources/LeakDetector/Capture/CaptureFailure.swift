@@ -20,8 +20,9 @@ enum CaptureFailure: Error, CustomStringConvertible {
   case ranTooLong(limit: Duration, place: String)
   /// The child was killed by `signal` (named `signalName`) while reading `place`.
   case killed(signal: Int32, signalName: String, place: String)
-  /// The child exited with `status` before it sent its whole result.
-  case exitedWithoutResult(status: Int32)
+  /// The child exited with `status` before it sent its whole result; in a sanitizer build,
+  /// `sanitizerReport` is the first line of its sanitizer's report, if it wrote one.
+  case exitedWithoutResult(status: Int32, sanitizerReport: String?)
   /// The child's result did not decode (`error`).
   case unreadableResult(error: String)
 
@@ -40,7 +41,8 @@ enum CaptureFailure: Error, CustomStringConvertible {
     case .ranTooLong(let limit, let place): "the capture process ran longer than \(limit) while reading \(place); it was stopped"
     case .killed(let signal, let signalName, let place):
       "the capture process was killed by signal \(signal) (\(signalName)) while reading \(place)"
-    case .exitedWithoutResult(let status): "the capture process exited with status \(status) without sending its result"
+    case .exitedWithoutResult(let status, let report):
+      "the capture process exited with status \(status) without sending its result" + (report.map { " (\($0))" } ?? "")
     case .unreadableResult(let error): "the capture process sent a result that could not be read (\(error))"
     }
   }

@@ -180,7 +180,25 @@ package struct CaptureProcess {
       let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
       return .failure(.killed(signal: signal, signalName: name, place: whereReading(progress)))
     }
-    return .failure(.exitedWithoutResult(status: (status >> 8) & 0xFF))
+    return .failure(.exitedWithoutResult(status: (status >> 8) & 0xFF, sanitizerReport: sanitizerReport(of: child)))
+  }
+
+  /// The line that names the error in the report a sanitizer wrote for `child` (`ERROR:
+  /// AddressSanitizer: heap-use-after-free on address …`), and the first frame after it; the
+  /// report file is removed. `nil` without a sanitizer or a report.
+  private func sanitizerReport(of child: pid_t) -> String? {
+    guard let path = cleak_sanitizer_report_path(child).map({ String(cString: $0) }) else { return nil }
+    defer { unlink(path) }
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var lines: [String] = []
+    var buffer = [CChar](repeating: 0, count: 1024)
+    while lines.count < 200, fgets(&buffer, Int32(buffer.count), file) != nil {
+      lines.append(String(String(cString: buffer).drop { $0 == " " || $0 == "=" }.prefix { $0 != "\n" }))
+    }
+    guard let error = lines.firstIndex(where: { $0.contains("ERROR: ") }) else { return lines.first { !$0.isEmpty } }
+    let frame = lines[(error + 1)...].first { $0.hasPrefix("#") && !$0.contains("libclang_rt") }
+    return ([lines[error]] + (frame.map { [$0] } ?? [])).joined(separator: "; ")
   }
 
   /// How watching a child ended.

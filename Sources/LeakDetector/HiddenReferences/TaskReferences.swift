@@ -227,9 +227,11 @@ struct TaskReferences {
     var visited = 0
     while slab != 0, visited < 256, MemoryReader.readWord(at: slab &+ Slab.metadata) == slabMetadata {
       visited += 1
-      let used = UInt(UInt32(truncatingIfNeeded: (MemoryReader.readWord(at: slab &+ Slab.usedWord) ?? 0) >> Slab.usedShift))
+      let usedWord = MemoryReader.readWord(at: slab &+ Slab.usedWord) ?? 0
+      let used = UInt(UInt32(truncatingIfNeeded: usedWord >> Slab.usedShift))
+      let capacity = UInt(UInt32(truncatingIfNeeded: usedWord))
       let start = slab &+ Slab.headerSize
-      guard used < 1 << 24, cleak_is_readable(start, Int(used)) else { break }
+      guard used <= capacity, used < 1 << 24, cleak_is_readable(start, Int(used)) else { break }
       for slot in stride(from: start, to: start &+ used, by: MemoryLayout<UInt>.size) {
         guard let word = MemoryReader.readWord(at: slot) else { continue }
         let target = cleak_reference_in_word(word)

@@ -87,7 +87,7 @@ enum ConcurrencyLayout {
     /// The slab's metadata word (`_swift_concurrency_debug_asyncTaskSlabMetadata`).
     static let metadata: UInt = 0
     static let next: UInt = 8
-    /// The word whose upper 32 bits are the bytes in use.
+    /// The word whose lower 32 bits are the slab's capacity and upper 32 bits the bytes in use.
     static let usedWord: UInt = 16
     static let usedShift: UInt = 32
     /// Where the allocations start.

@@ -324,7 +324,7 @@ extension RuntimeReflector.State {
 
   /// The word at `address`, which lies inside an object or storage the caller keeps alive.
   static func word(at address: UInt) -> UInt {
-    UnsafeRawPointer(bitPattern: address).map { $0.loadUnaligned(as: UInt.self) } ?? 0
+    address == 0 ? 0 : cleak_load_word(address)
   }
 
   /// The word-sized field `field` of the `Layout` at `base`, which lies inside an object or
@@ -360,21 +360,19 @@ extension RuntimeReflector.State {
   /// `"key"` for a `String` key, `42` for an integer key, `nil` or `0x…` for an optional
   /// `String` or `ObjectIdentifier`, `nil` for other types.
   static func printableKey(at address: UInt, typeName: String) -> String? {
-    guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+    guard address != 0 else { return nil }
     switch typeName {
     case "Swift.String":
       return stringContents(at: address).map(doubleQuoted)
     case "Swift.Optional<Swift.String>":
       return stringContents(at: address).map(doubleQuoted) ?? "nil"
     case "Swift.Optional<Swift.ObjectIdentifier>":
-      let word = pointer.load(as: UInt.self)
+      let word = word(at: address)
       return word == 0 ? "nil" : "0x" + String(word, radix: 16)
-    case "Swift.Int": return "\(pointer.load(as: Int.self))"
-    case "Swift.Int64": return "\(pointer.load(as: Int64.self))"
-    case "Swift.Int32": return "\(pointer.load(as: Int32.self))"
-    case "Swift.UInt": return "\(pointer.load(as: UInt.self))"
-    case "Swift.UInt64": return "\(pointer.load(as: UInt64.self))"
-    case "Swift.UInt32": return "\(pointer.load(as: UInt32.self))"
+    case "Swift.Int", "Swift.Int64": return "\(Int(bitPattern: word(at: address)))"
+    case "Swift.UInt", "Swift.UInt64": return "\(word(at: address))"
+    case "Swift.Int32": return "\(Int32(bitPattern: cleak_load_u32(address)))"
+    case "Swift.UInt32": return "\(cleak_load_u32(address))"
     default: return nil
     }
   }

@@ -29,8 +29,7 @@ enum StringStorage {
     guard let storage = storageAddress(ofStringAt: address),
       let metadata = MemoryReader.readWord(at: storage), let instanceSize = StandardCollection.heapInstanceSize(of: storage)
     else { return nil }
-    let countAndFlags = UnsafeRawPointer(bitPattern: address)!
-      .loadUnaligned(fromByteOffset: MemoryLayout<cleak_string>.offset(of: \.countAndFlags)!, as: UInt64.self)
+    let countAndFlags = UInt64(RuntimeReflector.State.word(at: MemoryReader.address(of: \cleak_string.countAndFlags, in: address) ?? 0))
     let native = cleak_string_natively_stored_flag | cleak_string_tail_allocated_flag
     if countAndFlags & native == native {
       guard metadata == nativeMetadata, let capacityAndFlags = MemoryReader.read(\cleak_string_storage.capacityAndFlags, of: storage)
@@ -48,8 +47,8 @@ enum StringStorage {
   /// The address of the storage object of the large, mortal, neither bridged nor foreign `String`
   /// at `address`, or `nil` for any other string.
   private static func storageAddress(ofStringAt address: UInt) -> UInt? {
-    guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-    let object = pointer.loadUnaligned(fromByteOffset: MemoryLayout<cleak_string>.offset(of: \.object)!, as: UInt64.self)
+    guard address != 0 else { return nil }
+    let object = UInt64(RuntimeReflector.State.word(at: MemoryReader.address(of: \cleak_string.object, in: address) ?? 0))
     guard object & cleak_string_object_discriminator_mask == 0, object != 0 else { return nil }
     return UInt(object & cleak_string_object_address_mask)
   }
