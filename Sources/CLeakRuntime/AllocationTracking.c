@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 // The allocation tracker: the interposed runtime entry points record every Swift class instance
 // allocated while recording is on, with its metadata, generation and, optionally, allocation
@@ -304,4 +305,85 @@ void swift_deallocPartialClassInstance(void *object, const void *metadata, size_
   cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
   if (current != NULL) current((uintptr_t)object);
   deallocate(object, metadata, size, alignMask);
+}
+
+// MARK: - Tasks
+
+// Tasks are allocated inside the concurrency runtime, with malloc, and freed there when their
+// last reference goes: no interposable call sees them end. The runtime's `swift_task_create`,
+// which code that makes a task (`Task {}`, `Task.detached`, a task group's `addTask`) calls
+// through the PLT, is interposed instead, and each task it makes is remembered in a ring of the
+// latest ones, with where and in which generation it was created: tasks that nothing refers to
+// (a leaked task waits on a continuation only it reaches) are found there. A slot is reused by
+// a later task, so the ring never grows; the reader checks that each task is still one.
+
+typedef struct {
+  void *task;
+  void *initialContext;
+} task_and_context_t;
+
+typedef task_and_context_t (*task_create_t)(size_t flags, void *options, const void *resultType, void *entry,
+                                            void *context) __attribute__((swiftcall));
+
+static _Atomic(task_create_t) realTaskCreate = NULL;
+static _Atomic uint64_t taskRegistryNext = 0;
+/// Mapped at the first task (not in the image's data, whose words are roots of a capture).
+static _Atomic(cleak_tracked_object *) taskRegistry = NULL;
+static const size_t taskRegistryBytes = sizeof(cleak_tracked_object) * CLEAK_TASK_REGISTRY_CAPACITY;
+
+__attribute__((noinline)) static cleak_tracked_object *mapTaskRegistry(void) {
+  void *memory = mmap(NULL, taskRegistryBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) return NULL;
+  cleak_tracked_object *expected = NULL;
+  if (atomic_compare_exchange_strong(&taskRegistry, &expected, (cleak_tracked_object *)memory)) return memory;
+  munmap(memory, taskRegistryBytes);  // another thread mapped it first
+  return expected;
+}
+
+cleak_memory_range cleak_task_registry_storage(void) {
+  uintptr_t start = (uintptr_t)atomic_load(&taskRegistry);
+  return (cleak_memory_range){start, start == 0 ? 0 : start + taskRegistryBytes};
+}
+
+__attribute__((noinline)) static task_create_t resolveTaskCreate(void) {
+  task_create_t create = (task_create_t)dlsym(RTLD_NEXT, "swift_task_create");
+  atomic_store(&realTaskCreate, create);
+  return create;
+}
+
+__attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
+                                                                void *entry, void *context) {
+  task_create_t create = atomic_load_explicit(&realTaskCreate, memory_order_relaxed);
+  if (__builtin_expect(create == NULL, 0)) create = resolveTaskCreate();
+  task_and_context_t made = create(flags, options, resultType, entry, context);
+  cleak_tracked_object *registry = atomic_load_explicit(&taskRegistry, memory_order_acquire);
+  if (__builtin_expect(registry == NULL, 0)) registry = mapTaskRegistry();
+  if (made.task != NULL && registry != NULL) {
+    uint32_t stack = samplesThisAllocation() ? allocationStack((uintptr_t)__builtin_frame_address(0)) : 0;
+    uint64_t slot = atomic_fetch_add_explicit(&taskRegistryNext, 1, memory_order_relaxed) % CLEAK_TASK_REGISTRY_CAPACITY;
+    cleak_tracked_object *entry = &registry[slot];
+    // Published object last, as tracker entries are: a reader keeps an entry whose object did
+    // not change while it read the rest.
+    __atomic_store_n(&entry->object, 0, __ATOMIC_RELEASE);
+    entry->stack = stack;
+    entry->generation = atomic_load_explicit(&currentGeneration, memory_order_relaxed);
+    entry->size = 0;
+    entry->metadata = 0;
+    __atomic_store_n(&entry->object, (uintptr_t)made.task, __ATOMIC_RELEASE);
+  }
+  return made;
+}
+
+size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity) {
+  cleak_tracked_object *registry = atomic_load_explicit(&taskRegistry, memory_order_acquire);
+  size_t copied = 0;
+  for (size_t slot = 0; registry != NULL && slot < CLEAK_TASK_REGISTRY_CAPACITY && copied < capacity; slot++) {
+    uintptr_t task = __atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE);
+    if (task == 0) continue;
+    cleak_tracked_object entry = registry[slot];
+    if (__atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE) != task) continue;
+    entry.object = task;
+    buffer[copied++] = entry;
+  }
+  return copied;
 }

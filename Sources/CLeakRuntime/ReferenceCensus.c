@@ -186,6 +186,8 @@ static void serve(int request, int reply, uintptr_t stackLimit, cleak_capture_pr
   census.objects = objects;
   exclude(&census, (uintptr_t)objects, (uintptr_t)objects + objectBytes);
   exclude(&census, (uintptr_t)census.results, (uintptr_t)census.results + resultBytes);
+  cleak_memory_range tasks = cleak_task_registry_storage();
+  exclude(&census, tasks.start, tasks.end);
   cleak_memory_range entries = cleak_entries_storage();
   exclude(&census, entries.start, entries.end);
   cleak_memory_range table[128];

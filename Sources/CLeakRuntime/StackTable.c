@@ -3,6 +3,7 @@
 #include "CLeakRuntime.h"
 #include "SpinLock.h"
 #include "SwiftConcurrencyLayout.h"
+#include "ReadableMemory.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -142,6 +143,30 @@ __attribute__((noinline, cold)) static int asyncCallersOfFrame(uintptr_t frame, 
   if (frame - stackLow < cleak_async_context_below_frame_record || !isTaskResumption(record->returnAddress)) return -1;
   uintptr_t context = *(const uintptr_t *)(frame - cleak_async_context_below_frame_record);
   return walkAsyncCallers(context, frames + depth, capacity - depth);
+}
+
+// MARK: - Where a task waits
+
+typedef struct {
+  uintptr_t task;
+  uintptr_t *frames;
+  int capacity;
+  int depth;
+} suspension_t;
+
+static void readSuspension(void *argument) {
+  suspension_t *suspension = argument;
+  const cleak_async_task_prefix *task = (const cleak_async_task_prefix *)suspension->task;
+  uintptr_t resumePoint = task->resumeTask;
+  if (suspension->capacity < 1 || !cleak_is_plausible_address(resumePoint, 1)) return;
+  suspension->frames[0] = resumePoint + 1;
+  suspension->depth = 1 + walkAsyncCallers(task->resumeContext, suspension->frames + 1, suspension->capacity - 1);
+}
+
+int cleak_task_suspension_frames(uintptr_t task, uintptr_t *frames, int capacity) {
+  if (!cleak_is_readable(task, sizeof(cleak_async_task_prefix))) return 0;
+  suspension_t suspension = {task, frames, capacity, 0};
+  return cleak_run_guarded(readSuspension, &suspension) ? suspension.depth : 0;
 }
 
 // MARK: - The frame-pointer walk

@@ -93,8 +93,12 @@ struct LeakChecker {
   ) -> [LeakFinding] {
     guard !candidates.isEmpty else { return [] }
     let nodes = candidates.map(\.node)
+    // The capture's roots are complete: every object its reference counts say something outside
+    // the captured objects holds is a root, so what no root reaches is held only by captured
+    // objects that leaked with it (a task that nothing can resume, what its closure captured).
     let analysis = HeapAnalysis(
-      graph: graph, options: .init(cycles: .init(maxCycleLength: configuration.maxCycleLength)), startNodes: nodes)
+      graph: graph, options: .init(cycles: .init(maxCycleLength: configuration.maxCycleLength), rootsAreComplete: true),
+      startNodes: nodes)
     var cyclesByObject: [Int64: [RetainCycle]] = [:]
     for cycle in analysis.cycles.cycles {
       for element in Set(cycle.elements.map(\.objectID)) { cyclesByObject[element, default: []].append(cycle) }
@@ -110,12 +114,13 @@ struct LeakChecker {
       if suppressingHeldCandidates, cycles.contains(where: reportedCycles.contains) { continue }
       reportedCycles.formUnion(cycles)
       let typeName = graph.typeName(of: node)
+      let pathOrigin = path?.steps.first.flatMap { graph.node(forObjectID: $0.objectID) }
       findings.append(
         LeakFinding(
           kind: configuration.isKnownLeak(type: typeName) ? .knownLeak : .leaked, typeName: typeName,
           address: UInt(graph.address(of: node) ?? 0), trackedAt: trackedAt,
           allocationSite: graph.allocationStack(of: node)?.frames.allocationSite, cycles: cycles, retainingPath: path,
-          gracePeriod: configuration.gracePeriod))
+          gracePeriod: configuration.gracePeriod, waitingTask: pathOrigin.flatMap { WaitingTask(task: $0, in: graph) }))
     }
     return findings
   }

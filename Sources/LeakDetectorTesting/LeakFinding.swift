@@ -51,6 +51,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   public var retainingPath: RetainingPath?
   /// The grace period that was waited.
   public var gracePeriod: Duration
+  /// The task that holds it (the first object of ``retainingPath``), when that task waits: where,
+  /// on what, and where it was made.
+  public var waitingTask: WaitingTask? = nil
   /// Why the heap could not be captured to explain the survivor (every capture attempt failed);
   /// `nil` when it was.
   public var captureFailure: String? = nil
@@ -102,10 +105,13 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text += "No retain cycle holds it; it is retained through:\n  " + names.chain(retainingPath.steps.map(\.link)) + "\n"
       let location = retainingPath.originSite?.sourceLocation.map { " (\($0))" } ?? ""
       text += "  where \(names.type(retainingPath.steps[0].typeName))\(location) \(Self.holder(of: retainingPath.origin))\n"
+      if let waitingTask { text += Self.describe(waitingTask, leaked: retainingPath.origin == .leaked, names: names) }
       for step in retainingPath.steps.dropFirst() {
         if let location = step.closureSite?.sourceLocation { text += "    - \(names.type(step.typeName)) written at \(location)\n" }
       }
-      text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
+      text += waitingTask == nil
+        ? "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
+        : "End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
     } else if let retainingPath, case .root(let kind, _) = retainingPath.origin, kind != .external {
       text += "No retain cycle holds it: it \(Self.holder(of: retainingPath.origin)).\n"
       text += "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
@@ -154,6 +160,29 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     text += growth.kind == .path
       ? "Release what an iteration adds once it is done with it, or bound what grows; allow the path (LeakCheckConfiguration.allowedReferences) if that is by design."
       : "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
+    return text
+  }
+
+  /// Where a task waits, and what can resume it: the lines under the path's `where Task …`.
+  ///
+  /// ```text
+  ///     - it waits in closure #1 in countAStream(into:finishing:) at HiddenOwnerSnippets.swift:N,
+  ///       resumed only through AsyncStream<Int>._Storage<>.state.continuations[0].context, which the task itself reaches
+  /// ```
+  static func describe(_ task: WaitingTask, leaked: Bool, names: NameStyle) -> String {
+    let at = task.waitsAt?.sourceLocation.map { " at \($0)" } ?? ""
+    var text = "    - it waits in \(names.type(task.waitsIn))\(at)"
+    if let created = task.createdAt?.sourceLocation { text += ", made at \(created)" }
+    let holders = task.heldBy.map(names.type).joined(separator: ", ")
+    if leaked {
+      text += holders.isEmpty
+        ? ",\n      and nothing holds what could resume it\n"
+        : ",\n      resumed only through \(holders), which the task itself reaches\n"
+    } else if !holders.isEmpty {
+      text += ",\n      resumed through \(holders)\n"
+    } else {
+      text += "\n"
+    }
     return text
   }
 

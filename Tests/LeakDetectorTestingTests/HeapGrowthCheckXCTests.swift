@@ -83,7 +83,7 @@ final class HeapGrowthCheckXCTests: XCTestCase {
       await expectNoHeapGrowth(iterations: 3) { await startNeverEndingTask() }
     }
     let report = try XCTUnwrap(collector.findings.first)
-    XCTAssertEqual(collector.findings.count, 1)
+    XCTAssertEqual(collector.findings.count, 1, "\(collector.findings.map(\.finding.description))")
     XCTAssertEqual(report.line, line)
     XCTAssertEqual(report.finding.kind, .grew)
     XCTAssertEqual(report.finding.growth?.counts, [2, 3, 4, 5])

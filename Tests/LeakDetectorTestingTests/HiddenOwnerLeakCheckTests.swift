@@ -1,4 +1,5 @@
 import Foundation
+import HeapGraph
 import LeakDetectorTesting
 import LeakTestSupport
 import XCTest
@@ -189,5 +190,49 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
       closureLine: { Metronome.closureLine },
       strong: check(Metronome.init, start: { $0.start(weakly: false) }, stop: { $0.stop() }),
       weak: check(Metronome.init, start: { $0.start(weakly: true) }, stop: { $0.stop() }))
+  }
+}
+
+
+final class WaitingTaskLeakCheckTests: XCTestCase {
+  /// The findings of one test that tracks a `StreamTotal` and counts a stream into it. The
+  /// stream's continuation is kept here, out of the capture's sight (a stack is not one of its
+  /// roots), and finished after the check: to the check, the test dropped it.
+  private func findings(finishing: Bool) -> [LeakFinding] {
+    let collector = FindingCollector()
+    var continuations: [AsyncStream<Int>.Continuation] = []
+    withLeakReporter(collector.reporter) {
+      let testCase = HiddenOwnerCases(name: "hiddenOwner") {
+        ($0 as! HiddenOwnerCases).track(
+          StreamTotal(), start: { continuations.append(countAStream(into: $0, finishing: finishing)) }, stop: { _ in })
+      }
+      testCase.run()
+    }
+    continuations.forEach { $0.finish() }
+    return collector.findings.map(\.finding)
+  }
+
+  func testTaskWaitingOnAStreamNobodyFeeds_isNamedWithWhereItWaitsAndWhatCouldResumeIt() throws {
+    let findings = findings(finishing: false)
+    XCTAssertEqual(findings.count, 1)
+    let finding = try XCTUnwrap(findings.first)
+    let text = finding.description
+    XCTAssertEqual(finding.kind, .leaked, text)
+    XCTAssertTrue(finding.cycles.isEmpty, text)
+    XCTAssertTrue(text.contains("  Task.closure → closure #1 in countAStream(into:finishing:).capture #2: StreamTotal → StreamTotal\n"), text)
+    XCTAssertTrue(text.contains("  where Task is itself leaked"), text)
+    let task = try XCTUnwrap(finding.waitingTask, text)
+    XCTAssertEqual(task.waitsIn, "closure #1 in LeakTestSupport.countAStream(into: StreamTotal, finishing: Bool)")
+    XCTAssertEqual(task.heldBy, ["Swift.AsyncStream<Swift.Int>._Storage<>.state.continuations[0].context"])
+    XCTAssertTrue(text.contains("resumed only through AsyncStream<Int>._Storage<>.state.continuations[0].context, which the task itself reaches"), text)
+    #if DEBUG
+      XCTAssertEqual(task.waitsAt?.file.map { ($0 as NSString).lastPathComponent }, "HiddenOwnerSnippets.swift", text)
+      XCTAssertEqual(task.waitsAt?.line, StreamTotal.taskLine, text)
+    #endif
+    XCTAssertTrue(text.hasSuffix("End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."), text)
+  }
+
+  func testTaskOnAFinishedStream_ends_andNothingIsReported() {
+    XCTAssertEqual(findings(finishing: true).map(\.description), [])
   }
 }

@@ -186,3 +186,23 @@ public final class Metronome: @unchecked Sendable {
 
   public func stop() { timer?.invalidate() }
 }
+
+/// `Task { for await x in stream { total.count += x } }` after one element was yielded; with
+/// `finishing: true` the stream is finished, and the task ends. Otherwise it waits for more, until
+/// the caller finishes the continuation returned (a caller that drops it leaks the task, and what
+/// its closure captures, for good).
+public final class StreamTotal: @unchecked Sendable {
+  public init() {}
+  nonisolated(unsafe) public static var taskLine = 0
+  public var count = 0
+}
+
+@discardableResult @inline(never)
+public func countAStream(into total: StreamTotal, finishing: Bool) -> AsyncStream<Int>.Continuation {
+  let (stream, continuation) = AsyncStream<Int>.makeStream()
+  continuation.yield(1)
+  if finishing { continuation.finish() }
+  StreamTotal.taskLine = #line + 1
+  Task { for await x in stream { total.count += x } }
+  return continuation
+}

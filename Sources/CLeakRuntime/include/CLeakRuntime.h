@@ -120,6 +120,22 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
 /// Copies the frames of stack `id` (innermost first); returns their number.
 int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity);
 
+/// Where the task at `task`, which is not running, will resume: the function the runtime resumes
+/// it in, then each logical caller's resume point along the async contexts (innermost first, one
+/// past each point, as return addresses are), up to the task's first function. Reads the task
+/// and its contexts with faults guarded in a capture child; returns the number of frames.
+int cleak_task_suspension_frames(uintptr_t task, uintptr_t *frames, int capacity);
+
+/// How many tasks the task registry remembers: the most recently created ones.
+enum { CLEAK_TASK_REGISTRY_CAPACITY = 1 << 16 };
+
+/// Copies the tasks created through `swift_task_create` that the registry remembers (the
+/// latest ``CLEAK_TASK_REGISTRY_CAPACITY``), as entries with the task's address, its creation
+/// stack (when the tracker records stacks) and the tracker's generation at its creation; size and
+/// metadata are 0. An entry may name a task that has completed or been freed since: the reader
+/// checks each. Returns how many were copied.
+size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity);
+
 // MARK: - Process memory
 
 /// glibc malloc's totals over all its arenas, as `mallinfo2()` gives them, in bytes.
@@ -196,6 +212,9 @@ typedef struct {
   uintptr_t start;
   uintptr_t end;
 } cleak_memory_range;
+
+/// Where the task registry lives (empty before the first task): the census leaves it out.
+cleak_memory_range cleak_task_registry_storage(void);
 
 /// A word of root memory that refers to an object: where it is, and the object.
 typedef struct {

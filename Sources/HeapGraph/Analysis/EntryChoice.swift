@@ -3,8 +3,9 @@
 /// dependency's internals that it holds.
 ///
 /// Objects are ranked, and the best rank wins:
-/// 0. a class instance before a closure context or box (whose stack in a snapshot is where the
-///    closure is written, not where it was made);
+/// 0. a task, then a class instance, then a closure context or box (whose stack in a snapshot
+///    is where the closure is written, not where it was made): a leaked component with a task
+///    in it is a task that can never resume, which is what its developer made and must end;
 /// 1. the fewest frames from the allocation to the package's own code (``OwnCode``): a test
 ///    channel that the package's helper made directly comes before the pipeline that the
 ///    channel's initializer made;
@@ -60,7 +61,8 @@ struct EntryChoice {
   }
 
   private struct Rank: Comparable {
-    var isNotClassInstance: Bool
+    /// 0 for a task, 1 for a class instance, 2 for anything else.
+    var kindRank: Int
     var framesToOwnCode: Int
     var depth: Int
     var isOtherType: Bool
@@ -68,15 +70,15 @@ struct EntryChoice {
     var typeRank: Int32
 
     static func < (lhs: Rank, rhs: Rank) -> Bool {
-      (lhs.isNotClassInstance ? 1 : 0, lhs.framesToOwnCode, lhs.depth, lhs.isOtherType ? 1 : 0, lhs.typeRank)
-        < (rhs.isNotClassInstance ? 1 : 0, rhs.framesToOwnCode, rhs.depth, rhs.isOtherType ? 1 : 0, rhs.typeRank)
+      (lhs.kindRank, lhs.framesToOwnCode, lhs.depth, lhs.isOtherType ? 1 : 0, lhs.typeRank)
+        < (rhs.kindRank, rhs.framesToOwnCode, rhs.depth, rhs.isOtherType ? 1 : 0, rhs.typeRank)
     }
   }
 
   private func rank(_ node: Int) -> Rank {
     let stack = Int(graph.stackIndices[node])
     return Rank(
-      isNotClassInstance: graph.kind(of: node) != .classInstance, framesToOwnCode: stack >= 0 ? stackShapes[stack].framesToOwnCode : Int.max, depth: stack >= 0 ? stackShapes[stack].depth : Int.max,
+      kindRank: graph.kind(of: node) == .task ? 0 : graph.kind(of: node) == .classInstance ? 1 : 2, framesToOwnCode: stack >= 0 ? stackShapes[stack].framesToOwnCode : Int.max, depth: stack >= 0 ? stackShapes[stack].depth : Int.max,
       isOtherType: !isOwnType(node), typeRank: graph.typeRanks[node])
   }
 

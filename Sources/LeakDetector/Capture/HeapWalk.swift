@@ -57,6 +57,9 @@ struct HeapWalk {
   private var reachedMaxObjects = false
   private var closureStackIDs: [UInt: Int64] = [:]
   private var trackerStackIDs: [UInt32: Int64] = [:]
+  private var suspensionStackIDs: [[UInt]: Int64] = [:]
+  /// The stacks recorded so far, of the three kinds above.
+  private var stackCount: Int { closureStackIDs.count + trackerStackIDs.count + suspensionStackIDs.count }
   /// The storage blocks counted in an object's size so far: storage that copies of a value share
   /// counts once, for the first owner the walk expands.
   private var countedStorage: Set<UInt> = []
@@ -202,7 +205,7 @@ struct HeapWalk {
   /// The snapshot stack of an allocation stack recorded by the tracker, as return addresses.
   private mutating func stackID(forTrackerStack trackerID: UInt32) -> Int64 {
     if let id = trackerStackIDs[trackerID] { return id }
-    let id = Int64(closureStackIDs.count + trackerStackIDs.count + 1)
+    let id = Int64(stackCount + 1)
     trackerStackIDs[trackerID] = id
     builder.addStack(id: id, frames: AllocationTracker.programCounters(ofStack: trackerID).map { StackFrame(pc: UInt64($0)) })
     return id
@@ -211,9 +214,34 @@ struct HeapWalk {
   /// A closure context's "allocation site": the closure's own code address.
   private mutating func stackID(forFunction function: UInt) -> Int64 {
     if let id = closureStackIDs[function] { return id }
-    let id = Int64(closureStackIDs.count + trackerStackIDs.count + 1)
+    let id = Int64(stackCount + 1)
     closureStackIDs[function] = id
     builder.addStack(id: id, frames: [StackFrame(pc: UInt64(function))])
+    return id
+  }
+
+  /// Where the task at `address` (node `taskID`) waits, as a node of its own (``SuspensionPoint``)
+  /// that the task links to; `nil` for a running task, or when its frames cannot be read. The
+  /// node is named after the first function of the backtrace that has a source location (the
+  /// toolchain's own, a stream's `next()`, have none), and its stack starts there.
+  private mutating func suspensionNode(ofTask address: UInt, taskID: Int64) -> Int64? {
+    let frames = TaskReferences(reflector: reader.reflector).suspensionFrames(ofTask: address)
+    guard !frames.isEmpty else { return nil }
+    let first = frames.firstIndex { Symbolicator.shared.frame(at: $0 - 1).line != nil } ?? 0
+    let shown = Array(frames[first...])
+    let function = Symbolicator.shared.closureName(at: shown[0] - 1) ?? "0x\(String(shown[0] - 1, radix: 16))"
+    let stack: Int64
+    if let known = suspensionStackIDs[shown] {
+      stack = known
+    } else {
+      stack = Int64(stackCount + 1)
+      suspensionStackIDs[shown] = stack
+      builder.addStack(id: stack, frames: shown.map { StackFrame(pc: UInt64($0)) })
+    }
+    let id = nextID
+    nextID += 1
+    builder.addObject(id: id, type: SuspensionPoint.typeName(function: function), stack: stack, kind: .closureContext)
+    builder.addReference(from: taskID, to: id, label: SuspensionPoint.taskEdgeLabel, ownership: .strong)
     return id
   }
 
@@ -245,10 +273,15 @@ struct HeapWalk {
     if let note = RuntimeKnowledge.opacityNote(for: sourceType), notedTypes.insert(sourceType).inserted {
       diagnostics.append(.opaqueType(typeName: sourceType, note: note))
     }
+    var frameWords: [(to: UInt, label: String)] = []
     for reference in references where !isFiltered(reference, from: sourceType) {
       let (ownership, label) = recorded(reference)
       if reference.isConservative {
-        conservative.append((sourceID, reference.targetAddress, label))
+        if kind == .task && label == SuspensionPoint.frameEdgeLabel {
+          frameWords.append((reference.targetAddress, label))
+        } else {
+          conservative.append((sourceID, reference.targetAddress, label))
+        }
         continue
       }
       guard ownership.isRetaining else {
@@ -258,6 +291,12 @@ struct HeapWalk {
       guard let targetID = visit(reference) else { continue }
       builder.addReference(from: sourceID, to: arrivalNode(of: reference, targetID: targetID), label: label, ownership: .strong)
       if reference.retainsTarget { strongReferencesInto[reference.targetAddress, default: 0] += 1 }
+    }
+    // A waiting task's frames are held where it waits: a node made after the task's other
+    // targets, so that paths go through what the task's closure captures before its frames.
+    if kind == .task {
+      let holder = suspensionNode(ofTask: address, taskID: sourceID) ?? sourceID
+      conservative += frameWords.map { (holder, $0.to, $0.label) }
     }
   }
 

@@ -38,6 +38,7 @@ struct HiddenReferences {
     NotificationCenterRegistrations.tokenTypeName: { hidden, address in
       NotificationCenterRegistrations(reflector: hidden.reflector).references(ofToken: address)
     },
+    TaskReferences.canaryTypeName: { _, address in TaskReferences.references(ofCanary: address) },
   ]
 
   /// The hidden references of the object at `address`, of `typeName` and `kind`, and what could

@@ -75,6 +75,15 @@ struct TaskReferences {
     return closure(ofTask: task, state: state).map(\.function)
   }
 
+  /// Where the task at `task` waits, when it neither runs nor has completed: the resume point of
+  /// the function it waits in, then its callers' (one past each, as return addresses are).
+  func suspensionFrames(ofTask task: UInt) -> [UInt] {
+    guard Runtime.current != nil, let state = State(ofTask: task), !state.isRunning else { return [] }
+    var frames = [UInt](repeating: 0, count: 64)
+    let count = Int(cleak_task_suspension_frames(task, &frames, Int32(frames.count)))
+    return Array(frames.prefix(max(count, 0)))
+  }
+
   /// The job flags and status of a task that has not completed.
   private struct State {
     var jobFlags: UInt32
@@ -148,6 +157,22 @@ struct TaskReferences {
       let jobFlags = MemoryReader.readWord(at: address &+ ConcurrencyLayout.Task.jobFlags)
     else { return false }
     return UInt32(truncatingIfNeeded: jobFlags) & ConcurrencyLayout.Task.jobKindMask == ConcurrencyLayout.Task.jobKindTask
+  }
+
+  /// The class `withCheckedContinuation` stores its continuation in.
+  static let canaryTypeName = "Swift.CheckedContinuationCanary"
+
+  /// The continuation a `CheckedContinuation`'s canary keeps in its tail (the task it resumes,
+  /// while that task waits), as a conservative reference: see ``LayoutItem/continuation(offset:label:)``.
+  static func references(ofCanary canary: UInt) -> [RawReference] {
+    guard let task = MemoryReader.readWord(at: canary &+ ConcurrencyLayout.CheckedContinuationCanary.continuation), isWaiting(task)
+    else { return [] }
+    return [RawReference(label: "continuation", ownership: .strong, target: task, isConservative: true)]
+  }
+
+  /// Whether `address` is a task that has not completed: one a continuation can still resume.
+  static func isWaiting(_ address: UInt) -> Bool {
+    isTask(address) && State(ofTask: address) != nil
   }
 
   /// What a task that wakes a task in `Task.sleep` stands for, from its sleep token.
@@ -236,7 +261,7 @@ struct TaskReferences {
         guard let word = MemoryReader.readWord(at: slot) else { continue }
         let target = cleak_reference_in_word(word)
         guard target != task, cleak_is_plausible_address(target, 8) else { continue }
-        references.append(RawReference(label: "async frame", ownership: .strong, target: target, isConservative: true))
+        references.append(RawReference(label: SuspensionPoint.frameEdgeLabel, ownership: .strong, target: target, isConservative: true))
       }
       slab = MemoryReader.readWord(at: slab &+ Slab.next) ?? 0
     }

@@ -106,4 +106,11 @@ enum ConcurrencyLayout {
     static let token: UInt = 16
     static let finishedStates: ClosedRange<UInt> = 1...3
   }
+
+  /// `CheckedContinuationCanary` (`CheckedContinuation.swift`): no stored properties; its tail,
+  /// right after the object's header, is `(UnsafeRawPointer?, String)`: the continuation (the
+  /// waiting task's address, until it is resumed), then the function that made it.
+  enum CheckedContinuationCanary {
+    static let continuation: UInt = 16
+  }
 }

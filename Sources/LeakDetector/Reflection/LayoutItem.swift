@@ -27,6 +27,11 @@ indirect enum LayoutItem: Sendable {
   /// `String`: two words, the second of which may refer to heap storage the value owns. Holds no
   /// reference a snapshot records; read for the bytes of that storage.
   case string(offset: Int, label: String)
+  /// A raw continuation (`Builtin.RawUnsafeContinuation`, inside `UnsafeContinuation` and
+  /// `CheckedContinuation`): the task it resumes, while that task waits. The waiting task
+  /// retains itself until it completes, and that retain belongs to whoever can resume it: the
+  /// holder of the continuation.
+  case continuation(offset: Int, label: String)
   /// Something whose layout is unknown: reported as a diagnostic.
   case opaque(offset: Int, label: String, reason: String)
 
@@ -51,6 +56,8 @@ indirect enum LayoutItem: Sendable {
       .set(offset: offset + delta, label: joinLabel(prefix, label), element: element)
     case let .string(offset, label):
       .string(offset: offset + delta, label: joinLabel(prefix, label))
+    case let .continuation(offset, label):
+      .continuation(offset: offset + delta, label: joinLabel(prefix, label))
     case let .opaque(offset, label, reason):
       .opaque(offset: offset + delta, label: joinLabel(prefix, label), reason: reason)
     }
@@ -65,7 +72,7 @@ indirect enum LayoutItem: Sendable {
     case let .array(_, _, element), let .set(_, _, element): element.holdsReferences
     case let .dictionary(_, _, key, value): key.holdsReferences || value.holdsReferences
     case let .enumeration(_, _, _, cases): cases.contains { $0.isIndirect || ($0.payload ?? []).contains(where: \.holdsReferences) }
-    case .reference, .function, .existential, .errorExistential, .opaque: true
+    case .reference, .function, .existential, .errorExistential, .continuation, .opaque: true
     }
   }
 }

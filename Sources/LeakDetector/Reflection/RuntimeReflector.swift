@@ -119,7 +119,7 @@ struct RawReference: Sendable {
   var function: UInt = 0
   /// For a captured-`var` box: the boxed type.
   var boxedType: String?
-  /// Read from untyped memory (a task's async frames): a reference only if the target's
+  /// Read from untyped memory (a task's async frames) or a continuation: a reference only if the target's
   /// reference count has a retain that no precise reference explains.
   var isConservative = false
   /// Whether the retain of the target is this reference's own: false for an edge that stands for
@@ -300,6 +300,8 @@ extension RuntimeReflector {
         return [.errorExistential(offset: offset, label: label, typeRef: typeRef)]
       case SWIFT_STRUCT, SWIFT_TUPLE, SWIFT_SINGLE_PAYLOAD_ENUM, SWIFT_MULTI_PAYLOAD_ENUM:
         return layout(ofTypeRef: typeRef, depth: depth + 1).map { $0.nested(at: offset, under: label) }
+      case _ where typeRef != 0 && name(ofTypeRef: typeRef) == "Builtin.RawUnsafeContinuation":
+        return [.continuation(offset: offset, label: label)]
       case SWIFT_UNKNOWN where typeRef != 0:
         return [.opaque(offset: offset, label: label, reason: "no layout is known for \(name(ofTypeRef: typeRef))")]
       default:

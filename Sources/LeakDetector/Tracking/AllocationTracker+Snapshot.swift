@@ -57,7 +57,7 @@ extension AllocationTracker {
         // Started first, while nothing in this child holds the address of an object.
         var census = findsUnbalancedRetains ? ReferenceCensus(progress: progress) : nil
         defer { census?.end() }
-        let entries = entries(inGeneration: generation)
+        let entries = entries(inGeneration: generation) + waitingTasks(inGeneration: generation)
         var annotations: [UInt: HeapWalk.Annotation] = [:]
         for entry in entries {
           annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)

@@ -1,0 +1,33 @@
+/// What a report says of a task that waits: the function and line it waits at (its
+/// ``SuspensionPoint``), what holds the continuation that can resume it, and where it was made.
+///
+/// ```text
+/// Task (created at countAStream(into:finishing:) (Snippets.swift:212)) waits in closure #1 in countAStream(into:finishing:) (Snippets.swift:212);
+/// only AsyncStream<Int>._Storage<>.state.continuations[0].context can resume it
+/// ```
+public struct WaitingTask: Sendable, Hashable {
+  /// The function it waits in, as people read it (`closure #1 in App.Worker.start()`).
+  public var waitsIn: String
+  /// Where in that function: the first frame of its async backtrace.
+  public var waitsAt: StackFrame?
+  /// The references to the task from objects other than the ones its own frames and closure
+  /// reach first: the continuations (and task handles) that can resume or await it, as
+  /// `Type.label`.
+  public var heldBy: [String]
+  /// Where it was made: its creation stack's site when the tracker recorded one, else where its
+  /// closure is written.
+  public var createdAt: StackFrame?
+
+  /// The task `node` of `graph`, when it waits (it links to a suspension point); `nil` otherwise.
+  public init?(task node: Int, in graph: ObjectGraph) {
+    guard graph.kind(of: node) == .task,
+      let suspension = graph.strongReferences(of: node).first(where: { $0.label == SuspensionPoint.taskEdgeLabel })?.target
+    else { return nil }
+    waitsIn = String(graph.typeName(of: suspension).dropFirst(SuspensionPoint.typeNamePrefix.count))
+    waitsAt = graph.allocationStack(of: suspension)?.frames.first
+    createdAt = graph.allocationStack(of: node)?.frames.allocationSite
+    heldBy = graph.nodes.flatMap { source in
+      graph.strongReferences(of: source).filter { $0.target == node }.map { "\(graph.typeName(of: source)).\($0.label ?? "?")" }
+    }.sorted()
+  }
+}

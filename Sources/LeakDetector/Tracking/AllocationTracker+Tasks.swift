@@ -1,0 +1,21 @@
+import CLeakRuntime
+
+extension AllocationTracker {
+  /// The tasks made through `swift_task_create` (`Task {}`, `Task.detached`, a task group's
+  /// `addTask`) that have not completed, among the latest ``CLEAK_TASK_REGISTRY_CAPACITY`` made,
+  /// with their creation stack and generation (of `generation` only, when given). Read in a
+  /// capture child, where no task can complete or be freed meanwhile: a slot of a freed task
+  /// holds an address that is no longer a task, or a later task of another slot, and is dropped.
+  ///
+  /// A task waiting on a continuation that only it reaches is referred to by nothing else a
+  /// capture reads: it is found here, and its leak with it.
+  static func waitingTasks(inGeneration generation: Int?) -> [cleak_tracked_object] {
+    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
+    let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
+    var seen: Set<UInt> = []
+    return buffer[..<count].reversed().filter { entry in  // the latest entry of an address is its task's
+      (generation.map { Int(entry.generation) == $0 } ?? true) && seen.insert(entry.object).inserted
+        && TaskReferences.isWaiting(entry.object)
+    }
+  }
+}
