@@ -1,3 +1,4 @@
+import HeapGraph
 import LeakDetector
 
 /// How leak checks in tests decide and report.
@@ -25,6 +26,10 @@ public struct LeakCheckConfiguration: Sendable {
   /// a `TypePattern`: `"ImageCache.entries*"`): an object held through such a reference is not
   /// reported.
   public var allowedReferences: [String] = []
+  /// Tasks that may still wait when a test ends (a server's accept loop the suite shares), as
+  /// `TypePattern`s matched against the function a task waits in or the closure it runs
+  /// (`"closure #1 in MyApp.Server.run()"`, `"*Server.run()"`).
+  public var allowedTasks: [String] = []
   /// Types known to leak (a known issue), as `TypePattern`s: reported as a note, not as a failure.
   public var knownLeaks: [String] = []
   /// Known leaks in the suppression format `leak-detector run --suppressions` reads (its `type`
@@ -54,6 +59,9 @@ public struct LeakCheckConfiguration: Sendable {
     knownLeaks.contains { TypePattern($0).matches(name) } || knownLeakRules.suppresses(type: name)
   }
   func isAllowed(step: String) -> Bool { allowedReferences.contains { TypePattern($0).matches(step) } }
+  func isAllowed(_ task: WaitingTask) -> Bool {
+    allowedTasks.contains { pattern in ([task.waitsIn] + task.runs).contains { TypePattern(pattern).matches($0) } }
+  }
 }
 
 #if canImport(Glibc)

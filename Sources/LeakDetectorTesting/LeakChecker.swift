@@ -40,6 +40,7 @@ struct LeakChecker {
     guard configuration.isEnabled else { return [] }
     func hasSurvivors() -> Bool {
       AllocationTracker.liveObjects(inGeneration: generation).contains { !configuration.isAllowed(type: $0.typeName) }
+        || AllocationTracker.unfinishedTaskCount(inGeneration: generation) > 0
     }
     guard hasSurvivors() else { return [] }
     waitForGracePeriod { !hasSurvivors() }
@@ -53,7 +54,7 @@ struct LeakChecker {
     let candidates = graph.nodes.filter { graph.generation(of: $0) == generation && !configuration.isAllowed(type: graph.typeName(of: $0)) }
     var findings = explain(candidates: candidates.map { ($0, nil) }, in: graph, suppressingHeldCandidates: true)
     let stillAlive = Set(AllocationTracker.liveObjects(inGeneration: generation).map(\.address))
-    for index in findings.indices where !stillAlive.contains(findings[index].address) {
+    for index in findings.indices where !stillAlive.contains(findings[index].address) && !findings[index].isTask {
       findings[index].kind = .deallocatedLate
     }
     return findings
@@ -114,13 +115,16 @@ struct LeakChecker {
       if suppressingHeldCandidates, cycles.contains(where: reportedCycles.contains) { continue }
       reportedCycles.formUnion(cycles)
       let typeName = graph.typeName(of: node)
-      let pathOrigin = path?.steps.first.flatMap { graph.node(forObjectID: $0.objectID) }
+      let isTask = graph.kind(of: node) == .task
+      let pathOrigin = isTask ? node : path?.steps.first.flatMap { graph.node(forObjectID: $0.objectID) }
+      let waitingTask = pathOrigin.flatMap { WaitingTask(task: $0, in: graph) }
+      if isTask, waitingTask.map(configuration.isAllowed) ?? false { continue }
       findings.append(
         LeakFinding(
           kind: configuration.isKnownLeak(type: typeName) ? .knownLeak : .leaked, typeName: typeName,
           address: UInt(graph.address(of: node) ?? 0), trackedAt: trackedAt,
           allocationSite: graph.allocationStack(of: node)?.frames.allocationSite, cycles: cycles, retainingPath: path,
-          gracePeriod: configuration.gracePeriod, waitingTask: pathOrigin.flatMap { WaitingTask(task: $0, in: graph) }))
+          gracePeriod: configuration.gracePeriod, waitingTask: waitingTask, isTask: isTask))
     }
     return findings
   }

@@ -51,9 +51,12 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   public var retainingPath: RetainingPath?
   /// The grace period that was waited.
   public var gracePeriod: Duration
-  /// The task that holds it (the first object of ``retainingPath``), when that task waits: where,
-  /// on what, and where it was made.
+  /// The task that holds it (the first object of ``retainingPath``), or the task it is, when that
+  /// task waits: where, on what, and where it was made.
   public var waitingTask: WaitingTask? = nil
+  /// Whether the object is a task that the test made and that has not completed (goleak's check:
+  /// a task left waiting after the test).
+  public var isTask = false
   /// Why the heap could not be captured to explain the survivor (every capture attempt failed);
   /// `nil` when it was.
   public var captureFailure: String? = nil
@@ -77,8 +80,14 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text = "Known leak: \(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
     case .grew:
       return "The heap could not be captured to check what grows: \(captureFailure ?? "no snapshot")."
+    case .leaked where isTask:
+      text = "A task the test made (0x\(String(address, radix: 16))) has not completed \(seconds) s after the test.\n"
     case .leaked:
       text = "\(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
+    }
+    if isTask, let waitingTask {
+      let names = NameStyle.readable(forTypeNames: [waitingTask.waitsIn] + waitingTask.runs + [waitingTask.createdAt?.symbol].compactMap { $0 })
+      return text + Self.describeLeftTask(waitingTask, path: retainingPath, names: names)
     }
     if let allocationSite { text += "It was allocated at \(names.frame(allocationSite)).\n" }
     if !cycles.isEmpty {
@@ -91,7 +100,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         // A task's site is its closure's, which the cycle lists.
         for element in cycle.elements where element.kind != .task {
           guard let site = element.allocationSite.allocationSite else { continue }
-          if element.kind == .closureContext {
+          if SuspensionPoint.isSuspensionPoint(element.typeName) {
+            if let location = site.sourceLocation { text += "    - \(names.type(element.typeName)) at \(location)\n" }
+          } else if element.kind == .closureContext {
             if let location = site.sourceLocation { text += "    - \(names.type(element.typeName)) written at \(location)\n" }
           } else {
             text += "    - \(names.type(element.typeName)) allocated at \(names.frame(site))\n"
@@ -107,7 +118,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text += "  where \(names.type(retainingPath.steps[0].typeName))\(location) \(Self.holder(of: retainingPath.origin))\n"
       if let waitingTask { text += Self.describe(waitingTask, leaked: retainingPath.origin == .leaked, names: names) }
       for step in retainingPath.steps.dropFirst() {
-        if let location = step.closureSite?.sourceLocation { text += "    - \(names.type(step.typeName)) written at \(location)\n" }
+        let written = SuspensionPoint.isSuspensionPoint(step.typeName) ? "" : " written"
+        if let location = step.closureSite?.sourceLocation { text += "    - \(names.type(step.typeName))\(written) at \(location)\n" }
       }
       text += waitingTask == nil
         ? "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
@@ -184,6 +196,32 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text += "\n"
     }
     return text
+  }
+
+  /// The rest of the report on a task left waiting: where it was made and waits, and what could
+  /// resume it.
+  ///
+  /// ```text
+  /// A task the test made (0x…) has not completed 0.02 s after the test.
+  /// It was made at countAStream(into:finishing:) (HiddenOwnerSnippets.swift:N).
+  /// It waits in closure #1 in countAStream(into:finishing:) at HiddenOwnerSnippets.swift:N,
+  ///   resumed only through AsyncStream<Int>._Storage<>.state.continuations[0].context, which the task itself reaches.
+  /// End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedTasks) if that is by design.
+  /// ```
+  static func describeLeftTask(_ task: WaitingTask, path: RetainingPath?, names: NameStyle) -> String {
+    var text = task.createdAt.map { "It was made at \(names.frame($0)).\n" } ?? ""
+    let at = task.waitsAt?.sourceLocation.map { " at \($0)" } ?? ""
+    text += "It waits in \(names.type(task.waitsIn))\(at)"
+    let holders = task.heldBy.map(names.type).joined(separator: ", ")
+    if path?.origin == .leaked {
+      text += holders.isEmpty ? ", and nothing holds what could resume it.\n" : ",\n  resumed only through \(holders), which the task itself reaches.\n"
+    } else if !holders.isEmpty {
+      text += ",\n  resumed through \(holders).\n"
+    } else {
+      text += ".\n"
+    }
+    return text
+      + "End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."
   }
 
   /// What holds the first object of a retaining path: `is held by global App.registry`.

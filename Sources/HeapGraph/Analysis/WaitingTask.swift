@@ -17,6 +17,8 @@ public struct WaitingTask: Sendable, Hashable {
   /// Where it was made: its creation stack's site when the tracker recorded one, else where its
   /// closure is written.
   public var createdAt: StackFrame?
+  /// The closure it runs (`closure #1 in App.Server.run()`), when the snapshot has it.
+  public var runs: [String]
 
   /// The task `node` of `graph`, when it waits (it links to a suspension point); `nil` otherwise.
   public init?(task node: Int, in graph: ObjectGraph) {
@@ -26,6 +28,7 @@ public struct WaitingTask: Sendable, Hashable {
     waitsIn = String(graph.typeName(of: suspension).dropFirst(SuspensionPoint.typeNamePrefix.count))
     waitsAt = graph.allocationStack(of: suspension)?.frames.first
     createdAt = graph.allocationStack(of: node)?.frames.allocationSite
+    runs = graph.strongReferences(of: node).filter { $0.label == "closure" }.map { graph.typeName(of: $0.target) }
     heldBy = graph.nodes.flatMap { source in
       graph.strongReferences(of: source).filter { $0.target == node }.map { "\(graph.typeName(of: source)).\($0.label ?? "?")" }
     }.sorted()

@@ -145,6 +145,9 @@ public struct NameStyle: Sendable, Hashable {
 
   private static func shortName(_ typeName: String, kind: ObjectKind) -> String {
     let name = ReadableName.type(typeName)
+    if SuspensionPoint.isSuspensionPoint(name) {  // where a task waits: `await in Worker.run()`
+      return SuspensionPoint.typeNamePrefix + shortName(String(name.dropFirst(SuspensionPoint.typeNamePrefix.count)), kind: .classInstance)
+    }
     if kind == .closureContext {
       var contexts = DemangledName(name).contexts[...]
       while contexts.count > 1, let innermost = contexts.first, DemangledName.closureNumber(of: innermost) != nil {

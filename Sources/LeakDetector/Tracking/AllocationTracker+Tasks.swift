@@ -18,4 +18,30 @@ extension AllocationTracker {
         && TaskReferences.isWaiting(entry.object)
     }
   }
+
+  /// How many tasks made in `generation` (among those the registry remembers) have not
+  /// completed, read from this process while its threads run: the kernel reads each task's
+  /// words (``cleak_read_words_checked``), so a task freed meanwhile reads as something else and
+  /// is not counted. What a test's check asks before it captures anything.
+  package static func unfinishedTaskCount(inGeneration generation: Int) -> Int {
+    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
+    let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
+    let tasks = Array(Set(buffer[..<count].filter { Int($0.generation) == generation }.map(\.object)))
+    guard !tasks.isEmpty else { return 0 }
+    typealias Task = ConcurrencyLayout.Task
+    func words(at addresses: [UInt]) -> [UInt] {
+      var words = [UInt](repeating: 0, count: addresses.count)
+      cleak_read_words_checked(addresses, &words, addresses.count)
+      return words
+    }
+    let metadata = words(at: tasks)
+    let kinds = words(at: metadata)
+    let jobFlags = words(at: tasks.map { $0 &+ Task.jobFlags })
+    let status = words(at: tasks.map { $0 &+ Task.status })
+    return tasks.indices.count { index in
+      metadata[index] != 0 && HeapObjectKind.of(kindWord: kinds[index]) == .task
+        && UInt32(truncatingIfNeeded: jobFlags[index]) & Task.jobKindMask == Task.jobKindTask
+        && UInt32(truncatingIfNeeded: status[index]) & Task.statusIsComplete == 0
+    }
+  }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import LeakDetectorTesting
+import LeakTestSupport
+import XCTest
+
+/// goleak's check for tasks: a task the test made that has not completed when the test ends is
+/// reported, with where it was made and where it waits; a task that completes, or ends when it is
+/// cancelled, is not.
+final class TaskLeftWaitingTests: XCTestCase {
+  private func findings(_ configuration: LeakCheckConfiguration = fastConfiguration, _ body: () -> Void) -> [LeakFinding] {
+    let collector = FindingCollector()
+    withLeakReporter(collector.reporter) { withLeakChecking(configuration, body) }
+    return collector.findings.map(\.finding)
+  }
+
+  func testTaskWaitingOnAStreamNobodyFeeds_isReportedOnce_withWhereItWaitsAndWhatCouldResumeIt() throws {
+    var continuation: AsyncStream<Int>.Continuation?
+    let total = StreamTotal()
+    let findings = findings { continuation = countAStream(into: total, finishing: false) }
+    continuation?.finish()
+    XCTAssertEqual(findings.count, 1, "\(findings.map(\.description))")
+    let finding = try XCTUnwrap(findings.first)
+    let text = finding.description
+    XCTAssertTrue(finding.isTask, text)
+    XCTAssertTrue(text.hasPrefix("A task the test made (0x"), text)
+    XCTAssertTrue(text.contains(" has not completed 0.02 s after the test.\n"), text)
+    XCTAssertTrue(text.contains("It waits in closure #1 in countAStream(into:finishing:)"), text)
+    // The test holds the continuation, so the storage is held from outside the captured objects.
+    XCTAssertTrue(text.contains("resumed through AsyncStream<Int>._Storage<>.state.continuations[0].context.\n"), text)
+    #if DEBUG
+      XCTAssertTrue(text.contains("It was made at countAStream(into:finishing:) (HiddenOwnerSnippets.swift:\(StreamTotal.taskLine))"), text)
+      XCTAssertTrue(text.contains(" at HiddenOwnerSnippets.swift:\(StreamTotal.taskLine),"), text)
+    #endif
+    XCTAssertTrue(text.hasSuffix("or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."), text)
+  }
+
+  func testTaskOnAFinishedStream_completes_andNothingIsReported() {
+    let total = StreamTotal()
+    XCTAssertEqual(findings { countAStream(into: total, finishing: true) }.map(\.description), [])
+  }
+
+  func testSleepingTask_isReported_andCancelledInTheTest_isNot() throws {
+    var task: Task<Void, Never>?
+    let reported = findings { task = startSleepingTask() }
+    task?.cancel()
+    XCTAssertEqual(reported.count, 1, "\(reported.map(\.description))")
+    let text = try XCTUnwrap(reported.first).description
+    XCTAssertTrue(text.contains("It waits in closure #1 in startSleepingTask()"), text)
+    XCTAssertEqual(findings { startSleepingTask().cancel() }.map(\.description), [])
+  }
+
+  func testTaskWaitingOnACheckedContinuation_namesTheCanaryThatCouldResumeIt_andResumedInTheTest_isNotReported() throws {
+    var resume: (@Sendable () -> Void)?
+    let reported = findings { resume = startTaskWaitingOnAContinuation() }
+    resume?()
+    XCTAssertEqual(reported.count, 1, "\(reported.map(\.description))")
+    let text = try XCTUnwrap(reported.first).description
+    XCTAssertTrue(text.contains("ParkedContinuation.continuation.canary → CheckedContinuationCanary.continuation → Task.closure → "), text)
+    XCTAssertEqual(findings { startTaskWaitingOnAContinuation()() }.map(\.description), [])
+  }
+
+  func testAllowedTask_isNotReported() {
+    var configuration = fastConfiguration
+    configuration.allowedTasks = ["closure #1 in LeakTestSupport.startSleepingTask()"]
+    var task: Task<Void, Never>?
+    XCTAssertEqual(findings(configuration) { task = startSleepingTask() }.map(\.description), [])
+    task?.cancel()
+  }
+}

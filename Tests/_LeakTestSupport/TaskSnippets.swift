@@ -1,0 +1,49 @@
+import Foundation
+
+/// Tasks as tests leave them: each made by a function of its own, so that a report names the
+/// line; each returns what ends the task, for the test to call after the check.
+
+/// `Task { try? await Task.sleep(for: .seconds(3600)) }`: ended by cancelling it.
+@inline(never) public func startSleepingTask() -> Task<Void, Never> {
+  SleepingTaskLine.value = #line + 1
+  return Task { try? await Task.sleep(for: .seconds(3600)) }
+}
+
+/// The line of ``startSleepingTask()``'s `Task {`.
+public enum SleepingTaskLine {
+  nonisolated(unsafe) public static var value = 0
+}
+
+/// A task that waits on a checked continuation the returned closure resumes.
+@inline(never) public func startTaskWaitingOnAContinuation() -> @Sendable () -> Void {
+  let parked = ParkedContinuation()
+  Task { await withCheckedContinuation { parked.park($0) } }
+  return { parked.resume() }
+}
+
+/// Where ``startTaskWaitingOnAContinuation()`` keeps its continuation.
+public final class ParkedContinuation: @unchecked Sendable {
+  private var continuation: CheckedContinuation<Void, Never>?
+  private var resumed = false
+  private let lock = NSLock()
+
+  public init() {}
+
+  func park(_ continuation: CheckedContinuation<Void, Never>) {
+    let resumeNow = lock.withLock { () -> Bool in
+      if resumed { return true }
+      self.continuation = continuation
+      return false
+    }
+    if resumeNow { continuation.resume() }
+  }
+
+  func resume() {
+    let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+      resumed = true
+      defer { self.continuation = nil }
+      return self.continuation
+    }
+    continuation?.resume()
+  }
+}
