@@ -97,15 +97,13 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         text += "It is held by a retain cycle (\(objects) object\(objects == 1 ? "" : "s")):\n"
         text += "  \(names.cycle(cycle))\n"
         if let short = names.shortForm(of: cycle) { text += "  in short: \(short)\n" }
-        // A task's site is its closure's, which the cycle lists.
-        for element in cycle.elements where element.kind != .task {
+        for element in cycle.elements {
           guard let site = element.allocationSite.allocationSite else { continue }
-          if SuspensionPoint.isSuspensionPoint(element.typeName) {
-            if let location = site.sourceLocation { text += "    - \(names.type(element.typeName)) at \(location)\n" }
-          } else if element.kind == .closureContext {
-            if let location = site.sourceLocation { text += "    - \(names.type(element.typeName)) written at \(location)\n" }
+          let phrase = SitePhrase.of(kind: element.kind, typeName: element.typeName)
+          if SitePhrase.isLocationOnly(kind: element.kind, typeName: element.typeName) {
+            if let location = site.sourceLocation { text += "    - \(names.type(element.typeName)) \(phrase) \(location)\n" }
           } else {
-            text += "    - \(names.type(element.typeName)) allocated at \(names.frame(site))\n"
+            text += "    - \(names.type(element.typeName)) \(phrase) \(names.frame(site))\n"
           }
         }
       }
@@ -118,8 +116,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text += "  where \(names.type(retainingPath.steps[0].typeName))\(location) \(Self.holder(of: retainingPath.origin))\n"
       if let waitingTask { text += Self.describe(waitingTask, leaked: retainingPath.origin == .leaked, names: names) }
       for step in retainingPath.steps.dropFirst() {
-        let written = SuspensionPoint.isSuspensionPoint(step.typeName) ? "" : " written"
-        if let location = step.closureSite?.sourceLocation { text += "    - \(names.type(step.typeName))\(written) at \(location)\n" }
+        let phrase = SitePhrase.of(kind: .closureContext, typeName: step.typeName)
+        if let location = step.closureSite?.sourceLocation { text += "    - \(names.type(step.typeName)) \(phrase) \(location)\n" }
       }
       text += waitingTask == nil
         ? "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."

@@ -59,8 +59,8 @@ let silentPipe: Int32 = {
 }()
 
 /// Gives `a` one of the owners the runtime hides, holding `c`: none of them holds `a`, and each
-/// lets go of `c` when `a` goes (the task ends, the source is cancelled, the observer removed,
-/// the timer invalidated).
+/// lets go of `c` when `a` goes or soon after (the task ends, waiting tasks are resumed, the
+/// source is cancelled, the observer removed, the timer invalidated).
 func addHiddenOwner(to a: Node, holding c: Node, variant: Int) {
   switch variant % 5 {
   case 0:
@@ -91,6 +91,26 @@ func addHiddenOwner(to a: Node, holding c: Node, variant: Int) {
     let timer = Timer(timeInterval: 3600, repeats: false) { [weak c] _ in _ = c?.items.count }
     RunLoop.main.add(timer, forMode: .default)
     a.timer = timer
+  case 4 where variant % 9 == 4:
+    // Suspends and resumes while captures read it: a task waiting on a stream that another task
+    // feeds, then finishes.
+    let (stream, continuation) = AsyncStream<Int>.makeStream()
+    a.task = Task { [c] in for await _ in stream { _ = c.items.count } }
+    Task {
+      for value in 0..<3 {
+        continuation.yield(value)
+        await Task.yield()
+      }
+      continuation.finish()
+    }
+  case 4 where variant % 9 == 8:
+    // Waits on a checked continuation that a block resumes a millisecond later.
+    a.task = Task { [c] in
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { continuation.resume() }
+      }
+      _ = c.items.count
+    }
   default:
     a.token = NotificationCenter.default.addObserver(forName: soakNotification, object: nil, queue: nil) { [c] _ in _ = c.items.count }
   }

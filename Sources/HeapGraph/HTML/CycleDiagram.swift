@@ -24,7 +24,7 @@ public struct CycleDiagram: Sendable {
       let isClosure = ObjectKind.inferred(fromTypeName: link.typeName) == .closureContext
       let site = index < sites.count ? sites[index]?.sourceLocation : nil
       return Node(
-        title: names.type(link.typeName), detail: site.map { (isClosure ? "written at " : "allocated at ") + $0 }, reference: link.reference,
+        title: names.type(link.typeName), detail: site.map { SitePhrase.of(kind: nil, typeName: link.typeName) + " " + $0 }, reference: link.reference,
         isClosure: isClosure)
     }
   }

@@ -55,10 +55,11 @@ extension RunReport {
       if let site = member.site {
         // A closure's site is its own code: its file and line say where it is written (a
         // thunk's code has none).
-        if member.kind == .closureContext {
-          if let location = site.sourceLocation { line += ["  written at ", .location(location)] }
+        let phrase = SitePhrase.of(kind: member.kind, typeName: member.typeName)
+        if SitePhrase.isLocationOnly(kind: member.kind, typeName: member.typeName) {
+          if let location = site.sourceLocation { line += ["  \(phrase) ", .location(location)] }
         } else {
-          line += ["  allocated at "] + .frame(site, names: names)
+          line += ["  \(phrase) "] + .frame(site, names: names)
         }
       }
       text.append(line, indent: 5)
