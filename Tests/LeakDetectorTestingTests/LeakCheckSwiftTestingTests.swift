@@ -1,5 +1,6 @@
 import Foundation
 import LeakDetectorTesting
+import LeakTestSupport
 import Testing
 
 @Suite(.serialized) struct LeakCheckSwiftTestingTests {
@@ -53,5 +54,22 @@ import Testing
       }
     }
     #expect(collector.findings.map(\.finding.typeName) == ["LeakDetectorTestingTests.LeakyViewModel"])
+  }
+
+  @Test func taskLeftWaiting_isRecordedAsAnIssue_withWhereItWaits() async {
+    var task: Task<Void, Never>?
+    await withKnownIssue {
+      await withLeakChecking(fastConfiguration) { task = startSleepingTask() }
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("Leak detected: A task the test made (0x") && text.contains("It waits in closure #1 in startSleepingTask()")
+    }
+    task?.cancel()
+  }
+
+  @Test(.detectsLeaks(fastConfiguration)) func taskCancelledBeforeTheEnd_passesTheTrait() async {
+    let task = startSleepingTask()
+    task.cancel()
+    await task.value
   }
 }

@@ -194,7 +194,8 @@ package struct CaptureProcess {
     var lines: [String] = []
     var buffer = [CChar](repeating: 0, count: 1024)
     while lines.count < 200, fgets(&buffer, Int32(buffer.count), file) != nil {
-      lines.append(String(String(cString: buffer).drop { $0 == " " || $0 == "=" }.prefix { $0 != "\n" }))
+      let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      lines.append(String(text.drop { $0 == " " || $0 == "=" }.prefix { $0 != "\n" }))
     }
     guard let error = lines.firstIndex(where: { $0.contains("ERROR: ") }) else { return lines.first { !$0.isEmpty } }
     let frame = lines[(error + 1)...].first { $0.hasPrefix("#") && !$0.contains("libclang_rt") }
