@@ -181,7 +181,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// ```
   static func describe(_ task: WaitingTask, leaked: Bool, names: NameStyle) -> String {
     let at = task.waitsAt?.sourceLocation.map { " at \($0)" } ?? ""
-    var text = "    - it waits in \(names.type(task.waitsIn))\(at)"
+    var text = "    - it waits in \(names.type(task.waitsIn))\(at)" + (task.hasChildTasks ? ", for its child tasks to end" : "")
     if let created = task.createdAt?.sourceLocation { text += ", made at \(created)" }
     let holders = task.heldBy.map(names.type).joined(separator: ", ")
     if leaked {
@@ -210,6 +210,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     var text = task.createdAt.map { "It was made at \(names.frame($0)).\n" } ?? ""
     let at = task.waitsAt?.sourceLocation.map { " at \($0)" } ?? ""
     text += "It waits in \(names.type(task.waitsIn))\(at)"
+    if task.hasChildTasks { text += ", for its child tasks to end" }
     let holders = task.heldBy.map(names.type).joined(separator: ", ")
     if path?.origin == .leaked {
       text += holders.isEmpty ? ", and nothing holds what could resume it.\n" : ",\n  resumed only through \(holders), which the task itself reaches.\n"

@@ -66,4 +66,30 @@ final class TaskLeftWaitingTests: XCTestCase {
     XCTAssertEqual(findings(configuration) { task = startSleepingTask() }.map(\.description), [])
     task?.cancel()
   }
+
+  /// The finding of a test that starts `start` on a stream it finishes after the check.
+  private func findingOfTaskWaiting(on start: (AsyncStream<Int>) -> Void) throws -> String {
+    let (stream, continuation) = AsyncStream<Int>.makeStream()
+    let findings = findings { start(stream) }
+    continuation.finish()
+    XCTAssertEqual(findings.count, 1, "the outer task alone: it holds the other \(findings.map(\.description))")
+    return try XCTUnwrap(findings.first).description
+  }
+
+  func testTaskAwaitingAnotherTasksValue_isReportedOnce_whereItAwaits() throws {
+    let text = try findingOfTaskWaiting(on: startTaskAwaitingAnother(on:))
+    XCTAssertTrue(text.contains("It waits in closure #2 in startTaskAwaitingAnother(on:)"), text)
+  }
+
+  func testTaskGroupWithAChildThatWaits_isReportedOnce_waitingForItsChild() throws {
+    let text = try findingOfTaskWaiting(on: startTaskGroupWaiting(on:))
+    XCTAssertTrue(text.contains("It waits in closure #1 in startTaskGroupWaiting(on:)"), text)
+    XCTAssertTrue(text.contains(", for its child tasks to end"), text)
+  }
+
+  func testAsyncLetChildThatWaits_isReportedOnce_waitingForItsChild() throws {
+    let text = try findingOfTaskWaiting(on: startAsyncLetWaiting(on:))
+    XCTAssertTrue(text.contains("It waits in closure #1 in startAsyncLetWaiting(on:)"), text)
+    XCTAssertTrue(text.contains(", for its child tasks to end"), text)
+  }
 }

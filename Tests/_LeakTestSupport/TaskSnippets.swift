@@ -47,3 +47,26 @@ public final class ParkedContinuation: @unchecked Sendable {
     continuation?.resume()
   }
 }
+
+/// A task awaiting the value of a task that waits on `stream`: both wait until it finishes.
+@inline(never) public func startTaskAwaitingAnother(on stream: AsyncStream<Int>) {
+  let inner = Task { for await _ in stream {} }
+  Task { await inner.value }
+}
+
+/// A task whose task group's child waits on `stream`: both wait until it finishes.
+@inline(never) public func startTaskGroupWaiting(on stream: AsyncStream<Int>) {
+  Task {
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { for await _ in stream {} }
+    }
+  }
+}
+
+/// A task whose `async let` child waits on `stream`: both wait until it finishes.
+@inline(never) public func startAsyncLetWaiting(on stream: AsyncStream<Int>) {
+  Task {
+    async let child: Void = { for await _ in stream {} }()
+    await child
+  }
+}

@@ -19,6 +19,12 @@ public struct WaitingTask: Sendable, Hashable {
   public var createdAt: StackFrame?
   /// The closure it runs (`closure #1 in App.Server.run()`), when the snapshot has it.
   public var runs: [String]
+  /// Whether child tasks of its (a task group's, an `async let`'s) have not completed: it waits
+  /// for them too.
+  public var hasChildTasks: Bool
+
+  /// The label of a child task's edge to its parent.
+  public static let parentLabel = "parent task"
 
   /// The task `node` of `graph`, when it waits (it links to a suspension point); `nil` otherwise.
   public init?(task node: Int, in graph: ObjectGraph) {
@@ -29,8 +35,11 @@ public struct WaitingTask: Sendable, Hashable {
     waitsAt = graph.allocationStack(of: suspension)?.frames.first
     createdAt = graph.allocationStack(of: node)?.frames.allocationSite
     runs = graph.strongReferences(of: node).filter { $0.label == "closure" }.map { graph.typeName(of: $0.target) }
-    heldBy = graph.nodes.flatMap { source in
-      graph.strongReferences(of: source).filter { $0.target == node }.map { "\(graph.typeName(of: source)).\($0.label ?? "?")" }
-    }.sorted()
+    let referrers = graph.nodes.flatMap { source in
+      graph.strongReferences(of: source).filter { $0.target == node }.map { (source: source, label: $0.label ?? "?") }
+    }
+    hasChildTasks = referrers.contains { graph.kind(of: $0.source) == .task && $0.label == Self.parentLabel }
+    heldBy = referrers.filter { !(graph.kind(of: $0.source) == .task && $0.label == Self.parentLabel) }
+      .map { "\(graph.typeName(of: $0.source)).\($0.label)" }.sorted()
   }
 }

@@ -63,7 +63,7 @@ struct TaskReferences {
     if state.jobFlags & ConcurrencyLayout.Task.isChildTask != 0, let parent = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.parent),
       Self.isTask(parent)
     {
-      references.append(RawReference(label: "parent task", ownership: .strong, target: parent))
+      references.append(RawReference(label: WaitingTask.parentLabel, ownership: .strong, target: parent))
     }
     return (references, [])
   }
