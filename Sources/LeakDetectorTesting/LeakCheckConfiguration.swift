@@ -59,8 +59,11 @@ public struct LeakCheckConfiguration: Sendable {
     knownLeaks.contains { TypePattern($0).matches(name) } || knownLeakRules.suppresses(type: name)
   }
   func isAllowed(step: String) -> Bool { allowedReferences.contains { TypePattern($0).matches(step) } }
+  /// Whether `task` may outlive the test: ``allowedTasks`` names it, or ``allowedTypes`` does (a
+  /// closure of the test frameworks, `closure #1 in Testing.Runner…`, runs another test).
   func isAllowed(_ task: WaitingTask) -> Bool {
-    allowedTasks.contains { pattern in ([task.waitsIn] + task.runs).contains { TypePattern(pattern).matches($0) } }
+    let names = [task.waitsIn] + task.runs
+    return (allowedTasks + allowedTypes).contains { pattern in names.contains { TypePattern(pattern).matches($0) } }
   }
 }
 
