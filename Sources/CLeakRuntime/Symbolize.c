@@ -2,6 +2,7 @@
 #include "CLeakRuntime.h"
 #include "ForkSafety.h"
 
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -297,4 +298,12 @@ int cleak_thread_local_symbol(uintptr_t address, char **symbol, uintptr_t *offse
   }
   pthread_mutex_unlock(&lock);
   return *symbol != NULL;
+}
+
+bool cleak_is_in_swift_runtime(uintptr_t pc) {
+  Dl_info info;
+  if (dladdr((const void *)pc, &info) == 0 || info.dli_fname == NULL) return false;
+  const char *name = strrchr(info.dli_fname, '/');
+  name = name == NULL ? info.dli_fname : name + 1;
+  return strncmp(name, "libswift", strlen("libswift")) == 0;
 }

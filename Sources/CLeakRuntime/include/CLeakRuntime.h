@@ -335,6 +335,10 @@ void cleak_census_end(cleak_census *census);
 /// Returns whether anything was found.
 int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column);
 
+/// Whether the code address `pc` lies in one of the Swift toolchain's runtime libraries (an image
+/// whose file name starts with `libswift`: `libswiftCore.so`, `libswift_Concurrency.so`, …).
+bool cleak_is_in_swift_runtime(uintptr_t pc);
+
 /// The symbol (mangled; malloc'd) whose object covers the data address `address`, and the
 /// offset of the address in it. Returns whether one was found. Thread-safe.
 int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset);

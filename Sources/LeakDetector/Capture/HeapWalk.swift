@@ -223,11 +223,14 @@ struct HeapWalk {
   /// Where the task at `address` (node `taskID`) waits, as a node of its own (``SuspensionPoint``)
   /// that the task links to; `nil` for a running task, or when its frames cannot be read. The
   /// node is named after the first function of the backtrace that has a source location (the
-  /// toolchain's own, a stream's `next()`, have none), and its stack starts there.
+  /// toolchain's own, a stream's `next()`, have none), else the first outside the Swift runtime's
+  /// libraries (an optimized closure may have no line), and its stack starts there.
   private mutating func suspensionNode(ofTask address: UInt, taskID: Int64) -> Int64? {
     let frames = TaskReferences(reflector: reader.reflector).suspensionFrames(ofTask: address)
     guard !frames.isEmpty else { return nil }
-    let first = frames.firstIndex { Symbolicator.shared.frame(at: $0 - 1).line != nil } ?? 0
+    let first =
+      frames.firstIndex { Symbolicator.shared.frame(at: $0 - 1).line != nil }
+      ?? frames.firstIndex { !cleak_is_in_swift_runtime($0 - 1) } ?? 0
     let shown = Array(frames[first...])
     let function = Symbolicator.shared.closureName(at: shown[0] - 1) ?? "0x\(String(shown[0] - 1, radix: 16))"
     let stack: Int64
