@@ -220,18 +220,21 @@ struct HeapWalk {
     return id
   }
 
+  /// How many frames of a waiting task's async backtrace a capture keeps, from where it waits.
+  static let suspensionFrameLimit = 8
+
   /// Where the task at `address` (node `taskID`) waits, as a node of its own (``SuspensionPoint``)
   /// that the task links to; `nil` for a running task, or when its frames cannot be read. The
-  /// node is named after the first function of the backtrace that has a source location (the
-  /// toolchain's own, a stream's `next()`, have none), else the first outside the Swift runtime's
-  /// libraries (an optimized closure may have no line), and its stack starts there.
+  /// node is named after the first function of the backtrace outside the Swift runtime's
+  /// libraries (not a stream's `next()`, nor the runtime's adapter that awaits a task's value),
+  /// and its stack starts there. Its lines are looked up later, in the parent: here, with
+  /// thousands of tasks, libdw's line tables would cost seconds.
   private mutating func suspensionNode(ofTask address: UInt, taskID: Int64) -> Int64? {
     let frames = TaskReferences(reflector: reader.reflector).suspensionFrames(ofTask: address)
     guard !frames.isEmpty else { return nil }
-    let first =
-      frames.firstIndex { Symbolicator.shared.frame(at: $0 - 1).line != nil }
-      ?? frames.firstIndex { !cleak_is_in_swift_runtime($0 - 1) } ?? 0
-    let shown = Array(frames[first...])
+    let first = frames.firstIndex { !cleak_is_in_swift_runtime($0 - 1) } ?? 0
+    // The function it waits in and a few callers: each new address costs the parent a line lookup.
+    let shown = Array(frames[first...].prefix(Self.suspensionFrameLimit))
     let function = Symbolicator.shared.closureName(at: shown[0] - 1) ?? "0x\(String(shown[0] - 1, radix: 16))"
     let stack: Int64
     if let known = suspensionStackIDs[shown] {
