@@ -62,6 +62,6 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible, Expressi
   public static let frameworkTypes: [TypePattern] = [
     "Swift.*", "_Concurrency.*", "Foundation.*", "FoundationEssentials.*", "FoundationInternationalization.*",
     "FoundationNetworking.*", "Dispatch.*", "XCTest.*", "Testing.*", "Synchronization.*", "LeakDetector.*",
-    "LeakDetectorTesting.*", "*in XCTest.*", "*in Testing.*",
+    "LeakDetectorTesting.*", "*in XCTest.*", "*in Testing.*", "*in LeakDetector.*",
   ]
 }

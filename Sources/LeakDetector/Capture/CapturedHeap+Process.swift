@@ -12,12 +12,15 @@ extension CapturedHeap {
     _ = RuntimeReflector.shared  // created once here, not in every child
     _ = PendingDispatchWork.locations  // checked, and found with libdw, here, not in every child
     _ = RunLoopBlocks.mainRunLoop  // asked of CoreFoundation here: the call may create it
+    _ = ConcurrencyLayoutCheck.mismatch  // checked with a task of its own, here, never in a child
     let outcome = RuntimeLayoutCheck.refusedCapture() ?? CaptureProcess(limits: limits).run(
       in: { progress in capture(progress).binaryBytes() },
       decode: { try CapturedHeap(binaryBytes: $0) })
     var heap = outcome.result ?? CapturedHeap(snapshot: HeapSnapshot.Builder(metadata: metadata).snapshot, startIDs: [], closureStackIDs: [])
-    let dispatchLayouts = DispatchLayoutCheck.failure.map { [CaptureDiagnostic(kind: .layoutMismatch, message: $0)] } ?? []
-    heap.snapshot.metadata.diagnosticRecords = outcome.diagnostics + dispatchLayouts + heap.snapshot.metadata.diagnosticRecords
+    let layoutNotes = [DispatchLayoutCheck.failure, ConcurrencyLayoutCheck.failure].compactMap { $0 }.map {
+      CaptureDiagnostic(kind: .layoutMismatch, message: $0)
+    }
+    heap.snapshot.metadata.diagnosticRecords = outcome.diagnostics + layoutNotes + heap.snapshot.metadata.diagnosticRecords
     let failure = outcome.result == nil ? outcome.diagnostics.last?.message : nil
     return (heap, heap.symbolicated(), failure)
   }

@@ -230,6 +230,7 @@ struct HeapWalk {
   /// and its stack starts there. Its lines are looked up later, in the parent: here, with
   /// thousands of tasks, libdw's line tables would cost seconds.
   private mutating func suspensionNode(ofTask address: UInt, taskID: Int64) -> Int64? {
+    guard ConcurrencyLayoutCheck.mismatch == nil else { return nil }
     let frames = TaskReferences(reflector: reader.reflector).suspensionFrames(ofTask: address)
     guard !frames.isEmpty else { return nil }
     let first = frames.firstIndex { !cleak_is_in_swift_runtime($0 - 1) } ?? 0

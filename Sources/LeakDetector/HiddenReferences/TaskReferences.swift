@@ -50,6 +50,7 @@ struct TaskReferences {
     guard let runtime = Runtime.current else {
       return ([], ["the concurrency runtime's task layout is not the known one (version 1, 208 bytes); what tasks hold is not read"])
     }
+    guard ConcurrencyLayoutCheck.mismatch == nil else { return ([], []) }  // the capture says why, once
     guard let state = State(ofTask: task) else { return ([], []) }
     guard let closure = closure(ofTask: task, state: state) else {
       return ([], ["Task at 0x\(String(task, radix: 16)): its initial context could not be found; what it holds is not read"])
@@ -165,7 +166,8 @@ struct TaskReferences {
   /// The continuation a `CheckedContinuation`'s canary keeps in its tail (the task it resumes,
   /// while that task waits), as a conservative reference: see ``LayoutItem/continuation(offset:label:)``.
   static func references(ofCanary canary: UInt) -> [RawReference] {
-    guard let task = MemoryReader.readWord(at: canary &+ ConcurrencyLayout.CheckedContinuationCanary.continuation), isWaiting(task)
+    guard ConcurrencyLayoutCheck.mismatch == nil,
+      let task = MemoryReader.readWord(at: canary &+ ConcurrencyLayout.CheckedContinuationCanary.continuation), isWaiting(task)
     else { return [] }
     return [RawReference(label: "continuation", ownership: .strong, target: task, isConservative: true)]
   }
@@ -173,6 +175,11 @@ struct TaskReferences {
   /// Whether `address` is a task that has not completed: one a continuation can still resume.
   static func isWaiting(_ address: UInt) -> Bool {
     isTask(address) && State(ofTask: address) != nil
+  }
+
+  /// Whether the task at `address`, which has not completed, runs on a thread now.
+  static func isRunning(_ address: UInt) -> Bool {
+    State(ofTask: address)?.isRunning ?? false
   }
 
   /// What a task that wakes a task in `Task.sleep` stands for, from its sleep token.

@@ -100,7 +100,7 @@ extension RuntimeReflector.State {
         // Conservative: kept only where the task has a retain nothing else explains (its own,
         // while it waits), so a continuation kept after it resumed its task holds nothing.
         let task = Self.word(at: base &+ UInt(offset))
-        guard TaskReferences.isWaiting(task) else { continue }
+        guard ConcurrencyLayoutCheck.mismatch == nil, TaskReferences.isWaiting(task) else { continue }
         references.append(RawReference(label: joinLabel(prefix, label), ownership: .strong, target: task, isConservative: true))
 
       case let .opaque(_, label, reason):

@@ -10,6 +10,7 @@ extension AllocationTracker {
   /// A task waiting on a continuation that only it reaches is referred to by nothing else a
   /// capture reads: it is found here, and its leak with it.
   static func waitingTasks(inGeneration generation: Int?) -> [cleak_tracked_object] {
+    guard ConcurrencyLayoutCheck.mismatch == nil else { return [] }
     var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
     let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
     var seen: Set<UInt> = []
