@@ -24,6 +24,20 @@ public enum SuspensionPoint {
     return typeNamePrefix + name
   }
 
+  /// Whether the demangled function name `function` is the standard library's or Concurrency's
+  /// code (`(extension in Swift):Swift.Task<…>.sleep(for:)` is emitted into the program that
+  /// calls it): not where a report says a task waits.
+  public static func isStandardLibraryFunction(_ function: String) -> Bool {
+    var name = Substring(function)
+    for marker in [" await resume partial function for ", " suspend resume partial function for ", " of "] {
+      if let range = name.firstRange(of: marker), name.hasPrefix("(") || name.hasPrefix("generic") || name.hasPrefix("merged") {
+        name = name[range.upperBound...]
+      }
+    }
+    if name.hasPrefix("static ") { name = name.dropFirst("static ".count) }
+    return ["Swift.", "_Concurrency.", "(extension in Swift)", "(extension in _Concurrency)"].contains { name.hasPrefix($0) }
+  }
+
   /// Whether `typeName` is a suspension point's.
   public static func isSuspensionPoint(_ typeName: String) -> Bool {
     typeName.hasPrefix(typeNamePrefix)

@@ -225,15 +225,19 @@ struct HeapWalk {
 
   /// Where the task at `address` (node `taskID`) waits, as a node of its own (``SuspensionPoint``)
   /// that the task links to; `nil` for a running task, or when its frames cannot be read. The
-  /// node is named after the first function of the backtrace outside the Swift runtime's
-  /// libraries (not a stream's `next()`, nor the runtime's adapter that awaits a task's value),
-  /// and its stack starts there. Its lines are looked up later, in the parent: here, with
+  /// node is named after the first function of the backtrace that is neither in the Swift
+  /// runtime's libraries nor the standard library's code emitted into the program (not a
+  /// stream's `next()`, the runtime's adapter that awaits a task's value, or `Task.sleep`), and
+  /// its stack starts there. Its lines are looked up later, in the parent: here, with
   /// thousands of tasks, libdw's line tables would cost seconds.
   private mutating func suspensionNode(ofTask address: UInt, taskID: Int64) -> Int64? {
     guard ConcurrencyLayoutCheck.mismatch == nil else { return nil }
     let frames = TaskReferences(reflector: reader.reflector).suspensionFrames(ofTask: address)
     guard !frames.isEmpty else { return nil }
-    let first = frames.firstIndex { !cleak_is_in_swift_runtime($0 - 1) } ?? 0
+    let first =
+      frames.firstIndex { pc in
+        !cleak_is_in_swift_runtime(pc - 1) && !(Symbolicator.shared.name(at: pc - 1).map(SuspensionPoint.isStandardLibraryFunction) ?? false)
+      } ?? 0
     // The function it waits in and a few callers: each new address costs the parent a line lookup.
     let shown = Array(frames[first...].prefix(Self.suspensionFrameLimit))
     let function = Symbolicator.shared.closureName(at: shown[0] - 1) ?? "0x\(String(shown[0] - 1, radix: 16))"

@@ -22,32 +22,36 @@ import Synchronization
 /// The probe needs a thread of the cooperative pool for a moment: when none runs it within two
 /// seconds (every one is blocked), nothing is checked beyond the runtime's exported layout
 /// version (``TaskReferences/Runtime``), and tasks are read on that alone.
-package enum ConcurrencyLayoutCheck {
+package enum ConcurrencyLayoutCheck: LibraryLayoutCheck {
   /// The first fact that does not match, or `nil`; checked once, in the process (never in a
   /// capture child: the check makes a task).
   package static let mismatch: RuntimeLayoutCheck.Fact? = RuntimeLayoutCheck.firstMismatch(in: facts())
+  package static let layouts = "the concurrency runtime's task layouts"
+  package static let unread = "what tasks hold and where they wait"
 
-  /// The diagnostic that says why tasks are not read, or `nil` when they are.
-  package static var failure: String? { mismatch.map(diagnostic) }
-
-  /// The diagnostic for the fact `mismatch`.
-  package static func diagnostic(_ mismatch: RuntimeLayoutCheck.Fact) -> String {
-    "the concurrency runtime's task layouts are not the ones this build reads (Swift 6.3.1): \(mismatch.name) is \(mismatch.found),"
-      + " expected \(mismatch.expected); what tasks hold and where they wait was not read"
-  }
-
-  /// Where the probe task parks: its continuation, once it waits.
+  /// Where the probe task parks: its continuation, once it waits; whether it has ended.
   private final class Parking: Sendable {
     let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    let ended = Atomic<Bool>(false)
   }
 
   /// Every fact, read from a task made now; none when the task did not wait in time.
   package static func facts() -> [RuntimeLayoutCheck.Fact] {
     guard TaskReferences.Runtime.current != nil else { return [] }  // the reader says so itself
     let parking = Parking()
-    let task = Task.detached { await withCheckedContinuation { continuation in parking.continuation.withLock { $0 = continuation } } }
+    let task = Task.detached {
+      await withCheckedContinuation { continuation in parking.continuation.withLock { $0 = continuation } }
+      parking.ended.store(true, ordering: .releasing)
+    }
     defer {
-      parking.continuation.withLock { $0?.resume() }
+      // Resumed, and waited for, so that what it allocated (the canary) is gone before the
+      // capture that asked for the check: a leak check would see it in its generation.
+      parking.continuation.withLock {
+        $0?.resume()
+        $0 = nil
+      }
+      for _ in 0..<2_000 where !parking.ended.load(ordering: .acquiring) { usleep(1_000) }
+      usleep(1_000)  // the task's last release of its closure
       withExtendedLifetime(task) {}
     }
     let taskAddress = withUnsafeBytes(of: task) { $0.load(as: UInt.self) }
@@ -62,7 +66,8 @@ package enum ConcurrencyLayoutCheck {
     let reader = TaskReferences(reflector: RuntimeReflector.shared)
     let closure = reader.closureFunction(ofTask: taskAddress).flatMap { Symbolicator.shared.name(at: $0) } ?? "nothing"
     let frames = reader.suspensionFrames(ofTask: taskAddress)
-    let waitsIn = frames.first { !cleak_is_in_swift_runtime($0 - 1) }.flatMap { Symbolicator.shared.name(at: $0 - 1) } ?? "nothing"
+    let waitsIn =
+      frames.lazy.compactMap { Symbolicator.shared.name(at: $0 - 1) }.first { $0.contains("ConcurrencyLayoutCheck") } ?? "nothing"
     return [
       RuntimeLayoutCheck.Fact(
         name: "a checked continuation's task", expected: hex(taskAddress),

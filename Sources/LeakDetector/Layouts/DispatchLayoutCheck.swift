@@ -22,19 +22,12 @@ import HeapGraph
 /// The closures capture nothing, so the check leaves no Swift object behind: the C source stays,
 /// inactive, with its three blocks (libdispatch stops a process that releases an inactive
 /// source, and activating it would run work on libdispatch's threads).
-package enum DispatchLayoutCheck {
+package enum DispatchLayoutCheck: LibraryLayoutCheck {
   /// The first fact that does not match, or `nil`; checked once, in the process (never in a
   /// capture child: the check makes a source).
   package static let mismatch: RuntimeLayoutCheck.Fact? = RuntimeLayoutCheck.firstMismatch(in: facts())
-
-  /// The diagnostic that says why Dispatch structures are not read, or `nil` when they are.
-  package static var failure: String? { mismatch.map(diagnostic) }
-
-  /// The diagnostic for the fact `mismatch`.
-  package static func diagnostic(_ mismatch: RuntimeLayoutCheck.Fact) -> String {
-    "libdispatch's layouts are not the ones this build reads (Swift 6.3.1): \(mismatch.name) is \(mismatch.found),"
-      + " expected \(mismatch.expected); what Dispatch sources and queues hold was not read"
-  }
+  package static let layouts = "libdispatch's layouts"
+  package static let unread = "what Dispatch sources and queues hold"
 
   /// Every fact, read from a data source made now.
   package static func facts() -> [RuntimeLayoutCheck.Fact] {
