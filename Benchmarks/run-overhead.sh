@@ -3,13 +3,16 @@
 #   - an allocation-heavy program (binary trees) plainly, under `run --no-stacks` and under
 #     `run` (with stacks), each ROUNDS times alternating, medians compared;
 #   - the exit capture and analysis of a program that keeps LIVE objects alive (the run's time
-#     minus the plain run's).
-# Usage: Benchmarks/run-overhead.sh [ROUNDS] [DEPTH] [LIVE]
+#     minus the plain run's);
+#   - making TASKS tasks that do nothing, plainly and under `run` (each task is remembered, with
+#     its creation stack), ROUNDS times alternating, medians compared.
+# Usage: Benchmarks/run-overhead.sh [ROUNDS] [DEPTH] [LIVE] [TASKS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 DEPTH=${2:-16}
 LIVE=${3:-1000000}
+TASKS=${4:-200000}
 
 swift build -c release --product leak-detector --product LeakDetectorAgent >&2
 BIN=.build/release
@@ -34,13 +37,21 @@ for _ in $(seq "$ROUNDS"); do
   stacks+=("$(seconds "$BIN/leak-detector" run -- "$WORK/allocation-heavy" "$DEPTH")")
 done
 p=$(median "${plain[@]}") n=$(median "${nostacks[@]}") s=$(median "${stacks[@]}")
+tasks_plain=() tasks_run=()
+for _ in $(seq "$ROUNDS"); do
+  tasks_plain+=("$(seconds "$WORK/allocation-heavy" tasks "$TASKS")")
+  tasks_run+=("$(seconds "$BIN/leak-detector" run -- "$WORK/allocation-heavy" tasks "$TASKS")")
+done
+tp=$(median "${tasks_plain[@]}") tr=$(median "${tasks_run[@]}")
 live_plain=$(seconds "$WORK/allocation-heavy" live "$LIVE")
 live_run=$(seconds "$BIN/leak-detector" run --no-stacks -- "$WORK/allocation-heavy" live "$LIVE")
 live_stacks=$(seconds "$BIN/leak-detector" run -- "$WORK/allocation-heavy" live "$LIVE")
-python3 - "$p" "$n" "$s" "$live_plain" "$live_run" "$live_stacks" "$DEPTH" "$LIVE" "$ROUNDS" <<'PY'
+python3 - "$p" "$n" "$s" "$live_plain" "$live_run" "$live_stacks" "$DEPTH" "$LIVE" "$ROUNDS" "$tp" "$tr" "$TASKS" <<'PY'
 import sys
 p, n, s, lp, lr, ls = map(float, sys.argv[1:7])
 depth, live, rounds = sys.argv[7:10]
+tp, tr = map(float, sys.argv[10:12])
+tasks = int(sys.argv[12])
 print(f"| measure (binary trees, depth {depth}; medians of {rounds}) | seconds | ratio to plain |")
 print("| --- | --- | --- |")
 print(f"| plain run | {p:.3f} | 1.00× |")
@@ -49,4 +60,6 @@ print(f"| `leak-detector run` (stacks) | {s:.3f} | {s / p:.2f}× |")
 print(f"| {int(live):,} live objects at exit: plain run | {lp:.3f} | |")
 print(f"| the same under `run --no-stacks` (exit capture and analysis added) | {lr:.3f} | +{lr - lp:.2f} s |")
 print(f"| the same under `run` (stacks) | {ls:.3f} | +{ls - lp:.2f} s |")
+print(f"| {tasks:,} tasks made and awaited: plain run | {tp:.3f} | 1.00× |")
+print(f"| the same under `run` (stacks; each task remembered) | {tr:.3f} | {tr / tp:.2f}× |")
 PY

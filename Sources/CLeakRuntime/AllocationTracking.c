@@ -365,10 +365,8 @@ __attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, vo
     // Published object last, as tracker entries are: a reader keeps an entry whose object did
     // not change while it read the rest.
     __atomic_store_n(&entry->object, 0, __ATOMIC_RELEASE);
-    entry->stack = stack;
-    entry->generation = atomic_load_explicit(&currentGeneration, memory_order_relaxed);
-    entry->size = 0;
-    entry->metadata = 0;
+    __atomic_store_n(&entry->stack, stack, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->generation, atomic_load_explicit(&currentGeneration, memory_order_relaxed), __ATOMIC_RELAXED);
     __atomic_store_n(&entry->object, (uintptr_t)made.task, __ATOMIC_RELEASE);
   }
   return made;
@@ -380,9 +378,9 @@ size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity) {
   for (size_t slot = 0; registry != NULL && slot < CLEAK_TASK_REGISTRY_CAPACITY && copied < capacity; slot++) {
     uintptr_t task = __atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE);
     if (task == 0) continue;
-    cleak_tracked_object entry = registry[slot];
+    cleak_tracked_object entry = {task, 0, __atomic_load_n(&registry[slot].generation, __ATOMIC_RELAXED),
+                                  __atomic_load_n(&registry[slot].stack, __ATOMIC_RELAXED), 0, 0};
     if (__atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE) != task) continue;
-    entry.object = task;
     buffer[copied++] = entry;
   }
   return copied;

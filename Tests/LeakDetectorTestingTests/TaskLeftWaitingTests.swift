@@ -79,6 +79,31 @@ final class TaskLeftWaitingTests: XCTestCase {
   func testTaskAwaitingAnotherTasksValue_isReportedOnce_whereItAwaits() throws {
     let text = try findingOfTaskWaiting(on: startTaskAwaitingAnother(on:))
     XCTAssertTrue(text.contains("It waits in closure #2 in startTaskAwaitingAnother(on:)"), text)
+    XCTAssertTrue(text.contains("resumed through Task.waiting task"), text)
+  }
+
+  /// The clean twins: each task ends once the stream it (or its child) waits on finishes.
+  func testTasksWaitingOnAFinishedStream_throughAValueAGroupOrAnAsyncLet_areNotReported() {
+    for start in [startTaskAwaitingAnother(on:), startTaskGroupWaiting(on:), startAsyncLetWaiting(on:)] {
+      let (stream, continuation) = AsyncStream<Int>.makeStream()
+      continuation.finish()
+      XCTAssertEqual(findings { start(stream) }.map(\.description), [])
+    }
+  }
+
+  func testTaskWaitingOnAStoredUnsafeContinuation_namesItsHolder_andResumed_isNot() throws {
+    let parked = ParkedUnsafeContinuation()
+    let reported = findings { startTaskWaitingOnAnUnsafeContinuation(parkedIn: parked) }
+    parked.resume()
+    XCTAssertEqual(reported.count, 1, "\(reported.map(\.description))")
+    let text = try XCTUnwrap(reported.first).description
+    XCTAssertTrue(text.contains("ParkedUnsafeContinuation.continuation"), text)
+    let resumed = ParkedUnsafeContinuation()
+    XCTAssertEqual(
+      findings {
+        startTaskWaitingOnAnUnsafeContinuation(parkedIn: resumed)
+        resumed.resume()
+      }.map(\.description), [])
   }
 
   func testTaskGroupWithAChildThatWaits_isReportedOnce_waitingForItsChild() throws {

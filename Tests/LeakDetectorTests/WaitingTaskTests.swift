@@ -13,14 +13,14 @@ final class WaitingTaskTests: XCTestCase {
     let continuation = countAStream(into: total, finishing: finishing)
     defer { continuation.finish() }
     let deadline = ContinuousClock.now + .seconds(5)
-    while total.count == 0 && ContinuousClock.now < deadline { usleep(1_000) }
+    while total.count.load(ordering: .relaxed) == 0 && ContinuousClock.now < deadline { usleep(1_000) }
     usleep(20_000)  // the task suspends (waiting) or completes (finished)
     return (AllocationTracker.snapshot(), total)
   }
 
   func testTaskWaitingOnAStreamNobodyFeeds_isFound_withItsClosureAndTheContinuationThatResumesIt() throws {
     let (snapshot, total) = snapshotAfterCounting(finishing: false)
-    XCTAssertEqual(total.count, 1)
+    XCTAssertEqual(total.count.load(ordering: .relaxed), 1)
     let graph = ObjectGraph(snapshot)
     let totalAddress = UInt64(UInt(bitPattern: Unmanaged.passUnretained(total).toOpaque()))
     let tasks = graph.nodes.filter { node in
@@ -41,7 +41,7 @@ final class WaitingTaskTests: XCTestCase {
 
   func testTaskOnAFinishedStream_completes_andNoTaskIsLeftToFind() {
     let (snapshot, total) = snapshotAfterCounting(finishing: true)
-    XCTAssertEqual(total.count, 1)
+    XCTAssertEqual(total.count.load(ordering: .relaxed), 1)
     let graph = ObjectGraph(snapshot)
     let totalAddress = UInt64(UInt(bitPattern: Unmanaged.passUnretained(total).toOpaque()))
     XCTAssertFalse(graph.nodes.contains { graph.address(of: $0) == totalAddress }, "no waiting task holds it")

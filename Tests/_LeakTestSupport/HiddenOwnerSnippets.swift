@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The owners the runtime hides, written as a user writes them, for the detector's tests and the
 /// leak-check tests: each with a strong variant (a retain cycle through the owner) and a
@@ -191,10 +192,11 @@ public final class Metronome: @unchecked Sendable {
 /// `finishing: true` the stream is finished, and the task ends. Otherwise it waits for more, until
 /// the caller finishes the continuation returned (a caller that drops it leaks the task, and what
 /// its closure captures, for good).
-public final class StreamTotal: @unchecked Sendable {
+public final class StreamTotal: Sendable {
   public init() {}
   nonisolated(unsafe) public static var taskLine = 0
-  public var count = 0
+  /// What the task added: atomic, since the test reads it while the task runs.
+  public let count = Atomic<Int>(0)
 }
 
 @discardableResult @inline(never)
@@ -203,6 +205,6 @@ public func countAStream(into total: StreamTotal, finishing: Bool) -> AsyncStrea
   continuation.yield(1)
   if finishing { continuation.finish() }
   StreamTotal.taskLine = #line + 1
-  Task { for await x in stream { total.count += x } }
+  Task { for await x in stream { total.count.add(x, ordering: .relaxed) } }
   return continuation
 }

@@ -70,3 +70,34 @@ public final class ParkedContinuation: @unchecked Sendable {
     await child
   }
 }
+
+/// Where ``startTaskWaitingOnAnUnsafeContinuation()`` keeps its continuation: a stored
+/// `UnsafeContinuation`, the task's resumer.
+public final class ParkedUnsafeContinuation: @unchecked Sendable {
+  public var continuation: UnsafeContinuation<Void, Never>?
+  private let lock = NSLock()
+
+  public init() {}
+
+  func park(_ continuation: UnsafeContinuation<Void, Never>) { lock.withLock { self.continuation = continuation } }
+
+  /// Resumes the task once it waits.
+  public func resume() {
+    while true {
+      let continuation = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
+        defer { self.continuation = nil }
+        return self.continuation
+      }
+      if let continuation {
+        continuation.resume()
+        return
+      }
+      usleep(1_000)
+    }
+  }
+}
+
+/// A task that waits on an unsafe continuation that `parked` keeps.
+@inline(never) public func startTaskWaitingOnAnUnsafeContinuation(parkedIn parked: ParkedUnsafeContinuation) {
+  Task { await withUnsafeContinuation { parked.park($0) } }
+}

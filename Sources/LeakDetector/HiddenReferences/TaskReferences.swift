@@ -59,6 +59,7 @@ struct TaskReferences {
     if !state.isRunning {  // the frames and status records hold still
       references += frameReferences(ofTask: task, slabMetadata: runtime.slabMetadata) + childTaskReferences(ofTask: task)
     }
+    references += waiterReferences(ofTask: task, state: state)
     // A child task keeps its parent: the parent cannot end before its children (it waits for its
     // group or its `async let`s), so what the parent's frames hold lives as long as any child.
     if state.jobFlags & ConcurrencyLayout.Task.isChildTask != 0, let parent = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.parent),
@@ -211,9 +212,7 @@ struct TaskReferences {
   private func initialContext(ofTask task: UInt, jobFlags: UInt32) -> UInt? {
     typealias Task = ConcurrencyLayout.Task
     typealias Fragments = ConcurrencyLayout.Fragments
-    var offset = ConcurrencyLayout.Symbols.knownTaskSize
-    if jobFlags & Task.isChildTask != 0 { offset += Fragments.childFragmentSize }
-    if jobFlags & Task.isGroupChildTask != 0 { offset += Fragments.groupChildFragmentSize }
+    var offset = Self.futureFragmentOffset(jobFlags: jobFlags)
     if jobFlags & Task.isFuture != 0 {  // the future fragment, then the result
       guard let resultType = MemoryReader.readWord(at: task &+ offset &+ Fragments.futureResultType),
         let witnesses = MemoryReader.readWord(at: resultType &- UInt(MemoryLayout<UInt>.size)),
@@ -228,6 +227,56 @@ struct TaskReferences {
     }
     let alignMask = Fragments.contextAlignment - 1
     return task &+ ((offset &+ alignMask) & ~alignMask)
+  }
+
+  /// Where a task's future fragment starts (or its initial context's prefix, for a task that is
+  /// no future): after the task and its child and group-child fragments.
+  private static func futureFragmentOffset(jobFlags: UInt32) -> UInt {
+    typealias Task = ConcurrencyLayout.Task
+    typealias Fragments = ConcurrencyLayout.Fragments
+    var offset = ConcurrencyLayout.Symbols.knownTaskSize
+    if jobFlags & Task.isChildTask != 0 { offset += Fragments.childFragmentSize }
+    if jobFlags & Task.isGroupChildTask != 0 { offset += Fragments.groupChildFragmentSize }
+    return offset
+  }
+
+  /// The tasks waiting for the value of the future `task` (`await task.value`), as conservative
+  /// references: the future resumes them when it completes, so each one's own retain is its.
+  /// The future fragment's wait queue holds the first, while the future runs, with the status
+  /// in its low bits; each waiter links the next through its dependency status record.
+  private func waiterReferences(ofTask task: UInt, state: State) -> [RawReference] {
+    typealias Task = ConcurrencyLayout.Task
+    typealias Record = ConcurrencyLayout.StatusRecord
+    guard state.jobFlags & Task.isFuture != 0,
+      let queue = MemoryReader.readWord(at: task &+ Self.futureFragmentOffset(jobFlags: state.jobFlags) &+ ConcurrencyLayout.Fragments.futureWaitQueue),
+      queue & ConcurrencyLayout.Fragments.waitQueueStatusMask == ConcurrencyLayout.Fragments.waitQueueExecuting
+    else { return [] }
+    var references: [RawReference] = []
+    var waiter = queue & ~ConcurrencyLayout.Fragments.waitQueueStatusMask
+    while waiter != 0, references.count < 10_000, Self.isWaiting(waiter),
+      let record = dependencyRecord(of: waiter, waitingOn: task)
+    {
+      references.append(RawReference(label: "waiting task", ownership: .strong, target: waiter, isConservative: true))
+      waiter = MemoryReader.readWord(at: record &+ Record.nextWaitingTask) ?? 0
+    }
+    return references
+  }
+
+  /// The dependency status record by which `waiter` waits for the value of `task`.
+  private func dependencyRecord(of waiter: UInt, waitingOn task: UInt) -> UInt? {
+    typealias Record = ConcurrencyLayout.StatusRecord
+    var record = MemoryReader.readWord(at: waiter &+ ConcurrencyLayout.Task.statusRecords) ?? 0
+    for _ in 0..<64 where record != 0 {
+      guard let flags = MemoryReader.readWord(at: record &+ Record.flags) else { return nil }
+      if flags & Record.kindMask == Record.kindTaskDependency,
+        MemoryReader.readWord(at: record &+ Record.dependencyKind).map({ UInt32(truncatingIfNeeded: $0) }) == Record.waitingOnTask,
+        MemoryReader.readWord(at: record &+ Record.dependentOn) == task
+      {
+        return record
+      }
+      record = MemoryReader.readWord(at: record &+ Record.parent) ?? 0
+    }
+    return nil
   }
 
   /// The closure's edge: to the closure written in the source when the context is a thunk's

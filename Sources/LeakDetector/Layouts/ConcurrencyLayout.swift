@@ -52,6 +52,11 @@ enum ConcurrencyLayout {
     /// storage (aligned for the result type).
     static let futureResultType: UInt = 8
     static let futureHeaderSize: UInt = 24
+    /// The wait queue: the first task waiting for the value, with the future's status in the low
+    /// bits (0 while it runs, 1 and 2 once it succeeded or failed).
+    static let futureWaitQueue: UInt = 0
+    static let waitQueueStatusMask: UInt = 3
+    static let waitQueueExecuting: UInt = 0
     /// `FutureAsyncContextPrefix` and `AsyncContextPrefix`, which end where the initial
     /// context starts.
     static let futureContextPrefixSize: UInt = 32
@@ -70,12 +75,19 @@ enum ConcurrencyLayout {
     static let parent = UInt(MemoryLayout<cleak_async_context>.offset(of: \.parent)!)
   }
 
-  /// `TaskStatusRecord` and `TaskGroupTaskStatusRecord`.
+  /// `TaskStatusRecord`, `TaskGroupTaskStatusRecord` and `TaskDependencyStatusRecord`.
   enum StatusRecord {
     /// The record's flags: its kind in the low byte.
     static let flags: UInt = 0
     static let kindMask: UInt = 0xFF
+    static let kindTaskDependency: UInt = 0
     static let kindTaskGroup: UInt = 2
+    /// A dependency record's `DependentOn` (a union of two words: the task waited for, when
+    /// waiting on a task), its `DependencyKind` (32 bits) and `NextWaitingTask`.
+    static let dependentOn: UInt = 16
+    static let dependencyKind: UInt = 32
+    static let waitingOnTask: UInt32 = 1
+    static let nextWaitingTask: UInt = 40
     /// `Parent`: the next record.
     static let parent: UInt = 8
     /// A task group record's `FirstChild`.
