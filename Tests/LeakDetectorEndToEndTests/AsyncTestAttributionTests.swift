@@ -5,7 +5,8 @@ import XCTest
 /// `leak-detector run -- swift test` names the async test that leaked, not the async helper it
 /// called, on the `Fixtures/AsyncTests` package: an XCTest `async throws` method and a Swift
 /// Testing `async` function each call a helper that sleeps and then allocates a dog and its owner,
-/// which keep each other; the XCTest class's async `setUp()` leaks a walker.
+/// which keep each other; the XCTest class's async `setUp()` leaks a walker; a Swift Testing test
+/// leaves a task waiting on a stream whose continuation it dropped.
 final class AsyncTestAttributionTests: XCTestCase {
   private static let package = LeakTestSupport.directory(of: #filePath) + "/Fixtures/AsyncTests"
 
@@ -26,5 +27,9 @@ final class AsyncTestAttributionTests: XCTestCase {
       result.standardOutput)
     XCTAssertTrue(testLines.contains("in test KennelTests.XCKennelTests.setUp() (set-up)"), result.standardOutput)
     XCTAssertFalse(testLines.contains { $0.contains("Booking.book") }, "the helper is not a test:\n\(result.standardOutput)")
+    // The task nothing can resume is a leak of the test that made it.
+    XCTAssertTrue(
+      result.standardOutput.contains("1 × Task.suspended → await in closure #1 in KennelTests.forgottenFeedingLeaks()"), result.standardOutput)
+    XCTAssertTrue(testLines.contains("in test KennelTests.forgottenFeedingLeaks()"), result.standardOutput)
   }
 }

@@ -15,3 +15,8 @@ public final class Walker {
   public init() {}
   public func plan() { route = { self.walks += 1 } }  // LEAK: Walker.route -> closure -> Walker
 }
+
+public final class Bowl: @unchecked Sendable {
+  public var portions = 0
+  public init() {}
+}
