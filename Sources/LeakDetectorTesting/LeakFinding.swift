@@ -88,6 +88,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     if isTask, let waitingTask {
       let names = NameStyle.readable(forTypeNames: [waitingTask.waitsIn] + waitingTask.runs + [waitingTask.createdAt?.symbol].compactMap { $0 })
       return text + Self.describeLeftTask(waitingTask, path: retainingPath, names: names)
+    } else if isTask {  // it runs: only its creation is known
+      return text + (allocationSite.map { "It was made at \(names.frame($0)).\n" } ?? "")
+        + "It is running now, on one of the program's threads.\n" + Self.endTheTask
     }
     if let allocationSite { text += "It was allocated at \(names.frame(allocationSite)).\n" }
     if !cycles.isEmpty {
@@ -211,6 +214,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     let at = task.waitsAt?.sourceLocation.map { " at \($0)" } ?? ""
     text += "It waits in \(names.type(task.waitsIn))\(at)"
     if task.hasChildTasks { text += ", for its child tasks to end" }
+    if let actor = task.queuedOnActor { text += ", queued on actor \(names.type(actor)) behind its other work" }
     let holders = task.heldBy.map(names.type).joined(separator: ", ")
     if path?.origin == .leaked {
       text += holders.isEmpty ? ", and nothing holds what could resume it.\n" : ",\n  resumed only through \(holders), which the task itself reaches.\n"
@@ -219,9 +223,12 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     } else {
       text += ".\n"
     }
-    return text
-      + "End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."
+    return text + endTheTask
   }
+
+  /// The advice that ends a report on a task the test left.
+  static let endTheTask =
+    "End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."
 
   /// What holds the first object of a retaining path: `is held by global App.registry`.
   static func holder(of origin: RetainingPath.Origin) -> String {

@@ -117,4 +117,25 @@ final class TaskLeftWaitingTests: XCTestCase {
     XCTAssertTrue(text.contains("It waits in closure #1 in startAsyncLetWaiting(on:)"), text)
     XCTAssertTrue(text.contains(", for its child tasks to end"), text)
   }
+
+  func testTaskQueuedBehindABusyActor_namesTheActor_andTheRunningTaskIsReportedAsRunning() throws {
+    let gate = Gate()
+    let reported = findings { startTaskQueuedBehindABusyActor(gate) }
+    gate.release()
+    let texts = reported.map(\.description)
+    XCTAssertEqual(texts.count, 2, "\(texts)")
+    XCTAssertTrue(texts.contains { $0.contains(", queued on actor Gate behind its other work") }, "\(texts)")
+    XCTAssertTrue(texts.contains { $0.contains("It is running now, on one of the program's threads.") }, "\(texts)")
+  }
+
+  func testTasksOnAnActorReleasedInTheTest_areNotReported() {
+    var configuration = fastConfiguration
+    configuration.gracePeriod = .milliseconds(500)
+    let gate = Gate()
+    XCTAssertEqual(
+      findings(configuration) {
+        startTaskQueuedBehindABusyActor(gate)
+        gate.release()
+      }.map(\.description), [])
+  }
 }

@@ -101,3 +101,26 @@ public final class ParkedUnsafeContinuation: @unchecked Sendable {
 @inline(never) public func startTaskWaitingOnAnUnsafeContinuation(parkedIn parked: ParkedUnsafeContinuation) {
   Task { await withUnsafeContinuation { parked.park($0) } }
 }
+
+/// An actor whose `hold()` keeps its executor busy (blocking its thread) until `release()`.
+public actor Gate {
+  private let semaphore = DispatchSemaphore(value: 0)
+  public private(set) var visits = 0
+
+  public init() {}
+
+  /// Blocks the actor's thread until `release()`: work queued on the actor meanwhile waits.
+  public func hold() { semaphore.wait() }
+
+  public nonisolated func release() { semaphore.signal() }
+
+  public func visit() { visits += 1 }
+}
+
+/// A task that holds `gate`, then one queued on it behind that: returns when the second waits.
+@inline(never) public func startTaskQueuedBehindABusyActor(_ gate: Gate) {
+  Task { await gate.hold() }
+  usleep(20_000)  // the first task holds the actor
+  Task { await gate.visit() }
+  usleep(20_000)  // the second is queued behind it
+}

@@ -22,9 +22,13 @@ public struct WaitingTask: Sendable, Hashable {
   /// Whether child tasks of its (a task group's, an `async let`'s) have not completed: it waits
   /// for them too.
   public var hasChildTasks: Bool
+  /// The actor whose queue it waits in, behind the actor's other work, when it does.
+  public var queuedOnActor: String?
 
   /// The label of a child task's edge to its parent.
   public static let parentLabel = "parent task"
+  /// The label of a task's edge to the actor whose queue it waits in.
+  public static let queuedOnActorLabel = "queued on actor"
 
   /// The task `node` of `graph`, when it waits (it links to a suspension point); `nil` otherwise.
   public init?(task node: Int, in graph: ObjectGraph) {
@@ -35,6 +39,7 @@ public struct WaitingTask: Sendable, Hashable {
     waitsAt = graph.allocationStack(of: suspension)?.frames.first
     createdAt = graph.allocationStack(of: node)?.frames.allocationSite
     runs = graph.strongReferences(of: node).filter { $0.label == "closure" }.map { graph.typeName(of: $0.target) }
+    queuedOnActor = graph.strongReferences(of: node).first { $0.label == Self.queuedOnActorLabel }.map { graph.typeName(of: $0.target) }
     let referrers = graph.nodes.flatMap { source in
       graph.strongReferences(of: source).filter { $0.target == node }.map { (source: source, label: $0.label ?? "?") }
     }

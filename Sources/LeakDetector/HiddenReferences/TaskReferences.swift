@@ -60,6 +60,7 @@ struct TaskReferences {
       references += frameReferences(ofTask: task, slabMetadata: runtime.slabMetadata) + childTaskReferences(ofTask: task)
     }
     references += waiterReferences(ofTask: task, state: state)
+    if !state.isRunning { references += actorQueueReference(ofTask: task) }
     // A child task keeps its parent: the parent cannot end before its children (it waits for its
     // group or its `async let`s), so what the parent's frames hold lives as long as any child.
     if state.jobFlags & ConcurrencyLayout.Task.isChildTask != 0, let parent = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.parent),
@@ -264,19 +265,34 @@ struct TaskReferences {
 
   /// The dependency status record by which `waiter` waits for the value of `task`.
   private func dependencyRecord(of waiter: UInt, waitingOn task: UInt) -> UInt? {
+    dependency(of: waiter).flatMap { $0.kind == ConcurrencyLayout.StatusRecord.waitingOnTask && $0.on == task ? $0.record : nil }
+  }
+
+  /// The task's dependency status record (what it waits on, or the executor it is queued on):
+  /// the record, its kind and the first word of what it depends on.
+  private func dependency(of task: UInt) -> (record: UInt, kind: UInt32, on: UInt)? {
     typealias Record = ConcurrencyLayout.StatusRecord
-    var record = MemoryReader.readWord(at: waiter &+ ConcurrencyLayout.Task.statusRecords) ?? 0
+    var record = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.statusRecords) ?? 0
     for _ in 0..<64 where record != 0 {
       guard let flags = MemoryReader.readWord(at: record &+ Record.flags) else { return nil }
       if flags & Record.kindMask == Record.kindTaskDependency,
-        MemoryReader.readWord(at: record &+ Record.dependencyKind).map({ UInt32(truncatingIfNeeded: $0) }) == Record.waitingOnTask,
-        MemoryReader.readWord(at: record &+ Record.dependentOn) == task
+        let kind = MemoryReader.readWord(at: record &+ Record.dependencyKind).map({ UInt32(truncatingIfNeeded: $0) }),
+        let on = MemoryReader.readWord(at: record &+ Record.dependentOn)
       {
-        return record
+        return (record, kind, on)
       }
       record = MemoryReader.readWord(at: record &+ Record.parent) ?? 0
     }
     return nil
+  }
+
+  /// The actor whose queue the task waits in (its executor's identity, when it is queued on an
+  /// executor), as a conservative reference: the actor cannot end while it has work queued.
+  private func actorQueueReference(ofTask task: UInt) -> [RawReference] {
+    guard let dependency = dependency(of: task), dependency.kind == ConcurrencyLayout.StatusRecord.enqueuedOnExecutor,
+      dependency.on != 0
+    else { return [] }
+    return [RawReference(label: WaitingTask.queuedOnActorLabel, ownership: .strong, target: dependency.on, isConservative: true)]
   }
 
   /// The closure's edge: to the closure written in the source when the context is a thunk's

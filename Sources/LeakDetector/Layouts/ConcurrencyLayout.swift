@@ -87,6 +87,9 @@ enum ConcurrencyLayout {
     static let dependentOn: UInt = 16
     static let dependencyKind: UInt = 32
     static let waitingOnTask: UInt32 = 1
+    /// Queued on an executor: `DependentOn` is a `SerialExecutorRef`, its identity (an actor,
+    /// for a default actor's queue) first.
+    static let enqueuedOnExecutor: UInt32 = 4
     static let nextWaitingTask: UInt = 40
     /// `Parent`: the next record.
     static let parent: UInt = 8
