@@ -19,8 +19,8 @@ final class WaitingTasksRunTests: RunFixtureTestCase {
       report.contains(
         "1) 1 × Task.suspended → await in closure #1 in startForgottenStream().async frame → AsyncStream<Int>._Storage<>.state.continuations[0].context → Task  ("
       ), report)
-    XCTAssertTrue(report.contains("- Task.suspended  made at startForgottenStream() (WaitingTasks.swift:18)\n"), report)
-    XCTAssertTrue(report.contains("- await in closure #1 in startForgottenStream().async frame  waits at WaitingTasks.swift:18\n"), report)
+    XCTAssertTrue(report.contains("- Task.suspended  made at startForgottenStream() (WaitingTasks.swift:23)\n"), report)
+    XCTAssertTrue(report.contains("- await in closure #1 in startForgottenStream().async frame  waits at WaitingTasks.swift:24\n"), report)
     XCTAssertTrue(report.contains("also holds 1 × AsyncStream<Int>._Context<>, 1 × _DequeBuffer<Int>, 1 × Counter, 1 × closure #1 in startForgottenStream()\n"), report)
     XCTAssertFalse(report.contains("startKeptStream"), report)
     XCTAssertFalse(report.contains("startFinishedStream"), report)

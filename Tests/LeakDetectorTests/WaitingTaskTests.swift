@@ -14,7 +14,7 @@ final class WaitingTaskTests: XCTestCase {
     defer { continuation.finish() }
     let deadline = ContinuousClock.now + .seconds(5)
     while total.count.load(ordering: .relaxed) == 0 && ContinuousClock.now < deadline { usleep(1_000) }
-    usleep(20_000)  // the task suspends (waiting) or completes (finished)
+    usleep(100_000)  // the task suspends (waiting) or completes (finished)
     return (AllocationTracker.snapshot(), total)
   }
 
