@@ -307,3 +307,8 @@ bool cleak_is_in_swift_runtime(uintptr_t pc) {
   name = name == NULL ? info.dli_fname : name + 1;
   return strncmp(name, "libswift", strlen("libswift")) == 0;
 }
+
+bool cleak_is_in_loaded_image(uintptr_t address) {
+  Dl_info info;
+  return dladdr((const void *)address, &info) != 0 && info.dli_fname != NULL;
+}

@@ -339,6 +339,9 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
 /// whose file name starts with `libswift`: `libswiftCore.so`, `libswift_Concurrency.so`, …).
 bool cleak_is_in_swift_runtime(uintptr_t pc);
 
+/// Whether `address` lies in a loaded image (the program or a shared library), as `dladdr` says.
+bool cleak_is_in_loaded_image(uintptr_t address);
+
 /// The symbol (mangled; malloc'd) whose object covers the data address `address`, and the
 /// offset of the address in it. Returns whether one was found. Thread-safe.
 int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset);

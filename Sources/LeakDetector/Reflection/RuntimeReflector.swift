@@ -192,7 +192,10 @@ extension RuntimeReflector {
     mutating func className(metadata: UInt) -> String {
       if let name = classNames[metadata] { return name }
       var name = Self.unknownClassName
-      if let context, ClassMetadata(address: metadata).classDescriptor != nil {
+      // A class's descriptor is static data of the image that defines it: a word that only looks
+      // like class metadata (a freed block's link into malloc's arena, read while a capture
+      // follows a field another thread was changing) has none there, and is no object.
+      if let context, let descriptor = ClassMetadata(address: metadata).classDescriptor, cleak_is_in_loaded_image(descriptor) {
         let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
         if typeRef != 0 { name = self.name(ofTypeRef: typeRef) }
       }
