@@ -183,20 +183,27 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   ///       resumed only through AsyncStream<Int>._Storage<>.state.continuations[0].context, which the task itself reaches
   /// ```
   static func describe(_ task: WaitingTask, leaked: Bool, names: NameStyle) -> String {
-    let at = task.waitsAt?.sourceLocation.map { " at \($0)" } ?? ""
-    var text = "    - it waits in \(names.type(task.waitsIn))\(at)" + (task.hasChildTasks ? ", for its child tasks to end" : "")
+    var text = "    - it " + waits(task, names: names)
     if let created = task.createdAt?.sourceLocation { text += ", made at \(created)" }
+    return text + (resumption(of: task, leaked: leaked, names: names).map { ",\n      \($0)" } ?? "") + "\n"
+  }
+
+  /// Where `task` waits: `waits in closure #1 in Worker.run() at Worker.swift:14`, and for what.
+  private static func waits(_ task: WaitingTask, names: NameStyle) -> String {
+    var text = "waits in \(names.type(task.waitsIn))" + (task.waitsAt?.sourceLocation.map { " at \($0)" } ?? "")
+    if task.hasChildTasks { text += ", for its child tasks to end" }
+    if let actor = task.queuedOnActor { text += ", queued on actor \(names.type(actor)) behind its other work" }
+    return text
+  }
+
+  /// What could resume `task` (`resumed through Storage.continuation`), when anything holds it;
+  /// for a `leaked` task, that only the task itself reaches it.
+  private static func resumption(of task: WaitingTask, leaked: Bool, names: NameStyle) -> String? {
     let holders = task.heldBy.map(names.type).joined(separator: ", ")
     if leaked {
-      text += holders.isEmpty
-        ? ",\n      and nothing holds what could resume it\n"
-        : ",\n      resumed only through \(holders), which the task itself reaches\n"
-    } else if !holders.isEmpty {
-      text += ",\n      resumed through \(holders)\n"
-    } else {
-      text += "\n"
+      return holders.isEmpty ? "and nothing holds what could resume it" : "resumed only through \(holders), which the task itself reaches"
     }
-    return text
+    return holders.isEmpty ? nil : "resumed through \(holders)"
   }
 
   /// The rest of the report on a task left waiting: where it was made and waits, and what could
@@ -211,18 +218,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// ```
   static func describeLeftTask(_ task: WaitingTask, path: RetainingPath?, names: NameStyle) -> String {
     var text = task.createdAt.map { "It was made at \(names.frame($0)).\n" } ?? ""
-    let at = task.waitsAt?.sourceLocation.map { " at \($0)" } ?? ""
-    text += "It waits in \(names.type(task.waitsIn))\(at)"
-    if task.hasChildTasks { text += ", for its child tasks to end" }
-    if let actor = task.queuedOnActor { text += ", queued on actor \(names.type(actor)) behind its other work" }
-    let holders = task.heldBy.map(names.type).joined(separator: ", ")
-    if path?.origin == .leaked {
-      text += holders.isEmpty ? ", and nothing holds what could resume it.\n" : ",\n  resumed only through \(holders), which the task itself reaches.\n"
-    } else if !holders.isEmpty {
-      text += ",\n  resumed through \(holders).\n"
-    } else {
-      text += ".\n"
-    }
+    text += "It " + waits(task, names: names)
+    text += (resumption(of: task, leaked: path?.origin == .leaked, names: names).map { ",\n  \($0)" } ?? "") + ".\n"
     return text + endTheTask
   }
 

@@ -81,8 +81,4 @@ package enum ConcurrencyLayoutCheck: LibraryLayoutCheck {
   private static func describe(_ function: String) -> String {
     function.contains("ConcurrencyLayoutCheck") ? "the check's closure" : function
   }
-
-  private static func hex(_ value: UInt?) -> String {
-    value.map { "0x" + String($0, radix: 16) } ?? "nothing readable"
-  }
 }

@@ -102,8 +102,4 @@ package enum DispatchLayoutCheck: LibraryLayoutCheck {
     let context = MemoryReader.readWord(at: block &+ BlockLayout.capturedContext)
     return function != 0 && context == 0 ? "a block of a closure without captures" : "a block capturing \(hex(function)), \(hex(context))"
   }
-
-  private static func hex(_ value: UInt?) -> String {
-    value.map { "0x" + String($0, radix: 16) } ?? "nothing readable"
-  }
 }

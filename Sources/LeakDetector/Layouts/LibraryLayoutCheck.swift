@@ -20,4 +20,9 @@ extension LibraryLayoutCheck {
     "\(layouts) are not the ones this build reads (Swift 6.3.1): \(mismatch.name) is \(mismatch.found),"
       + " expected \(mismatch.expected); \(unread) was not read"
   }
+
+  /// A fact's value as the diagnostic writes it: `0x7f3a10`, or `nothing readable`.
+  static func hex(_ value: UInt?) -> String {
+    value.map { "0x" + String($0, radix: 16) } ?? "nothing readable"
+  }
 }

@@ -11,10 +11,8 @@ extension AllocationTracker {
   /// capture reads: it is found here, and its leak with it.
   static func waitingTasks(inGeneration generation: Int?) -> [cleak_tracked_object] {
     guard ConcurrencyLayoutCheck.mismatch == nil else { return [] }
-    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
-    let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
     var seen: Set<UInt> = []
-    return buffer[..<count].reversed().filter { entry in  // the latest entry of an address is its task's
+    return registeredTasks().reversed().filter { entry in  // the latest entry of an address is its task's
       (generation.map { Int(entry.generation) == $0 } ?? true) && seen.insert(entry.object).inserted
         && TaskReferences.isWaiting(entry.object)
     }
@@ -25,9 +23,7 @@ extension AllocationTracker {
   /// words (``cleak_read_words_checked``), so a task freed meanwhile reads as something else and
   /// is not counted. What a test's check asks before it captures anything.
   package static func unfinishedTaskCount(inGeneration generation: Int) -> Int {
-    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
-    let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
-    let tasks = Array(Set(buffer[..<count].filter { Int($0.generation) == generation }.map(\.object)))
+    let tasks = Array(Set(registeredTasks().filter { Int($0.generation) == generation }.map(\.object)))
     guard !tasks.isEmpty else { return 0 }
     typealias Task = ConcurrencyLayout.Task
     func words(at addresses: [UInt]) -> [UInt] {
@@ -44,5 +40,12 @@ extension AllocationTracker {
         && UInt32(truncatingIfNeeded: jobFlags[index]) & Task.jobKindMask == Task.jobKindTask
         && UInt32(truncatingIfNeeded: status[index]) & Task.statusIsComplete == 0
     }
+  }
+
+  /// The registry's entries, oldest slot first; each may name a task that has ended since.
+  private static func registeredTasks() -> ArraySlice<cleak_tracked_object> {
+    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
+    let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
+    return buffer[..<count]
   }
 }
