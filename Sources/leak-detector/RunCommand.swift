@@ -252,16 +252,19 @@ struct RunCommand: ParsableCommand {
     return rules
   }
 
-  /// The agent library: `LEAK_DETECTOR_AGENT`, or the one next to this executable.
+  /// The agent library: `LEAK_DETECTOR_AGENT`, or the one next to this executable (a build
+  /// folder), or the one `Scripts/install` puts in `PREFIX/lib/leak-detector/` for
+  /// `PREFIX/bin/leak-detector`.
   static func agentPath() throws(InputFailure) -> String {
     if let configured = getenv("LEAK_DETECTOR_AGENT") { return String(cString: configured) }
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let executable = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    let path = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]) + "/libLeakDetectorAgent.so"
-    guard access(path, R_OK) == 0 else {
+    let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
+    let candidates = [directory + "/libLeakDetectorAgent.so", directory + "/../lib/leak-detector/libLeakDetectorAgent.so"]
+    guard let path = candidates.first(where: { access($0, R_OK) == 0 }) else {
       throw InputFailure(
-        message: "\(path): the agent library is missing; build it with `swift build --product LeakDetectorAgent` "
+        message: "\(candidates[0]): the agent library is missing; build it with `swift build --product LeakDetectorAgent` "
           + "(or set LEAK_DETECTOR_AGENT to its path)")
     }
     return path
