@@ -10,6 +10,8 @@ let package = Package(
     .executable(name: "leak-detector", targets: ["leak-detector"]),
     // Preloaded by `leak-detector run` into the program it checks (found next to the CLI).
     .library(name: "LeakDetectorAgent", type: .dynamic, targets: ["LeakDetectorAgent"]),
+    // `swift package leak-check`: the package's tests under `leak-detector run`.
+    .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
     .executable(name: "leak-detector-demo", targets: ["FeedApp"]),
     // Not API: the code the benchmarks share, a product only so that Benchmarks/Micro (a package
     // of its own) can use it.
@@ -51,6 +53,16 @@ let package = Package(
         "HeapGraph",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+
+    // `swift package leak-check` in a package that depends on this one: builds the CLI and its
+    // agent in release and runs `leak-detector run -- swift test` (the tests' and the tool's
+    // build share the package's scratch path).
+    .plugin(
+      name: "LeakCheck",
+      capability: .command(
+        intent: .custom(verb: "leak-check", description: "Run the package's tests under leak-detector run and report the objects they leak")
+      )
     ),
 
     // The README's demo: a small app that leaks, found live by RetainCycleDetector.

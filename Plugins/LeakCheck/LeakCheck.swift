@@ -1,0 +1,58 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package leak-check`: runs the package's tests under `leak-detector run` and prints
+/// its report, in any package that depends on this one.
+///
+/// It builds `leak-detector` and its agent from the dependency (in release, into the package's
+/// own scratch path), then runs `leak-detector run -- swift test` in the package's directory.
+/// Options before `--` are `run`'s (`--baseline`, `--update-baseline`, `--format`, `--output`,
+/// `--snapshot`, `--suppressions`…); arguments after `--` go to `swift test` (`--filter`,
+/// `-c release`…). `Baselines/leaks.json`, when the package has one, gates the run.
+///
+///     $ swift package leak-check -- --filter CartTests
+///     …the tests' own output…
+///     Leaks: 2 objects in 1 group
+///       1) 1 × CartViewModel.onChange → closure #1 in CartViewModel.bind().capture #0: CartViewModel → CartViewModel  (2 objects, 96 bytes)
+///          in test CartTests.CartTests.testBindLeaks()
+///
+/// SwiftPM ends `swift package` with status 1 whenever a plugin fails, so the plugin's last line
+/// gives `run`'s own status (2 for leaks, 4 and 5 with a baseline); SwiftPM's error line repeats it.
+@main
+struct LeakCheck: CommandPlugin {
+  func performCommand(context: PluginContext, arguments: [String]) async throws {
+    let request = LeakCheckRequest(arguments: arguments, packageDirectory: context.package.directoryURL)
+    if request.wantsHelp {
+      print(LeakCheckRequest.help)
+      return
+    }
+    let tool = try buildTool(packageManager: packageManager)
+    let scratchPath = LeakCheckRequest.scratchPath(pluginWorkDirectory: context.pluginWorkDirectoryURL)
+    let swift = try context.tool(named: "swift").url
+    let command = [tool.path] + request.runArguments(swift: swift.path, scratchPath: scratchPath)
+    let status = try LeakCheckProcess.run(command, in: context.package.directoryURL)
+    if status != 0 {
+      Diagnostics.error("leak-detector run exited with \(status): \(LeakCheckRequest.meaning(ofStatus: status))")
+      exit(status)
+    }
+  }
+
+  /// Builds `leak-detector` and `libLeakDetectorAgent.so` in release into the package's scratch
+  /// path, side by side (the command finds its agent next to itself), and returns the tool.
+  private func buildTool(packageManager: PackageManager) throws -> URL {
+    Diagnostics.remark("Building leak-detector and its agent (release)…")
+    var tool: URL?
+    for product in ["leak-detector", "LeakDetectorAgent"] {
+      let result = try packageManager.build(.product(product), parameters: .init(configuration: .release, logging: .concise))
+      guard result.succeeded else {
+        print(result.logText)
+        throw LeakCheckFailure("building \(product) failed (its log is above)")
+      }
+      if let executable = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == product }) {
+        tool = executable.url
+      }
+    }
+    guard let tool else { throw LeakCheckFailure("the build of leak-detector produced no executable") }
+    return tool
+  }
+}
