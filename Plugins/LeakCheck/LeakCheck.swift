@@ -40,7 +40,7 @@ struct LeakCheck: CommandPlugin {
   /// Builds `leak-detector` and `libLeakDetectorAgent.so` in release into the package's scratch
   /// path, side by side (the command finds its agent next to itself), and returns the tool.
   private func buildTool(packageManager: PackageManager) throws -> URL {
-    Diagnostics.remark("Building leak-detector and its agent (release)…")
+    FileHandle.standardError.write(Data("Building leak-detector and its agent (release)…\n".utf8))
     var tool: URL?
     for product in ["leak-detector", "LeakDetectorAgent"] {
       let result = try packageManager.build(.product(product), parameters: .init(configuration: .release, logging: .concise))

@@ -50,6 +50,11 @@ final class RunProtocolTests: XCTestCase {
     XCTAssertEqual(process.program, "PetsPackageTests.xctest")
     XCTAssertEqual(RunProtocol.ProcessDescription(process.description), process)
 
+    let underThePlugin = RunProtocol.ProcessDescription(
+      arguments: ["/p/.build/debug/PetsPackageTests.xctest", "--scratch-path", "/p/.build", "--ignore-lock", "--testing-library", "swift-testing"],
+      processID: 11)
+    XCTAssertEqual(underThePlugin, process)
+
     let long = RunProtocol.ProcessDescription(arguments: ["server"] + Array(repeating: "--verbose", count: 40), processID: 7)
     XCTAssertEqual(long.commandLine.count, RunProtocol.ProcessDescription.maxCommandLineLength + 1)
     XCTAssertTrue(long.description.hasSuffix("… (pid 7)"), long.description)

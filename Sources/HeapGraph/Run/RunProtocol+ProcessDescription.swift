@@ -16,13 +16,31 @@ extension RunProtocol {
     package var processID: Int32
 
     /// The description of the process started with `arguments` (the executable's path first).
+    /// SwiftPM passes `swift test`'s own arguments on to Swift Testing's runner; the two that
+    /// `swift package leak-check` adds say nothing about the tests and are left out.
     package init(arguments: [String], processID: Int32) {
-      var arguments = arguments
+      var arguments = Self.withoutBuildLocation(arguments)
       if let first = arguments.first { arguments[0] = String(first.split(separator: "/").last ?? "") }
       let commandLine = arguments.joined(separator: " ")
       self.commandLine =
         commandLine.count > Self.maxCommandLineLength ? String(commandLine.prefix(Self.maxCommandLineLength)) + "…" : commandLine
       self.processID = processID
+    }
+
+    /// `arguments` without `--scratch-path DIR` and `--ignore-lock`.
+    private static func withoutBuildLocation(_ arguments: [String]) -> [String] {
+      var kept: [String] = []
+      var skipsNext = false
+      for argument in arguments {
+        if skipsNext {
+          skipsNext = false
+        } else if argument == "--scratch-path" {
+          skipsNext = true
+        } else if argument != "--ignore-lock" && !argument.hasPrefix("--scratch-path=") {
+          kept.append(argument)
+        }
+      }
+      return kept
     }
 
     /// The description `description` writes, or `nil` when it does not end with a process id.
