@@ -21,7 +21,8 @@ import PackagePlugin
 @main
 struct LeakCheck: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
-    let request = LeakCheckRequest(arguments: arguments, packageDirectory: context.package.directoryURL)
+    let request = LeakCheckRequest(
+      arguments: arguments, packageDirectory: context.package.directoryURL, invocation: LeakCheckRequest.invocation())
     if request.wantsHelp {
       print(LeakCheckRequest.help)
       return
@@ -46,7 +47,12 @@ struct LeakCheck: CommandPlugin {
       let result = try packageManager.build(.product(product), parameters: .init(configuration: .release, logging: .concise))
       guard result.succeeded else {
         print(result.logText)
-        throw LeakCheckFailure("building \(product) failed (its log is above)")
+        let linksMissing = ["-ldw", "-lunwind", "-lelf"].contains { result.logText.contains($0) }
+        throw LeakCheckFailure(
+          "building \(product) failed (its log is above)"
+            + (linksMissing
+              ? "; it links libdw and libunwind: install libdw-dev and libunwind-dev "
+                + "(.build/checkouts/swift-leak-detector/Scripts/bootstrap.sh does)" : ""))
       }
       if let executable = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == product }) {
         tool = executable.url

@@ -10,7 +10,10 @@ struct LeakCheckRequest {
   var runOptions: [String] = []
   var testArguments: [String] = []
 
-  init(arguments: [String], packageDirectory: URL) {
+  /// `arguments` are the plugin's; `invocation` is the command line of the `swift package` that
+  /// runs it, whose build configuration (`swift package -c release leak-check`) the tests get
+  /// unless `swift test`'s arguments name one.
+  init(arguments: [String], packageDirectory: URL, invocation: [String] = []) {
     let separator = arguments.firstIndex(of: "--")
     var usesDefaultBaseline = true
     for option in arguments[..<(separator ?? arguments.endIndex)] {
@@ -21,6 +24,9 @@ struct LeakCheckRequest {
       }
     }
     if let separator { testArguments = Array(arguments[(separator + 1)...]) }
+    if Self.configuration(in: testArguments) == nil, let configuration = Self.configuration(in: invocation) {
+      testArguments = ["--configuration", configuration] + testArguments
+    }
     let namesBaseline = runOptions.contains { $0 == "--baseline" || $0.hasPrefix("--baseline=") }
     let hasBaseline = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent(Self.defaultBaseline).path)
     if usesDefaultBaseline && !namesBaseline && (hasBaseline || runOptions.contains("--update-baseline")) {
@@ -36,6 +42,25 @@ struct LeakCheckRequest {
     let namesScratchPath = testArguments.contains { $0 == "--scratch-path" || $0.hasPrefix("--scratch-path=") }
     if let scratchPath, !namesScratchPath { test += ["--scratch-path", scratchPath.path, "--ignore-lock"] }
     return ["run"] + runOptions + ["--"] + test + testArguments
+  }
+
+  /// The build configuration `arguments` name (`-c release`, `--configuration=debug`…).
+  static func configuration(in arguments: [String]) -> String? {
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--" { return nil }
+      if argument == "-c" || argument == "--configuration" {
+        return index + 1 < arguments.count ? arguments[index + 1] : nil
+      }
+      for prefix in ["-c=", "--configuration="] where argument.hasPrefix(prefix) { return String(argument.dropFirst(prefix.count)) }
+    }
+    return nil
+  }
+
+  /// The command line of this plugin's parent process, the `swift package` that runs it (empty
+  /// when it cannot be read).
+  static func invocation() -> [String] {
+    guard let bytes = FileManager.default.contents(atPath: "/proc/\(getppid())/cmdline") else { return [] }
+    return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The scratch path of the `swift package` invocation: the plugin's work directory is
@@ -66,7 +91,8 @@ struct LeakCheckRequest {
     USAGE: swift package leak-check [<run options>] [-- <swift test arguments>]
 
     Builds leak-detector and its agent (release, into the package's scratch path), then runs
-    `leak-detector run -- swift test` in the package's directory. Each leak names the test that
+    `leak-detector run -- swift test` in the package's directory, in the configuration given to
+    swift package (`swift package -c release leak-check`) or to swift test (`-- -c release`). Each leak names the test that
     made it. Options before -- are leak-detector run's; arguments after -- go to swift test.
     Baselines/leaks.json gates the run when the package has one.
 
