@@ -61,6 +61,9 @@ extension RunReport {
       page.body += "<li><code>\(HTMLPage.escaped(process.description))</code>: \(count(process.objectCount, "object")) when it exited, "
       page.body += "\(grouped(process.leakedObjectCount)) leaked</li>"
     }
+    for refusal in refusals {
+      page.body += "<li>Not checked <code>\(HTMLPage.escaped(refusal.process.description))</code>: \(HTMLPage.escaped(refusal.reason))</li>"
+    }
     page.body += "</ul></section>\n"
     return page.render()
   }

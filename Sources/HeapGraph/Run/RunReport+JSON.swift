@@ -1,7 +1,8 @@
 extension RunReport {
   /// The JSON run report (`leak-detector run --format json`), described by
   /// `Documentation/schemas/leak-run-v1.schema.json`: the processes checked with their capture's
-  /// duration and diagnostics (counted by kind, each distinct one once with its occurrences),
+  /// duration and diagnostics (counted by kind, each distinct one once with its occurrences), the
+  /// processes the agent refused with why (`refused`, when there is one),
   /// every leak group with its entry, sites, tests and fingerprint, the suppressed groups with the
   /// rule that suppressed each, and, when the leaks were gated against a baseline, the gate's
   /// outcome.
@@ -19,6 +20,18 @@ extension RunReport {
     writer.beginArray(multiline: true)
     for process in processes { Self.write(process, into: &writer) }
     writer.endArray()
+    if !refusals.isEmpty {
+      writer.key("refused")
+      writer.beginArray(multiline: true)
+      for refusal in refusals {
+        writer.beginObject()
+        writer.field("description", refusal.process.description)
+        writer.field("pid", Int(refusal.process.processID))
+        writer.field("reason", refusal.reason)
+        writer.endObject()
+      }
+      writer.endArray()
+    }
     writer.key("leaks")
     writer.beginArray(multiline: true)
     for leak in leaks {

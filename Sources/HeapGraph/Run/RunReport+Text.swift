@@ -70,19 +70,17 @@ extension RunReport {
   }
 
   /// The report's first lines: the processes checked, with what their captures could not see and
-  /// the objects they found held by unbalanced retains.
+  /// the objects they found held by unbalanced retains, then the processes not checked and why.
   package func renderProcesses(names: NameStyle? = nil) -> String {
     processesText(names: names ?? nameStyle).description
   }
 
   /// The lines of ``renderProcesses(names:)`` with their roles: a process's line is a heading,
-  /// the notes on its capture are indented under it.
+  /// the notes on its capture are indented under it; a process the agent refused is a note of
+  /// its own after them.
   private func processesText(names: NameStyle) -> ReportText {
     var text = ReportText()
-    guard !processes.isEmpty else {
-      text.append("No process was checked.")
-      return text
-    }
+    if processes.isEmpty { text.append("No process was checked.") }
     for process in processes {
       text.append(
         "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
@@ -112,6 +110,7 @@ extension RunReport {
           as: .note, indent: 2)
       }
     }
+    for refusal in refusals { text.append("Not checked \(refusal.process): \(refusal.reason)", as: .note) }
     return text
   }
 }

@@ -100,6 +100,9 @@ public struct RunReport: Sendable {
   }
 
   public var processes: [Process]
+  /// The processes the agent was asked to check and refused (it does not understand their Swift
+  /// runtime), in the order of their pids.
+  package var refusals: [RunProtocol.Refusal] = []
   /// Leaks to report: those the package's own code made first, then largest retained size first.
   public var leaks: [Leak]
   /// Leaks a suppression rule matched, with the first such rule.
