@@ -21,6 +21,10 @@ import LeakDetector
 /// leaves to its default action still gets an exit snapshot: the agent captures, then lets the
 /// signal end the process as it would have. A program that handles the signal itself replaces
 /// the agent's handler, and its exit is captured when it exits.
+///
+/// A process whose Swift runtime the agent does not understand (one linked into the program, or
+/// another build than the agent's own) is not checked: a line on its standard error and a file in
+/// the run directory (``RunProtocol/Refusal``) say why.
 enum Agent {
   struct Settings {
     var runDirectory: String
@@ -40,6 +44,8 @@ enum Agent {
   /// Serializes the captures (a signal capture may run when the program exits).
   static let captureLock = Locked<Int>(0)
 
+  /// Starts checking this process, unless it runs on a Swift runtime the agent does not
+  /// understand (``AgentRuntimeCheck``): then it tracks nothing and says why.
   static func start() {
     // SwiftPM runs a test binary once just to list its tests (for --filter, --parallel): nothing
     // of a test runs there, so there is nothing to check.
@@ -47,6 +53,10 @@ enum Agent {
     if arguments.contains("--dump-tests-json") || arguments.contains("--list-tests") { return }
     guard let loaded = RunProtocol.Settings(environment: { getenv($0.rawValue).map { String(cString: $0) } }) else { return }
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
+    if let reason = AgentRuntimeCheck.ofThisProcess(program: program).refusalReason {
+      refuse(.init(process: .init(arguments: arguments, processID: getpid()), reason: reason), runDirectory: loaded.runDirectory)
+      return
+    }
     settings = Settings(
       runDirectory: loaded.runDirectory, snapshotDirectory: loaded.snapshotDirectory, programName: program, processID: getpid(),
       snapshotSignal: loaded.snapshotSignal, snapshotInterval: loaded.snapshotInterval)
@@ -59,6 +69,18 @@ enum Agent {
       _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0) })
     }
     if loaded.snapshotInterval != nil { startTakingSnapshotsOnInterval() }
+  }
+
+  /// Leaves this process unchecked: says why on its standard error and in the run directory,
+  /// where the command reads it.
+  private static func refuse(_ refusal: RunProtocol.Refusal, runDirectory: String) {
+    complain(refusal.message)
+    let path = "\(runDirectory)/\(RunProtocol.Refusal.fileName(processID: refusal.process.processID))"
+    do {
+      try FileBytes.writeAtomically(refusal.fileBytes, to: path)
+    } catch {
+      complain("cannot write why \(refusal.process) is not checked: \(error)")
+    }
   }
 
   /// A thread of the agent's that takes a snapshot every ``Settings/snapshotInterval`` seconds

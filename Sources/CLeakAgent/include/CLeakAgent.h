@@ -3,6 +3,8 @@
 
 #include <stdbool.h>
 
+#include "SwiftRuntimeFacts.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
