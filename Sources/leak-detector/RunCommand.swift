@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
       EXIT CODES
         N  the program's own status when it is not 0 (128 + the signal when it was killed)
         0  no leaks (with --baseline: no new ones)
-        1  usage or input error, or no process was checked
+        1  usage or input error, or no process was checked (or the agent refused each)
         2  leaks found (with --baseline: leaks the baseline does not accept)
         4  with --baseline: no new leaks, but accepted ones are gone
         5  with --baseline: the baseline does not exist
@@ -121,14 +121,20 @@ struct RunCommand: ParsableCommand {
     let ending = try ProgramRun.run(
       command, environment: programEnvironment(agent: agent, runDirectory: directory.path), forwarding: forwardedSignals)
     let captures = try directory.exitSnapshots()
+    let refusals = directory.refusals()
     let programStatus = status(of: ending, captured: !captures.isEmpty)
     guard !captures.isEmpty else {
       if programStatus != 0 { throw ProgramExit(code: programStatus) }
+      if !refusals.isEmpty {
+        for refusal in refusals { standardError.write("leak-detector: error: \(refusal.message)\n") }
+        throw ExitStatus.inputError
+      }
       throw InputFailure(
         message: "no process matched --process \(checkedProcessPatterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
           + "name the Swift processes to check with --process")
     }
     var report = RunReport(analyses: try analyses(of: captures.map(\.snapshot)), suppressions: rules)
+    report.refusals = refusals
     for (index, capture) in captures.enumerated() { report.processes[index].captureDuration = capture.duration }
     var status = try gate.map { try self.gate(report, with: $0) } ?? emit(report, graphviz: graphviz)
     if growth, try reportGrowth(of: report.processes) && status == .success { status = .found }

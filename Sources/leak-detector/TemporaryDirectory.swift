@@ -5,8 +5,9 @@ import HeapGraph
 #endif
 
 /// A private directory: the one a `run` shares with the agents of the processes it checks (each
-/// writes its exit snapshot there, ``RunProtocol/exitSnapshotFileName(processID:)``), or one for
-/// Graphviz's files; it is removed afterwards.
+/// writes its exit snapshot there, ``RunProtocol/exitSnapshotFileName(processID:)``, or why it
+/// refused to check, ``RunProtocol/Refusal``), or one for Graphviz's files; it is removed
+/// afterwards.
 struct TemporaryDirectory {
   let path: String
 
@@ -37,6 +38,17 @@ struct TemporaryDirectory {
       let seconds = try? readFile("\(path)/\(RunProtocol.captureDurationFileName(processID: process.pid))")
       return (process.snapshot, seconds.flatMap { CaptureDuration(secondsText: String(decoding: $0, as: UTF8.self)) })
     }
+  }
+
+  /// The processes the agents refused to check, with why, in the order of their ids (a file
+  /// that is not a refusal is skipped).
+  func refusals() -> [RunProtocol.Refusal] {
+    entries().compactMap { name -> (Int32, RunProtocol.Refusal)? in
+      guard let processID = RunProtocol.Refusal.processID(ofFile: name), let bytes = try? readFile("\(path)/\(name)"),
+        let refusal = RunProtocol.Refusal(fileBytes: bytes)
+      else { return nil }
+      return (processID, refusal)
+    }.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
   /// Removes the directory and what the agents wrote in it.
