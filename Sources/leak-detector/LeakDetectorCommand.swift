@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeapGraph
 
 #if canImport(Glibc)
   import Glibc
@@ -24,12 +25,26 @@ struct LeakDetectorCommand: ParsableCommand {
       EXIT CODES
       \(ExitStatus.helpTable)
       """,
-    version: version,
+    version: versionText,
     subcommands: [AnalyzeCommand.self, DiffCommand.self, GrowthCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self]
   )
 
   /// The tool's version, in `--version` and reports.
   static let version = "0.1.0"
+
+  /// What `--version` prints: the version, then the compiler it was built with and the Swift
+  /// runtime it runs on (the one its agent was linked against, from the same toolchain).
+  ///
+  /// ```text
+  /// leak-detector 0.1.0
+  /// built with Swift 6.3.1; runtime /opt/swift/usr/lib/swift/linux/libswiftCore.so (build b521f25fdeac)
+  /// ```
+  static var versionText: String {
+    let runtime = SwiftRuntimeLibrary.loaded().map { library in
+      "runtime \(library.path)" + (library.buildID.map { " (build \($0.shortDescription))" } ?? "")
+    }
+    return "leak-detector \(version)\nbuilt with Swift \(SwiftVersion.compiler); \(runtime ?? "the Swift runtime linked in")"
+  }
 
   /// Runs a command and maps its outcome to the documented exit codes (ArgumentParser's own
   /// code for usage errors is 64; this tool uses 1 for every usage or input error).
