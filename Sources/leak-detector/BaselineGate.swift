@@ -29,6 +29,7 @@ struct BaselineGate {
   /// Writes the baseline from `findings`, keeping the reasons of findings it already accepts.
   func update(with findings: [HeapFinding]) throws {
     let updated = Baseline(accepting: findings, previous: try read(), reasonForNew: Self.placeholderReason)
+    try createParentDirectories(of: path)
     try writeFile(updated.jsonBytes(), to: path)
     standardError.write("leak-detector: wrote \(updated.accepted.count) accepted findings to \(path)\n")
   }

@@ -56,6 +56,19 @@ func writeFile(_ text: String, to path: String) throws(InputFailure) {
   }
 }
 
+/// Creates the directories missing on the way to the file at `path` (as `mkdir -p` does for its
+/// parent), so that a first baseline can go into a new `Baselines/`.
+func createParentDirectories(of path: String) throws(InputFailure) {
+  var parent = path.hasPrefix("/") ? "/" : ""
+  for component in path.split(separator: "/").dropLast() {
+    parent += component
+    if component != "." && component != ".." && mkdir(parent, 0o777) != 0 && errno != EEXIST {
+      throw InputFailure(message: "\(path): cannot create the directory \(parent): \(String(cString: strerror(errno)))")
+    }
+    parent += "/"
+  }
+}
+
 /// Whether `first` and `second` name the same existing file (through links, `.` or `..`).
 func isSameFile(_ first: String, _ second: String) -> Bool {
   var firstStatus = stat()

@@ -25,6 +25,11 @@ final class GateCommandTests: XCTestCase {
     XCTAssertEqual(try run(["gate", seven, "--baseline", baseline, "--update-baseline"]).status, 0)
     XCTAssertEqual(try run(["gate", seven, "--baseline", baseline]).status, 0)
 
+    // A first baseline goes into a directory of its own, made for it.
+    let nested = directory + "/Baselines/leaks.json"
+    XCTAssertEqual(try run(["gate", seven, "--baseline", nested, "--update-baseline"]).status, 0)
+    XCTAssertEqual(try run(["gate", seven, "--baseline", nested]).status, 0)
+
     let emptyBaseline = directory + "/empty.json"
     try #"{"formatVersion": 1, "accepted": {}}"#.write(toFile: emptyBaseline, atomically: true, encoding: .utf8)
     let new = try run(["gate", seven, "--baseline", emptyBaseline, "--format", "sarif", "--output", directory + "/leaks.sarif"])
