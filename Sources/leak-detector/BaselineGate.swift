@@ -17,6 +17,8 @@ struct BaselineGate {
   var path: String
   var format: Format
   var output: OutputOptions
+  /// The reports written beside the one in ``format`` (`--report`).
+  var reports: [ReportDestination] = []
   var sourceRoot: String?
   /// The command that accepts the current findings, for messages.
   var acceptCommand: String
@@ -34,7 +36,7 @@ struct BaselineGate {
     standardError.write("leak-detector: wrote \(updated.accepted.count) accepted findings to \(path)\n")
   }
 
-  /// Compares `findings` with the baseline, emits the report, and returns the exit status
+  /// Compares `findings` with the baseline, emits the report (and each `--report`), and returns the exit status
   /// (``ExitStatus/baselineMissing`` without writing a report when the file does not exist).
   /// `json` writes the JSON report instead of the gate's own (`run` writes its run report, with
   /// the outcome in it).
@@ -45,16 +47,19 @@ struct BaselineGate {
     }
     let outcome = GateOutcome(findings: findings, baseline: existing)
     let status = ExitStatus(outcome.verdict)
-    let rendered =
+    let text = outcome.reportText(baseline: path, acceptCommand: acceptCommand, names: output.names)
+    func rendered(_ format: Format) -> String {
       switch format {
-      case .text: output.text(outcome.reportText(baseline: path, acceptCommand: acceptCommand, names: output.names))
+      case .text: text.description
       case .json: json?(outcome, status) ?? outcome.renderJSON(exitStatus: status.rawValue)
       case .sarif: outcome.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot)
       case .junit: outcome.renderJUnit()
       case .markdown: outcome.renderMarkdown(acceptCommand: acceptCommand, names: output.names)
       case .html: outcome.renderHTML(baseline: path, acceptCommand: acceptCommand, graphviz: graphviz)
       }
-    try output.emit(rendered)
+    }
+    try output.emit(format == .text ? output.text(text) : rendered(format))
+    for report in reports { try writeFile(rendered(report.format), to: report.path) }
     if format != .text && status != .success {
       standardError.write(outcome.renderText(baseline: path, acceptCommand: acceptCommand))
     }

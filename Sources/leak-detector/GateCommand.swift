@@ -51,7 +51,7 @@ struct GateCommand: ParsableCommand {
   }
 
   func run() throws {
-    if !gating.updateBaseline { try gating.output.checkNotAnInput(snapshots + [baseline]) }
+    if !gating.updateBaseline { try gating.checkNotAnInput(snapshots + [baseline]) }
     let gate = try gating.gate(
       baseline: baseline, acceptCommand: "leak-detector gate \(snapshots.joined(separator: " ")) --baseline \(baseline) --update-baseline")
     _ = try gate.read()  // a malformed baseline fails before the snapshots are read

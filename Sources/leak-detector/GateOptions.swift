@@ -14,15 +14,33 @@ struct GateOptions: ParsableArguments {
 
   @OptionGroup var output: OutputOptions
 
+  @Option(
+    name: .customLong("report"),
+    help: ArgumentHelp(
+      "Also write the report in this format to this file (repeatable): sarif:leaks.sarif, junit:leaks.xml, html:leaks.html, markdown:summary.md, json:leaks.json, text:leaks.txt.",
+      valueName: "format:file"))
+  var reports: [ReportDestination] = []
+
   @OptionGroup var sourceRoot: SourceRootOption
 
   @OptionGroup var diagrams: DiagramOptions
+
+  /// Refuses a report file (`--output` or `--report`) that is also one of the command's
+  /// `inputs`, before any work is done.
+  func checkNotAnInput(_ inputs: [String]) throws(InputFailure) {
+    try output.checkNotAnInput(inputs)
+    for report in reports {
+      var alone = output
+      alone.output = report.path
+      try alone.checkNotAnInput(inputs)
+    }
+  }
 
   /// The gate of the baseline at `path`; `acceptCommand` is the command line that accepts the
   /// current findings, for messages.
   func gate(baseline path: String, acceptCommand: String) throws(InputFailure) -> BaselineGate {
     BaselineGate(
-      path: path, format: format, output: output, sourceRoot: sourceRoot.resolved, acceptCommand: acceptCommand,
-      graphviz: try diagrams.graphviz())
+      path: path, format: format, output: output, reports: reports, sourceRoot: sourceRoot.resolved,
+      acceptCommand: acceptCommand, graphviz: try diagrams.graphviz())
   }
 }

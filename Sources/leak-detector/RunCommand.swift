@@ -214,23 +214,27 @@ struct RunCommand: ParsableCommand {
     return try gate.gate(report.findings) { outcome, status in report.renderJSON(exitStatus: status.rawValue, gate: outcome) }
   }
 
-  /// Writes the report in its format (the CI formats with every leak as a new finding), and the
-  /// text report for people as well when that is another format or goes to a file; returns
+  /// Writes the report in its format (the CI formats with every leak as a new finding) and in
+  /// each `--report` format, and the text report for people as well when that is another format
+  /// or goes to a file; returns
   /// ``ExitStatus/found`` when there are leaks.
   private func emit(_ report: RunReport, graphviz: ((String) -> String?)?) throws -> ExitStatus {
     let output = gating.output
     let status = report.hasLeaks ? ExitStatus.found : .success
     let asGate = GateOutcome(findings: report.findings, baseline: Baseline())
-    let rendered =
-      switch gating.format {
-      case .text: output.text(report.reportText(names: output.names))
+    let text = report.reportText(names: output.names)
+    func rendered(_ format: BaselineGate.Format) -> String {
+      switch format {
+      case .text: text.description
       case .json: report.renderJSON(exitStatus: status.rawValue)
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: gating.sourceRoot.resolved)
       case .junit: asGate.renderJUnit()
       case .markdown: asGate.renderMarkdown(names: output.names)
       case .html: report.renderHTML(command: command.joined(separator: " "), graphviz: graphviz)
       }
-    try output.emit(rendered)
+    }
+    try output.emit(gating.format == .text ? output.text(text) : rendered(gating.format))
+    for destination in gating.reports { try writeFile(rendered(destination.format), to: destination.path) }
     if gating.format != .text || output.output != nil { show(report, onStandardError: output.output == nil) }
     return status
   }

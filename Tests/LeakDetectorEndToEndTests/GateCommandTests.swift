@@ -42,6 +42,27 @@ final class GateCommandTests: XCTestCase {
     XCTAssertEqual((physical["artifactLocation"] as? [String: Any])?["uri"] as? String, "Graph.swift")
     XCTAssertEqual((physical["region"] as? [String: Any])?["startLine"] as? Int, 12, "the allocating source line")
 
+    // One gate, every report a CI job publishes: the text report stays on standard output.
+    let reports = ["sarif": "leaks.sarif", "junit": "leaks.xml", "html": "leaks.html", "markdown": "summary.md", "json": "report.json"]
+    let everyReport = try run(
+      ["gate", seven, "--baseline", emptyBaseline] + reports.sorted(by: <).flatMap { ["--report", "\($0.key):\(directory)/\($0.value)"] })
+    XCTAssertEqual(everyReport.status, 2)
+    XCTAssertTrue(everyReport.output.contains("3 new findings"), everyReport.output)
+    let written = try reports.mapValues { try String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }
+    XCTAssertEqual(
+      try String(contentsOfFile: directory + "/leaks.sarif", encoding: .utf8).count, written["sarif"]?.count, "the same SARIF as --format sarif")
+    XCTAssertTrue(written["junit"]?.hasPrefix("<?xml") == true)
+    XCTAssertEqual(written["junit"]?.components(separatedBy: "<failure").count, 4, "one failure per new finding")
+    XCTAssertTrue(written["html"]?.contains("<html") == true)
+    XCTAssertTrue(written["markdown"]?.contains("3 new findings") == true, written["markdown"] ?? "")
+    XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data((written["json"] ?? "").utf8)))
+    let unknown = try run(["gate", seven, "--baseline", emptyBaseline, "--report", "pdf:leaks.pdf"])
+    XCTAssertEqual(unknown.status, 1)
+    XCTAssertTrue(unknown.error.contains("--report"), unknown.error)
+    let overInput = try run(["gate", seven, "--baseline", emptyBaseline, "--report", "sarif:" + seven])
+    XCTAssertEqual(overInput.status, 1)
+    XCTAssertTrue(overInput.error.contains("names an input"), overInput.error)
+
     let fixed = try run(["gate", clean, "--baseline", baseline])
     XCTAssertEqual(fixed.status, 4, fixed.output)
     XCTAssertTrue(fixed.output.contains("no longer found (fixed)"))
