@@ -294,6 +294,8 @@ final class BadInputTests: XCTestCase {
             description: "\(command): \(name) as --output", arguments: arguments, message: "\(Self.named(path)): \(problem)",
             isPrefix: isPrefix))
       }
+      // A baseline's missing directory is made for it (GateCommandTests).
+      if name == "a path in a missing directory" { continue }
       // The baseline is read first: where it cannot be opened, that is what is said.
       let asBaselineProblem = name == "a path whose parent is a file" ? "cannot open: Not a directory" : problem
       rows.append(
