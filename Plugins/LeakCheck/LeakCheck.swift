@@ -33,7 +33,7 @@ struct LeakCheck: CommandPlugin {
     let command = [tool.path] + request.runArguments(swift: swift.path, scratchPath: scratchPath)
     let status = try LeakCheckProcess.run(command, in: context.package.directoryURL)
     if status != 0 {
-      Diagnostics.error("leak-detector run exited with \(status): \(LeakCheckRequest.meaning(ofStatus: status))")
+      Diagnostics.error("leak-detector run exited with \(status): \(request.meaning(ofStatus: status))")
       exit(status)
     }
   }

@@ -41,7 +41,12 @@ struct LeakCheckRequest {
     var test = [swift, "test"]
     let namesScratchPath = testArguments.contains { $0 == "--scratch-path" || $0.hasPrefix("--scratch-path=") }
     if let scratchPath, !namesScratchPath { test += ["--scratch-path", scratchPath.path, "--ignore-lock"] }
-    return ["run"] + runOptions + ["--"] + test + testArguments
+    return ["run", "--accept-command", acceptCommand] + runOptions + ["--"] + test + testArguments
+  }
+
+  /// The command that accepts this run's findings into the baseline, for `run`'s messages.
+  var acceptCommand: String {
+    (["swift package leak-check --update-baseline"] + (testArguments.isEmpty ? [] : ["--"] + testArguments)).joined(separator: " ")
   }
 
   /// The build configuration `arguments` name (`-c release`, `--configuration=debug`…).
@@ -74,10 +79,23 @@ struct LeakCheckRequest {
     return nil
   }
 
+  /// Whether `run` writes files (a baseline, reports, snapshots), which a sandbox may refuse.
+  var writesFiles: Bool {
+    runOptions.contains { option in
+      ["--update-baseline", "--output", "--report", "--snapshot", "--snapshot-directory"].contains {
+        option == $0 || option.hasPrefix($0 + "=")
+      }
+    }
+  }
+
   /// What `leak-detector run`'s exit status `status` means.
-  static func meaning(ofStatus status: Int32) -> String {
+  func meaning(ofStatus status: Int32) -> String {
     switch status {
-    case 1: "a usage or input error, or no test process was checked (its message is above)"
+    case 1:
+      "a usage or input error, or no test process was checked (its message is above)"
+        + (writesFiles
+          ? "; where SwiftPM sandboxes plugins, writing into the package needs "
+            + "swift package --allow-writing-to-package-directory (or --disable-sandbox) leak-check" : "")
     case 2: "leaks found (with a baseline: leaks it does not accept)"
     case 4: "no new leaks, but accepted ones are gone: update the baseline with --update-baseline"
     case 5: "the baseline does not exist: create it with --update-baseline"

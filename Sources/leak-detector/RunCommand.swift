@@ -85,6 +85,11 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Gate the leaks against this baseline of accepted findings, as `gate` does.", valueName: "file"))
   var baseline: String?
 
+  /// How messages tell to accept the findings into the baseline, when `run` is started by
+  /// another command (`swift package leak-check --update-baseline`).
+  @Option(help: .hidden)
+  var acceptCommand: String?
+
   @OptionGroup var analysis: AnalysisOptions
 
   @OptionGroup var gating: GateOptions
@@ -112,7 +117,8 @@ struct RunCommand: ParsableCommand {
     let graphviz = try gating.diagrams.graphviz()
     let gate = try baseline.map { path in
       try gating.gate(
-        baseline: path, acceptCommand: "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
+        baseline: path,
+        acceptCommand: acceptCommand ?? "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
     }
     _ = try gate?.read()  // a malformed baseline fails before the program runs
     let directory = try TemporaryDirectory()
