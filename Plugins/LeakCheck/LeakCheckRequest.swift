@@ -109,10 +109,10 @@ struct LeakCheckRequest {
     USAGE: swift package leak-check [<run options>] [-- <swift test arguments>]
 
     Builds leak-detector and its agent (release, into the package's scratch path), then runs
-    `leak-detector run -- swift test` in the package's directory, in the configuration given to
-    swift package (`swift package -c release leak-check`) or to swift test (`-- -c release`). Each leak names the test that
-    made it. Options before -- are leak-detector run's; arguments after -- go to swift test.
-    Baselines/leaks.json gates the run when the package has one.
+    `leak-detector run -- swift test` in the package's directory, in the configuration given
+    to swift package (`swift package -c release leak-check`) or to swift test (`-- -c release`).
+    Each leak names the test that made it. Options before -- are leak-detector run's; arguments
+    after -- go to swift test. Baselines/leaks.json gates the run when the package has one.
 
     OPTIONS:
       --baseline <file>       Gate the leaks against this baseline (default: Baselines/leaks.json
