@@ -57,12 +57,13 @@ func writeFile(_ text: String, to path: String) throws(InputFailure) {
 }
 
 /// Creates the directories missing on the way to the file at `path` (as `mkdir -p` does for its
-/// parent), so that a first baseline can go into a new `Baselines/`.
+/// parent), so that a first baseline can go into a new `Baselines/`; a directory made here is
+/// its owner's only (0700), as the files written into it are.
 func createParentDirectories(of path: String) throws(InputFailure) {
   var parent = path.hasPrefix("/") ? "/" : ""
   for component in path.split(separator: "/").dropLast() {
     parent += component
-    if component != "." && component != ".." && mkdir(parent, 0o777) != 0 && errno != EEXIST {
+    if component != "." && component != ".." && mkdir(parent, 0o700) != 0 && errno != EEXIST {
       throw InputFailure(message: "\(path): cannot create the directory \(parent): \(String(cString: strerror(errno)))")
     }
     parent += "/"

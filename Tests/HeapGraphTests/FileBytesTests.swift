@@ -127,4 +127,62 @@ final class FileBytesTests: XCTestCase {
     XCTAssertEqual(lstat(fifo, &status), 0)
     XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "the pipe is not replaced by a file")
   }
+
+  private func mode(of path: String) -> mode_t {
+    var status = stat()
+    XCTAssertEqual(stat(path, &status), 0, path)
+    return status.st_mode & 0o7777
+  }
+
+  func testWrite_newFile_isItsOwnersOnly_whateverTheUmask() throws {
+    let previous = umask(0)
+    defer { umask(previous) }
+    try FileBytes.writeAtomically(Array("snapshot".utf8), to: directory + "/new.json")
+    XCTAssertEqual(mode(of: directory + "/new.json"), 0o600)
+
+    let shared = directory + "/shared.json"
+    try Data("old".utf8).write(to: URL(fileURLWithPath: shared))
+    XCTAssertEqual(chmod(shared, 0o640), 0)
+    try FileBytes.writeAtomically(Array("new".utf8), to: shared)
+    XCTAssertEqual(mode(of: shared), 0o640, "an existing file keeps the mode its owner gave it")
+  }
+
+  /// A program's threads create files while the agent writes snapshots: each of their files
+  /// gets the program's umask, which a write must never change, not even for an instant.
+  func testWrite_whileAnotherThreadCreatesFiles_leavesTheUmaskAlone() throws {
+    let previous = umask(0o022)
+    defer { umask(previous) }
+    let created = directory + "/created"
+    try FileManager.default.createDirectory(atPath: created, withIntermediateDirectories: false)
+    let done = ManagedAtomicFlag()
+    let finished = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var count = 0
+    Thread.detachNewThread {
+      while !done.isSet {
+        let descriptor = open("\(created)/\(count)", O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
+        if descriptor >= 0 { close(descriptor) }
+        count += 1
+      }
+      finished.signal()
+    }
+    // Writes until the other thread made many files, each write a window the old way had.
+    var writes = 0
+    while count < 20_000 && writes < 200_000 {
+      try FileBytes.writeAtomically(Array("\(writes)".utf8), to: directory + "/snapshot.json")
+      writes += 1
+    }
+    done.set()
+    XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+    XCTAssertGreaterThan(count, 1_000, "the other thread created files meanwhile (\(writes) writes)")
+    let modes = Set(try FileManager.default.contentsOfDirectory(atPath: created).map { mode(of: "\(created)/\($0)") })
+    XCTAssertEqual(modes, [0o644], "every file the other thread created got its umask")
+  }
+}
+
+/// A flag one thread sets and another polls.
+private final class ManagedAtomicFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
 }

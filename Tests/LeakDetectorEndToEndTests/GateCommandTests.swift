@@ -29,6 +29,9 @@ final class GateCommandTests: XCTestCase {
     let nested = directory + "/Baselines/leaks.json"
     XCTAssertEqual(try run(["gate", seven, "--baseline", nested, "--update-baseline"]).status, 0)
     XCTAssertEqual(try run(["gate", seven, "--baseline", nested]).status, 0)
+    let attributes = FileManager.default.attributesOfItem
+    XCTAssertEqual(try attributes(directory + "/Baselines")[.posixPermissions] as? Int, 0o700)
+    XCTAssertEqual(try attributes(nested)[.posixPermissions] as? Int, 0o600)
 
     let emptyBaseline = directory + "/empty.json"
     try #"{"formatVersion": 1, "accepted": {}}"#.write(toFile: emptyBaseline, atomically: true, encoding: .utf8)
@@ -52,6 +55,9 @@ final class GateCommandTests: XCTestCase {
     XCTAssertEqual(
       try String(contentsOfFile: directory + "/leaks.sarif", encoding: .utf8).count, written["sarif"]?.count, "the same SARIF as --format sarif")
     XCTAssertTrue(written["junit"]?.hasPrefix("<?xml") == true)
+    for name in reports.values {
+      XCTAssertEqual(try attributes(directory + "/" + name)[.posixPermissions] as? Int, 0o600, name)
+    }
     XCTAssertEqual(written["junit"]?.components(separatedBy: "<failure").count, 4, "one failure per new finding")
     XCTAssertTrue(written["html"]?.contains("<html") == true)
     XCTAssertTrue(written["markdown"]?.contains("3 new findings") == true, written["markdown"] ?? "")

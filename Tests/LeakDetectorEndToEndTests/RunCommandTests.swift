@@ -124,6 +124,8 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertEqual(process.terminationStatus, 0)
     let path = try XCTUnwrap(written, "no snapshot was written on the signal")
     XCTAssertTrue(path.contains("/Server-"), path)
+    let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    XCTAssertEqual(mode, 0o600, "a snapshot holds what the program held: its owner's only")
     let snapshot = try HeapSnapshot(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     let types = (0..<snapshot.objectCount).map { snapshot.object(at: $0).type }
     XCTAssertTrue(types.contains("Server.Request") && types.contains("Server.Response"), "\(types)")

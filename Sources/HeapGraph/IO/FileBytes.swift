@@ -92,8 +92,10 @@ public enum FileBytes {
   /// then renamed over `path`. Readers see the old file or the new one, never a partial one,
   /// and when anything fails the old file is left as it was.
   ///
-  /// A symbolic link stays a link: the file it names is replaced. An existing file keeps its
-  /// permissions. A pipe or device (`/dev/stdout`) cannot be replaced, so it is written to
+  /// A new file is readable and writable by its owner only (mode 0600): snapshots, profiles
+  /// and reports carry what a program held. The process-wide umask is never read or changed
+  /// (another thread may be creating files meanwhile). A symbolic link stays a link: the file
+  /// it names is replaced. An existing file keeps its permissions. A pipe or device (`/dev/stdout`) cannot be replaced, so it is written to
   /// directly. A directory is refused, and so is a file the caller may not write (a read-only
   /// file stays read-only).
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
@@ -136,7 +138,7 @@ public enum FileBytes {
       close(descriptor)
       throw error
     }
-    fchmod(descriptor, exists ? status.st_mode & 0o7777 : mode_t(0o644) & ~currentUmask())
+    if exists { fchmod(descriptor, status.st_mode & 0o7777) }  // mkstemp made it 0600
     guard fsync(descriptor) == 0 else {
       let reason = systemError()
       close(descriptor)
@@ -172,12 +174,6 @@ public enum FileBytes {
     guard let resolved = realpath(path, nil) else { return path }
     defer { free(resolved) }
     return String(cString: resolved)
-  }
-
-  private static func currentUmask() -> mode_t {
-    let mask = umask(0)
-    umask(mask)
-    return mask
   }
 
   private static func systemError() -> String {
