@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension HeapProfile {
+  /// The profile in pprof's model: one sample per site, the largest (`inuse_space`) first; a
+  /// location per distinct frame (by its address when known), a function per distinct name,
+  /// mangled name and file, a mapping per image a location falls in. The same profile always
+  /// gives the same model.
+  public var pprofProfile: PprofProfile {
+    var profile = PprofProfile()
+    profile.sampleTypes = Self.sampleTypes
+    profile.defaultSampleType = Self.defaultSampleType
+    profile.periodType = .init(type: "space", unit: "bytes")
+    profile.period = Int64(samplingInterval)
+    profile.timeNanos = timeNanos ?? 0
+    profile.comments = comments
+
+    // Frames with an address are told apart by it (one address has one symbolization), others by
+    // what they say.
+    var locationIDsByAddress: [UInt64: UInt64] = [:]
+    var locationIDs: [StackFrame: UInt64] = [:]
+    var functionIDs: [PprofProfile.Function: UInt64] = [:]
+    let images = images.sorted { $0.start < $1.start }
+    var imageOfLocation: [Int?] = []
+
+    func functionID(_ frame: StackFrame, name: String) -> UInt64 {
+      let key = PprofProfile.Function(
+        id: 0, name: name, systemName: frame.pc.flatMap { mangledNames[$0] } ?? "", filename: frame.file ?? "")
+      if let id = functionIDs[key] { return id }
+      var function = key
+      function.id = UInt64(profile.functions.count + 1)
+      profile.functions.append(function)
+      functionIDs[key] = function.id
+      return function.id
+    }
+    func locationID(_ frame: StackFrame) -> UInt64 {
+      if let pc = frame.pc, let id = locationIDsByAddress[pc] { return id }
+      if frame.pc == nil, let id = locationIDs[frame] { return id }
+      let id = UInt64(profile.locations.count + 1)
+      var lines: [PprofProfile.Line] = []
+      if frame.symbol != nil || frame.pc == nil {
+        let function = functionID(frame, name: frame.symbol ?? frame.description)
+        lines = [.init(functionID: function, line: Int64(frame.line ?? 0), column: Int64(frame.column ?? 0))]
+      }
+      profile.locations.append(.init(id: id, address: frame.pc ?? 0, lines: lines))
+      imageOfLocation.append(frame.pc.flatMap { Self.image(containing: $0, in: images) })
+      if let pc = frame.pc { locationIDsByAddress[pc] = id } else { locationIDs[frame] = id }
+      return id
+    }
+
+    let noStack = StackFrame(symbol: Self.noStackFunctionName)
+    let largestFirst = sites.indices.sorted { first, second in
+      (sites[second].bytes, sites[second].objects, first) < (sites[first].bytes, sites[first].objects, second)
+    }
+    for site in largestFirst.map({ sites[$0] }) {
+      let frames = site.frames.map(Self.fromAllocatingFunction) ?? []
+      let (objects, bytes) = Self.scaled(objects: site.objects, bytes: site.bytes, samplingInterval: samplingInterval)
+      var labels = [PprofProfile.Label(key: Self.objectLabelKey, string: site.typeName)]
+      if site.objects > 0, site.bytes / site.objects > 0 {
+        labels.append(.init(key: Self.sizeLabelKey, number: Int64(site.bytes / site.objects)))
+      }
+      profile.samples.append(
+        .init(
+          locationIDs: (frames.isEmpty ? [noStack] : frames).map(locationID), values: [objects, bytes, objects, bytes], labels: labels))
+    }
+
+    // The mappings the locations fall in, in the producer's order (its executable first).
+    var locationsByImage: [Int: [Int]] = [:]
+    for (location, image) in imageOfLocation.enumerated() {
+      if let image { locationsByImage[image, default: []].append(location) }
+    }
+    var mappingIDs: [Int: UInt64] = [:]
+    for image in self.images {
+      guard let sorted = images.firstIndex(of: image), mappingIDs[sorted] == nil, let located = locationsByImage[sorted] else { continue }
+      let id = UInt64(profile.mappings.count + 1)
+      mappingIDs[sorted] = id
+      profile.mappings.append(
+        Self.mapping(
+          id: id, start: image.start, limit: image.limit, fileOffset: image.fileOffset, filename: image.path, buildID: image.buildID ?? "",
+          locations: located.map { profile.locations[$0] }, functions: profile.functions))
+    }
+    for index in profile.locations.indices {
+      if let image = imageOfLocation[index], let id = mappingIDs[image] { profile.locations[index].mappingID = id }
+    }
+    // With no image known, one mapping without a file holds every location and says that they
+    // are symbolized: pprof would otherwise make one up and try to look their addresses up again.
+    if profile.mappings.isEmpty {
+      profile.mappings = [
+        Self.mapping(
+          id: 1, start: 0, limit: 0, fileOffset: 0, filename: "", buildID: "", locations: profile.locations, functions: profile.functions)
+      ]
+      for index in profile.locations.indices { profile.locations[index].mappingID = 1 }
+    }
+    return profile
+  }
+
+  /// The profile as a pprof file: ``pprofProfile`` serialized and gzipped.
+  public func fileBytes() -> [UInt8] {
+    pprofProfile.gzippedBytes()
+  }
+
+  /// A sample of `objects` objects and `bytes` bytes scaled to what it stands for when one
+  /// allocation in `samplingInterval` bytes was recorded, as Go's `scaleHeapSample` does: an
+  /// allocation of `a` bytes is recorded with the probability `1 - exp(-a / interval)`, so the
+  /// values are divided by it, `a` being the sample's average size. An interval of 0 or 1 (every
+  /// allocation recorded) changes nothing; nor does it change a sample of no bytes, which Go
+  /// drops and this keeps.
+  ///
+  /// ```swift
+  /// print(HeapProfile.scaled(objects: 10, bytes: 5120, samplingInterval: 524_288))
+  /// ```
+  /// ```text
+  /// (objects: 10245, bytes: 5245440)
+  /// ```
+  public static func scaled(objects: Int, bytes: Int, samplingInterval: Int) -> (objects: Int64, bytes: Int64) {
+    guard samplingInterval > 1, objects > 0, bytes > 0 else { return (Int64(objects), Int64(bytes)) }
+    let average = Double(bytes) / Double(objects)
+    let scale = 1 / (1 - exp(-average / Double(samplingInterval)))
+    return (Int64(Double(objects) * scale), Int64(Double(bytes) * scale))
+  }
+
+  /// `frames` from the function that allocated: without the allocating initializers at its
+  /// start, unless nothing else is left.
+  package static func fromAllocatingFunction(_ frames: [StackFrame]) -> [StackFrame] {
+    let start = frames.firstIndex { !($0.symbol?.contains("__allocating_init") ?? false) } ?? max(frames.count - 1, 0)
+    return Array(frames[start...])
+  }
+
+  /// A mapping that says how far `locations`, all of it, are symbolized: whether each names a
+  /// function, a file, a line.
+  private static func mapping(
+    id: UInt64, start: UInt64, limit: UInt64, fileOffset: UInt64, filename: String, buildID: String, locations: [PprofProfile.Location],
+    functions: [PprofProfile.Function]
+  ) -> PprofProfile.Mapping {
+    let lines = locations.map(\.lines.first)
+    return PprofProfile.Mapping(
+      id: id, memoryStart: start, memoryLimit: limit, fileOffset: fileOffset, filename: filename, buildID: buildID,
+      hasFunctions: lines.allSatisfy { $0 != nil },
+      hasFilenames: lines.allSatisfy { $0.map { !functions[Int($0.functionID) - 1].filename.isEmpty } ?? false },
+      hasLineNumbers: lines.allSatisfy { ($0?.line ?? 0) > 0 })
+  }
+
+  /// The index of the image of `sorted` (by start) that holds `address`.
+  private static func image(containing address: UInt64, in sorted: [Image]) -> Int? {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = (low + high) / 2
+      if sorted[middle].start <= address { low = middle + 1 } else { high = middle }
+    }
+    guard low > 0, address < sorted[low - 1].limit else { return nil }
+    return low - 1
+  }
+}
