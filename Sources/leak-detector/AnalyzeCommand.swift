@@ -59,7 +59,7 @@ struct AnalyzeCommand: ParsableCommand {
   func run() throws {
     try output.checkNotAnInput([snapshot])
     let progress = ProgressPrinter()
-    let result = try analysis.analyze(snapshot, ownCode: sourceRoot.ownCode, progress: progress)
+    let result = try analysis.analyze(snapshot, ownCode: sourceRoot.ownCode, progress: progress, for: output)
     progress.report("rendering the report")
     // sarif and junit report every finding as new, as a gate without a baseline would.
     let asGate = GateOutcome(findings: result.findings, baseline: Baseline())

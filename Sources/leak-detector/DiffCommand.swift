@@ -49,8 +49,8 @@ struct DiffCommand: ParsableCommand {
   func run() throws {
     try output.checkNotAnInput([old, new])
     let progress = ProgressPrinter()
-    let before = try analysis.analyze(old, ownCode: sourceRoot.ownCode, progress: progress)
-    let after = try analysis.analyze(new, ownCode: sourceRoot.ownCode, progress: progress)
+    let before = try analysis.analyze(old, ownCode: sourceRoot.ownCode, progress: progress, for: output)
+    let after = try analysis.analyze(new, ownCode: sourceRoot.ownCode, progress: progress, for: output)
     progress.report("comparing")
     let diff = HeapDiff(old: before, new: after)
     let rendered =

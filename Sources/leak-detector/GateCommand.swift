@@ -58,7 +58,7 @@ struct GateCommand: ParsableCommand {
     let progress = ProgressPrinter()
     var found: [HeapFinding] = []
     for snapshot in snapshots {
-      found += try analysis.analyze(snapshot, ownCode: gating.sourceRoot.ownCode, progress: progress).findings
+      found += try analysis.analyze(snapshot, ownCode: gating.sourceRoot.ownCode, progress: progress, for: gating.output).findings
     }
     let all = HeapFinding.merged(found)
     progress.finish()

@@ -61,7 +61,7 @@ struct GrowthCommand: ParsableCommand {
     // One snapshot at a time: only its tally is kept.
     var tallies: [HeapTally] = []
     for path in snapshots {
-      let graph = try loadGraph(path, progress: progress)
+      let graph = try loadGraph(path, progress: progress, for: output)
       tallies.append(HeapTally(analysis: HeapAnalysis(graph: graph, options: options, progress: { progress.report($0) })))
     }
     progress.report("comparing")

@@ -24,6 +24,16 @@ struct OutputOptions: ParsableArguments {
   @Flag(help: "Write Swift names in full, as the snapshot has them, in text and Markdown reports (JSON and SARIF always do).")
   var fullNames = false
 
+  @Flag(
+    help: "Show the text of dictionary keys in labels (pending[\"https://…\"]); reports, and baselines written from them, show pending[…] otherwise, as they are made to be shared. Fingerprints never depend on it."
+  )
+  var showData = false
+
+  /// What reports may show of `snapshot`: its dictionary keys' text elided unless `--show-data`.
+  func shareable(_ snapshot: HeapSnapshot) -> HeapSnapshot {
+    showData ? snapshot : snapshot.withDataRedacted()
+  }
+
   /// How text and Markdown reports write names: in full when asked, otherwise the report's
   /// readable default (`nil`).
   var names: NameStyle? { fullNames ? .full : nil }

@@ -202,7 +202,7 @@ struct RunCommand: ParsableCommand {
       if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }
       let process = capture.metadata.process ?? "process \(index + 1)"
       let isTestProcess = RunProtocol.ProcessDescription(process).map { Self.isTestRunner($0.program) } ?? false
-      analyses.append((process, isTestProcess, HeapAnalysis(graph: ObjectGraph(capture), options: options)))
+      analyses.append((process, isTestProcess, HeapAnalysis(graph: ObjectGraph(gating.output.shareable(capture)), options: options)))
     }
     return analyses
   }

@@ -1,9 +1,9 @@
 import HeapGraph
 
-/// Reads and parses a snapshot into a graph, turning every problem into an input failure that
-/// names the file (or standard input, for `-`).
-func loadGraph(_ path: String, progress: ProgressPrinter) throws -> ObjectGraph {
-  let heap = try loadSnapshot(path, progress: progress)
+/// Reads and parses a snapshot into a graph of what reports written with `output` may show,
+/// turning every problem into an input failure that names the file (or standard input, for `-`).
+func loadGraph(_ path: String, progress: ProgressPrinter, for output: OutputOptions) throws -> ObjectGraph {
+  let heap = output.shareable(try loadSnapshot(path, progress: progress))
   progress.report("building the graph of \(heap.objectCount) objects and \(heap.referenceCount) references")
   return ObjectGraph(heap)
 }

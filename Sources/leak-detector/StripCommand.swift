@@ -7,7 +7,8 @@ struct StripCommand: ParsableCommand {
     commandName: "strip",
     abstract: "Remove what you may not want to share from a heap snapshot.",
     discussion: """
-      Drops the process name and creation time, the program counters of stack frames and the \
+      Drops the process name and creation time, the program counters of stack frames, the \
+      text of dictionary keys in labels (pending["https://…"] becomes pending[…]) and the \
       directories of source files (--drop-file-names drops the files too). Types, labels, \
       ownership, generations and line numbers stay, so analyses give the same results. The \
       stripped snapshot keeps its input's encoding (JSON or binary).
@@ -25,6 +26,6 @@ struct StripCommand: ParsableCommand {
 
   func run() throws {
     let (heap, encoding) = try loadSnapshotFile(snapshot)
-    try writeFile(heap.stripped(keepingFileNames: !dropFileNames).fileBytes(encoding), to: output)
+    try writeFile(heap.stripped(keepingFileNames: !dropFileNames).withDataRedacted().fileBytes(encoding), to: output)
   }
 }

@@ -59,7 +59,7 @@ final class ReportColorTests: XCTestCase {
     XCTAssertTrue(growth.hasPrefix("\u{1B}[1mGrowth from "), growth)
     XCTAssertTrue(growth.contains("\n" + dim("Names from App are written without their module.") + "\n  Entry: 0 -> 2 (+2)\n"), growth)
     XCTAssertTrue(growth.contains("\n" + bold("Retaining paths that grew:") + "\n"), growth)
-    XCTAssertTrue(growth.contains("\n" + bold("New or growing findings:") + "\n  c69426e4d2ea887e: 0 -> 1 (+1)  cycle: "), growth)
+    XCTAssertTrue(growth.contains("\n" + bold("New or growing findings:") + "\n  7db09980a38cdacf: 0 -> 1 (+1)  cycle: Cache.entries[…] → Entry.owner → Cache\n"), growth)
     let same = fixtures + "/report-heap.json"
     XCTAssertEqual(try colored(["diff", same, same]), green("No growth from \(same) to \(same).") + "\n")
   }

@@ -73,17 +73,18 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     let canonical = Array(rotation(best))
     let start = Self.addressIndependentStart(of: canonical)
     fingerprint = Fingerprint(
-      parts: ["cycle"] + (0..<count).flatMap { [canonical[(start + $0) % count].typeName, canonical[(start + $0) % count].reference ?? ""] })
+      parts: ["cycle"]
+        + (0..<count).flatMap { [canonical[(start + $0) % count].typeName, DataLabel.redacted(canonical[(start + $0) % count].reference ?? "")] })
   }
 
   /// Each object's type and its reference to the next, for ``HeapFinding/links``.
   var links: [HeapFinding.Link] { elements.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) } }
 
-  /// The rotation that starts at the smallest sequence of (type, label) pairs: the same for the
-  /// same leak in every run, where ``elements`` may start at either of two objects of one type.
+  /// The rotation that starts at the smallest sequence of (type, label) pairs, keys' text elided
+  /// (``DataLabel``): the same for the same leak in every run, where ``elements`` may start at either of two objects of one type.
   static func addressIndependentStart(of elements: [Element]) -> Int {
     let count = elements.count
-    let pairs = elements.map { [$0.typeName, $0.reference ?? ""] }
+    let pairs = comparisonPairs(of: elements)
     var best = 0
     for start in 1..<max(count, 1) {
       let candidate = (0..<count).lazy.flatMap { pairs[(start + $0) % count] }
@@ -105,7 +106,7 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
   /// when no object has that type: a leak group reads from its entry.
   public func addressIndependentElements(startingWithType typeName: String) -> [Element] {
     let count = elements.count
-    let pairs = elements.map { [$0.typeName, $0.reference ?? ""] }
+    let pairs = Self.comparisonPairs(of: elements)
     var best: Int?
     for start in 0..<count where elements[start].typeName == typeName {
       guard let chosen = best else {
@@ -118,6 +119,11 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     }
     guard let best else { return addressIndependentElements }
     return Array(elements[best...] + elements[..<best])
+  }
+
+  /// Each element's type and label, as rotations are compared: never addresses, keys' text elided.
+  static func comparisonPairs(of elements: [Element]) -> [[String]] {
+    elements.map { [$0.typeName, DataLabel.redacted($0.reference ?? "")] }
   }
 
   static func startsLower(_ lhs: Element, than rhs: Element) -> Bool {

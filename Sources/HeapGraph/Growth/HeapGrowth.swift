@@ -144,7 +144,7 @@ public struct HeapGrowth: Sendable {
           kind: .path, summary: entry.path.description, origin: entry.path.origin, links: links,
           growing: growth.inSize ? links.last.map { HeapFinding.Link(typeName: $0.typeName, reference: nil) } : links.count >= 2 ? links[links.count - 2] : nil,
           growsInSize: growth.inSize, counts: growth.counts, bytes: tallies.map { $0.paths[key]?.entry.bytes ?? 0 }, addedAt: sites,
-          fingerprint: Fingerprint(parts: ["growth", "path", entry.path.description])))
+          fingerprint: Fingerprint(parts: ["growth", "path", DataLabel.redacted(entry.path.description)])))
     }
     for (fingerprint, entry) in last.leaks {
       let counts = tallies.map { $0.leaks[fingerprint]?.entry.count ?? 0 }
