@@ -31,7 +31,7 @@ let package = Package(
       name: "CLeakRuntime",
       linkerSettings: [
         .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dw"), .linkedLibrary("elf"), .linkedLibrary("unwind"),
-        .linkedLibrary("dl"),
+        .linkedLibrary("dl"), .linkedLibrary("m"),
       ]
     ),
 
@@ -111,6 +111,6 @@ let package = Package(
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector", "FeedApp"],
-      exclude: ["Fixtures"]),
+      exclude: ["Fixtures", "__Snapshots__"]),
   ]
 )

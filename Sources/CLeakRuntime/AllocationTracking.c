@@ -11,6 +11,7 @@
 #include <libunwind.h>
 #include <link.h>
 #include <malloc.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -110,6 +111,95 @@ __attribute__((noinline)) static uint32_t allocationStack(uintptr_t framePointer
   return cleak_stack_intern(frames, depth);
 }
 
+// MARK: - Sampling by bytes
+
+/// The mean number of bytes between sampled allocations; 0: every allocation is tracked.
+static _Atomic uint64_t sampleBytes = 0;
+/// Bytes this thread may still allocate before its next sampled allocation.
+static _Thread_local int64_t bytesUntilSample __attribute__((tls_model("initial-exec"))) = 0;
+static _Thread_local bool sampleArmed __attribute__((tls_model("initial-exec"))) = false;
+static _Thread_local uint64_t randomState __attribute__((tls_model("initial-exec"))) = 0;
+/// The sampled allocations and their bytes by stack id, (count, bytes) pairs: mapped when
+/// sampling starts (not in the image's data, which a capture scans for roots).
+static _Atomic(_Atomic uint64_t *) sampledTotals = NULL;
+static const size_t sampledTotalsBytes = sizeof(uint64_t) * 2 * ((size_t)CLEAK_MAX_STACKS + 1);
+
+/// A uniform random number (xorshift64*), seeded per thread from its stack address and the clock.
+static uint64_t nextRandom(void) {
+  if (randomState == 0) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    randomState = ((uint64_t)(uintptr_t)&now * 0x9E3779B97F4A7C15ULL) ^ (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 32);
+    if (randomState == 0) randomState = 0x2545F4914F6CDD1DULL;
+  }
+  randomState ^= randomState >> 12;
+  randomState ^= randomState << 25;
+  randomState ^= randomState >> 27;
+  return randomState * 0x2545F4914F6CDD1DULL;
+}
+
+/// An exponentially distributed distance with mean `mean` bytes (a Poisson process over the
+/// bytes allocated, as Go's and tcmalloc's heap profilers sample).
+static int64_t sampleDistance(uint64_t mean) {
+  double uniform = (double)((nextRandom() >> 11) + 1) * (1.0 / 9007199254740992.0);  // (0, 1]
+  double distance = -log(uniform) * (double)mean;
+  return distance < 1 ? 1 : distance > (double)(INT64_MAX / 4) ? INT64_MAX / 4 : (int64_t)distance;
+}
+
+/// The slow path of the countdown: a thread's first allocation arms it (and is not sampled, so
+/// that no thread's first object is always taken); later, the allocation that crosses zero is
+/// sampled and the next distance drawn.
+__attribute__((noinline)) static bool crossesSamplePoint(uint64_t mean) {
+  bytesUntilSample = sampleDistance(mean);
+  if (!sampleArmed) {
+    sampleArmed = true;
+    return false;
+  }
+  return true;
+}
+
+/// Whether the allocation of `size` bytes is the sampled one, in sampled mode.
+static inline bool samplesAllocation(size_t size, uint64_t mean) {
+  int64_t left = bytesUntilSample - (int64_t)size;
+  if (__builtin_expect(left > 0, 1)) {
+    bytesUntilSample = left;
+    return false;
+  }
+  return crossesSamplePoint(mean);
+}
+
+static void countSampledAllocation(uint32_t stack, size_t size) {
+  _Atomic uint64_t *totals = atomic_load_explicit(&sampledTotals, memory_order_acquire);
+  if (totals == NULL || stack == 0 || stack > CLEAK_MAX_STACKS) return;
+  atomic_fetch_add_explicit(&totals[2 * stack], 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&totals[2 * stack + 1], size, memory_order_relaxed);
+}
+
+void cleak_tracker_start_sampling(uint64_t meanBytes) {
+  if (meanBytes != 0 && atomic_load(&sampledTotals) == NULL) {
+    void *memory = mmap(NULL, sampledTotalsBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (memory != MAP_FAILED) {
+      _Atomic uint64_t *expected = NULL;
+      if (!atomic_compare_exchange_strong(&sampledTotals, &expected, (_Atomic uint64_t *)memory)) munmap(memory, sampledTotalsBytes);
+    }
+  }
+  atomic_store(&sampleBytes, meanBytes);
+}
+
+uint64_t cleak_tracker_sample_interval(void) {
+  return atomic_load(&sampleBytes);
+}
+
+bool cleak_tracker_sampled_totals(uint32_t stack, uint64_t *count, uint64_t *bytes) {
+  _Atomic uint64_t *totals = atomic_load_explicit(&sampledTotals, memory_order_acquire);
+  if (totals == NULL || stack == 0 || stack > CLEAK_MAX_STACKS) return false;
+  *count = atomic_load_explicit(&totals[2 * stack], memory_order_relaxed);
+  *bytes = atomic_load_explicit(&totals[2 * stack + 1], memory_order_relaxed);
+  return *count > 0;
+}
+
+// MARK: - Recording
+
 static inline bool samplesThisAllocation(void) {
   if (!atomic_load_explicit(&capturingStacks, memory_order_relaxed)) return false;
   unsigned interval = atomic_load_explicit(&sampleInterval, memory_order_relaxed);
@@ -127,6 +217,7 @@ __attribute__((noinline)) static void *allocateTracked(allocate_t allocate, cons
   void *object = allocate(metadata, carriesTrailer ? cleak_trailer_end(size) : size, alignMask);
   if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) atomic_store(&tableInUse, true);
   uint32_t stack = samplesThisAllocation() ? allocationStack(framePointer) : 0;
+  if (atomic_load_explicit(&sampleBytes, memory_order_relaxed) != 0) countSampledAllocation(stack, size);
   uint32_t generation = atomic_load_explicit(&currentGeneration, memory_order_relaxed);
   uint32_t number = 0;
   tracked_entry_t *entry = carriesTrailer ? cleak_entries_take(&number) : NULL;
@@ -188,6 +279,9 @@ void cleak_tracker_start(bool stacks, unsigned interval) {
 
 void cleak_tracker_stop(void) {
   atomic_store(&recording, false);
+  atomic_store(&sampleBytes, 0);
+  _Atomic uint64_t *totals = atomic_load(&sampledTotals);
+  if (totals != NULL) madvise((void *)totals, sampledTotalsBytes, MADV_DONTNEED);  // back to zeros
   cleak_entries_clear();
   cleak_address_table_clear();
   // A hook that read the flags before they were cleared may still record: the lookups stay on
@@ -277,8 +371,11 @@ void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
   allocate_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
   if (__builtin_expect(allocate == NULL, 0)) allocate = resolveAllocate();
   if (__builtin_expect(atomic_load_explicit(&recording, memory_order_relaxed), 0)) {
-    // This frame's address starts the stack walk: the interposer keeps a frame pointer for it.
-    return allocateTracked(allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
+    uint64_t mean = atomic_load_explicit(&sampleBytes, memory_order_relaxed);
+    if (mean == 0 || samplesAllocation(size, mean)) {
+      // This frame's address starts the stack walk: the interposer keeps a frame pointer for it.
+      return allocateTracked(allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
+    }
   }
   return allocate(metadata, size, alignMask);
 }

@@ -209,7 +209,7 @@ static atomic_flag stackLock = ATOMIC_FLAG_INIT;
 static stack_record_t *stackSlots = NULL;  // open addressing by hash
 static size_t stackCapacity = 0, stackCount = 0;
 static uint32_t *stackIndex = NULL;  // id - 1 -> slot
-static const size_t maxStacks = 1 << 20;
+static const size_t maxStacks = CLEAK_MAX_STACKS;
 
 /// The stacks this thread interned last, by hash: most allocations repeat a recent stack.
 #define CACHE_SIZE 64

@@ -5,6 +5,8 @@
 #include <stdint.h>
 
 #define CLEAK_MAX_STACK_DEPTH 64
+/// The most distinct stacks the table holds; ids run from 1 to this.
+#define CLEAK_MAX_STACKS (1 << 20)
 
 /// The return addresses of the frames above the one at `framePointer` (innermost first), found
 /// by following saved frame pointers while they stay inside this thread's stack and go up. The

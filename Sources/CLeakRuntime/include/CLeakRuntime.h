@@ -99,6 +99,16 @@ typedef struct {
 /// optionally with their allocation stacks (the frame-pointer chain), every `interval`th
 /// allocation per thread.
 void cleak_tracker_start(bool stacks, unsigned interval);
+/// Makes the next `cleak_tracker_start` sample: one allocation in about every `meanBytes`
+/// allocated bytes, at exponentially distributed distances, is tracked with its stack; the
+/// others only count their bytes down on their thread. 0 (and `cleak_tracker_stop`) goes back
+/// to tracking every allocation.
+void cleak_tracker_start_sampling(uint64_t meanBytes);
+/// The mean distance of sampled tracking in bytes, 0 when every allocation is tracked.
+uint64_t cleak_tracker_sample_interval(void);
+/// How many allocations with stack `stack` were sampled since tracking started, and their bytes
+/// (what pprof calls alloc_objects and alloc_space, before scaling). False for an unknown stack.
+bool cleak_tracker_sampled_totals(uint32_t stack, uint64_t *count, uint64_t *bytes);
 /// Stops recording and empties the table.
 void cleak_tracker_stop(void);
 bool cleak_tracker_is_running(void);

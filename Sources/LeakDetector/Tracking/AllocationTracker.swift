@@ -33,10 +33,19 @@ public enum AllocationTracker {
     public var capturesStacks: Bool
     /// Capture the stack of one allocation in this many, per thread (1: every allocation).
     public var stackSamplingInterval: Int
+    /// Track only a sample of the allocations, about one in every this many bytes allocated
+    /// (exponentially distributed, as Go's and tcmalloc's heap profilers sample), each with its
+    /// stack; the others cost a countdown on their thread. 0 (the default): track every object.
+    /// ``defaultSampleInterval`` (512 KiB) is Go's rate.
+    public var sampleInterval: Int
 
-    public init(capturesStacks: Bool = false, stackSamplingInterval: Int = 1) {
-      self.capturesStacks = capturesStacks
-      self.stackSamplingInterval = max(stackSamplingInterval, 1)
+    /// Go's and tcmalloc's default sampling rate: 512 KiB.
+    public static let defaultSampleInterval = 512 * 1024
+
+    public init(capturesStacks: Bool = false, stackSamplingInterval: Int = 1, sampleInterval: Int = 0) {
+      self.capturesStacks = capturesStacks || sampleInterval > 0
+      self.stackSamplingInterval = sampleInterval > 0 ? 1 : max(stackSamplingInterval, 1)
+      self.sampleInterval = max(sampleInterval, 0)
     }
   }
 
@@ -57,6 +66,7 @@ public enum AllocationTracker {
   /// Starts tracking; allocations from now on are recorded in the current generation.
   public static func start(_ configuration: Configuration = Configuration()) {
     guard RuntimeLayoutCheck.mismatch == nil else { return }  // capture says why
+    cleak_tracker_start_sampling(UInt64(configuration.sampleInterval))
     cleak_tracker_start(configuration.capturesStacks, UInt32(clamping: configuration.stackSamplingInterval))
   }
 
