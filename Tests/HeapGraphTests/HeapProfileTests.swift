@@ -200,6 +200,17 @@ final class HeapProfileTests: XCTestCase {
     XCTAssertEqual(pprof.samples[0].values, [scaled.objects, scaled.bytes, scaled.objects, scaled.bytes])
   }
 
+  func testAllocationTotals_giveTheAllocValues_scaledApartFromTheLiveOnes() {
+    let site = HeapProfile.Site(typeName: "App.Request", frames: nil, objects: 2, bytes: 128, allocatedObjects: 10, allocatedBytes: 640)
+    var profile = HeapProfile(sites: [site, .init(typeName: "App.Gone", frames: nil, objects: 0, bytes: 0, allocatedObjects: 4, allocatedBytes: 4096)])
+    XCTAssertEqual(profile.pprofProfile.samples.map(\.values), [[10, 640, 2, 128], [4, 4096, 0, 0]], "live bytes first, then allocated")
+    XCTAssertEqual(profile.pprofProfile.samples[0].labels[1], .init(key: "bytes", number: 64))
+    profile.samplingInterval = 512
+    let alloc = HeapProfile.scaled(objects: 10, bytes: 640, samplingInterval: 512)
+    let inuse = HeapProfile.scaled(objects: 2, bytes: 128, samplingInterval: 512)
+    XCTAssertEqual(profile.pprofProfile.samples[0].values, [alloc.objects, alloc.bytes, inuse.objects, inuse.bytes])
+  }
+
   func testImagesAndMangledNames_giveMappingsAndSystemNames() throws {
     var profile = HeapProfile(snapshot: snapshot())
     profile.images = [

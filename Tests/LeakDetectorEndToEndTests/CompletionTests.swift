@@ -32,7 +32,7 @@ final class CompletionTests: XCTestCase {
       Set(try bashCompletions(["leak-detector", ""], script: script)),
       ["analyze", "convert", "diff", "gate", "growth", "run", "strip", "help", "--help", "-h", "--version"])
     XCTAssertEqual(try bashCompletions(["leak-detector", "analyze", "x.json", "--format", "h"], script: script), ["html"])
-    XCTAssertEqual(try bashCompletions(["leak-detector", "convert", "x.json", "--to", ""], script: script), ["json", "binary"])
+    XCTAssertEqual(try bashCompletions(["leak-detector", "convert", "x.json", "--to", ""], script: script), ["json", "binary", "pprof"])
     XCTAssertEqual(try bashCompletions(["leak-detector", "gate", "x.json", "--layout", ""], script: script), ["auto", "graphviz", "built-in"])
   }
 

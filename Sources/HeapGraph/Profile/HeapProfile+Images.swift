@@ -25,6 +25,6 @@ extension HeapProfile.Image {
       images.append(Self(start: start, limit: limit, fileOffset: offset, path: String(path)))
     }
     let isExecutable = { (image: Self) in image.path == executable }
-    return images.filter(isExecutable) + images.filter { !isExecutable($0) }
+    return images.filter(isExecutable) + images.filter { !isExecutable($0) }.sorted { $0.start < $1.start }
   }
 }

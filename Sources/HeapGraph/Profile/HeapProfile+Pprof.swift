@@ -7,10 +7,10 @@
 #endif
 
 extension HeapProfile {
-  /// The profile in pprof's model: one sample per site, the largest (`inuse_space`) first; a
-  /// location per distinct frame (by its address when known), a function per distinct name,
-  /// mangled name and file, a mapping per image a location falls in. The same profile always
-  /// gives the same model.
+  /// The profile in pprof's model: one sample per site, the largest (`inuse_space`, then
+  /// `alloc_space`) first; a location per distinct frame (by its address when known), a
+  /// function per distinct name, mangled name and file, a mapping per image a location falls in.
+  /// The same profile always gives the same model.
   public var pprofProfile: PprofProfile {
     var profile = PprofProfile()
     profile.sampleTypes = Self.sampleTypes
@@ -55,18 +55,22 @@ extension HeapProfile {
 
     let noStack = StackFrame(symbol: Self.noStackFunctionName)
     let largestFirst = sites.indices.sorted { first, second in
-      (sites[second].bytes, sites[second].objects, first) < (sites[first].bytes, sites[first].objects, second)
+      let (one, other) = (sites[first], sites[second])
+      return (other.bytes, other.allocatedBytes ?? other.bytes, other.objects, first) < (one.bytes, one.allocatedBytes ?? one.bytes, one.objects, second)
     }
     for site in largestFirst.map({ sites[$0] }) {
       let frames = site.frames.map(Self.fromAllocatingFunction) ?? []
-      let (objects, bytes) = Self.scaled(objects: site.objects, bytes: site.bytes, samplingInterval: samplingInterval)
+      let allocated = (objects: site.allocatedObjects ?? site.objects, bytes: site.allocatedBytes ?? site.bytes)
+      let alloc = Self.scaled(objects: allocated.objects, bytes: allocated.bytes, samplingInterval: samplingInterval)
+      let inuse = Self.scaled(objects: site.objects, bytes: site.bytes, samplingInterval: samplingInterval)
       var labels = [PprofProfile.Label(key: Self.objectLabelKey, string: site.typeName)]
-      if site.objects > 0, site.bytes / site.objects > 0 {
-        labels.append(.init(key: Self.sizeLabelKey, number: Int64(site.bytes / site.objects)))
+      if allocated.objects > 0, allocated.bytes / allocated.objects > 0 {
+        labels.append(.init(key: Self.sizeLabelKey, number: Int64(allocated.bytes / allocated.objects)))
       }
       profile.samples.append(
         .init(
-          locationIDs: (frames.isEmpty ? [noStack] : frames).map(locationID), values: [objects, bytes, objects, bytes], labels: labels))
+          locationIDs: (frames.isEmpty ? [noStack] : frames).map(locationID),
+          values: [alloc.objects, alloc.bytes, inuse.objects, inuse.bytes], labels: labels))
     }
 
     // The mappings the locations fall in, in the producer's order (its executable first).

@@ -12,8 +12,8 @@
 /// runtime for memory, as Go's `runtime.newobject` is) are left out, the type being the `object`
 /// label. Objects whose stack was not recorded are under one location, `(no stack recorded)`.
 ///
-/// What is known is alive now; no producer keeps the history of freed objects, so the
-/// `alloc_*` values equal the `inuse_*` ones.
+/// A producer that did not count the objects freed since it started (a snapshot holds only what
+/// is alive) gives `alloc_*` values equal to the `inuse_*` ones.
 ///
 /// ```swift
 /// let profile = HeapProfile(snapshot: snapshot)
@@ -23,22 +23,30 @@
 /// $ go tool pprof -top -sample_index=inuse_space heap.pb.gz
 /// ```
 public struct HeapProfile: Sendable, Hashable {
-  /// The live objects of one type allocated at one stack.
+  /// The objects of one type allocated at one stack: those alive, and, when the producer
+  /// counted them, all it saw allocated.
   public struct Site: Sendable, Hashable {
     /// The module-qualified type name, or a closure's name.
     public var typeName: String
     /// The allocation stack, innermost frame first; `nil` when none was recorded.
     public var frames: [StackFrame]?
-    /// How many objects.
+    /// How many objects are alive.
     public var objects: Int
     /// Their bytes (objects whose size is not known count none).
     public var bytes: Int
+    /// How many objects were allocated, freed ones included, when the producer counted them
+    /// (`alloc_objects`; without it, the live ones).
+    public var allocatedObjects: Int?
+    /// Their bytes (`alloc_space`; without it, the live ones').
+    public var allocatedBytes: Int?
 
-    public init(typeName: String, frames: [StackFrame]?, objects: Int, bytes: Int) {
+    public init(typeName: String, frames: [StackFrame]?, objects: Int, bytes: Int, allocatedObjects: Int? = nil, allocatedBytes: Int? = nil) {
       self.typeName = typeName
       self.frames = frames
       self.objects = objects
       self.bytes = bytes
+      self.allocatedObjects = allocatedObjects
+      self.allocatedBytes = allocatedBytes
     }
   }
 
