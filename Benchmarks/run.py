@@ -13,7 +13,7 @@
    from one candidate reaching all of them.
 
 4. Allocation tracking (allocation-baseline, allocation-bench): the same allocation loop in a
-   program without the library and in one with it (tracking off, on, on with stacks), 7
+   program without the library and in one with it (tracking off, on, on with stacks, sampled), 7
    processes each, interleaved, median of each process's best; plus cached symbolization and a
    snapshot of 100,000 tracked objects.
 
@@ -182,6 +182,7 @@ def tracking(processes=7):
         "off": [os.path.join(BIN, "allocation-bench"), "off"],
         "tracked": [os.path.join(BIN, "allocation-bench"), "tracked"],
         "stacks": [os.path.join(BIN, "allocation-bench"), "stacks"],
+        "sampled": [os.path.join(BIN, "allocation-bench"), "sampled"],
     }
     samples = {name: [] for name in commands}
     for _ in range(processes):
@@ -197,6 +198,7 @@ def tracking(processes=7):
             "offOverBaseline": round(medians["off"] / medians["baseline"], 2),
             "trackedOverBaseline": round(medians["tracked"] / medians["baseline"], 2),
             "stacksOverBaseline": round(medians["stacks"] / medians["baseline"], 2),
+            "sampledOverBaseline": round(medians["sampled"] / medians["baseline"], 3),
         },
         "samples": {name: [round(value, 1) for value in values] for name, values in samples.items()},
         "snapshotOf100kSeconds": round(extras["snapshotSeconds"], 3),
