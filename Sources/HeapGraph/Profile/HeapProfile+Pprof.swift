@@ -63,7 +63,7 @@ extension HeapProfile {
       let allocated = (objects: site.allocatedObjects ?? site.objects, bytes: site.allocatedBytes ?? site.bytes)
       let alloc = Self.scaled(objects: allocated.objects, bytes: allocated.bytes, samplingInterval: samplingInterval)
       let inuse = Self.scaled(objects: site.objects, bytes: site.bytes, samplingInterval: samplingInterval)
-      var labels = [PprofProfile.Label(key: Self.objectLabelKey, string: site.typeName)]
+      var labels = site.typeName.map { [PprofProfile.Label(key: Self.objectLabelKey, string: $0)] } ?? []
       if allocated.objects > 0, allocated.bytes / allocated.objects > 0 {
         labels.append(.init(key: Self.sizeLabelKey, number: Int64(allocated.bytes / allocated.objects)))
       }

@@ -30,7 +30,7 @@ extension HeapProfile {
       let site = Site(typeName: snapshot.typeNames[type], frames: record?.frames, objects: total.objects, bytes: total.bytes)
       sites.append((record?.id, site))
     }
-    sites.sort { ($0.site.typeName, $0.stackID ?? .min) < ($1.site.typeName, $1.stackID ?? .min) }
+    sites.sort { ($0.site.typeName ?? "", $0.stackID ?? .min) < ($1.site.typeName ?? "", $1.stackID ?? .min) }
     self.init(
       sites: sites.map(\.site), timeNanos: snapshot.metadata.createdAt.flatMap(Self.unixNanoseconds(iso8601:)),
       comments: snapshot.metadata.process.map { ["heap snapshot of \($0)"] } ?? [])

@@ -26,8 +26,9 @@ public struct HeapProfile: Sendable, Hashable {
   /// The objects of one type allocated at one stack: those alive, and, when the producer
   /// counted them, all it saw allocated.
   public struct Site: Sendable, Hashable {
-    /// The module-qualified type name, or a closure's name.
-    public var typeName: String
+    /// The module-qualified type name, or a closure's name; `nil` when not known (a stack whose
+    /// sampled objects were all freed): the sample then has no `object` label.
+    public var typeName: String?
     /// The allocation stack, innermost frame first; `nil` when none was recorded.
     public var frames: [StackFrame]?
     /// How many objects are alive.
@@ -40,7 +41,9 @@ public struct HeapProfile: Sendable, Hashable {
     /// Their bytes (`alloc_space`; without it, the live ones').
     public var allocatedBytes: Int?
 
-    public init(typeName: String, frames: [StackFrame]?, objects: Int, bytes: Int, allocatedObjects: Int? = nil, allocatedBytes: Int? = nil) {
+    public init(
+      typeName: String?, frames: [StackFrame]?, objects: Int, bytes: Int, allocatedObjects: Int? = nil, allocatedBytes: Int? = nil
+    ) {
       self.typeName = typeName
       self.frames = frames
       self.objects = objects

@@ -25,18 +25,28 @@ public final class Symbolicator: Sendable {
   private let cache = Locked<[UInt: StackFrame]>([:], protectedAcrossFork: true)
   private let names = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
   private let closureNames = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
+  private let symbols = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
 
   /// The demangled function name at `pc`, without looking up its source location (cheaper than
   /// ``frame(at:)``).
   public func name(at pc: UInt) -> String? {
     if let cached = names.withLock({ $0[pc] }) { return cached }
+    let name = symbol(at: pc).map(Self.demangle)
+    names.withLock { $0[pc] = name }
+    return name
+  }
+
+  /// The symbol of the function at `pc` as the symbol table has it: mangled, for Swift code
+  /// (`$s5MyApp4FeedC4loadyyF`).
+  public func symbol(at pc: UInt) -> String? {
+    if let cached = symbols.withLock({ $0[pc] }) { return cached }
     var symbol: UnsafeMutablePointer<CChar>?
     var line: Int32 = 0
     var column: Int32 = 0
     _ = cleak_symbolize(pc, &symbol, nil, &line, &column)
     defer { free(symbol) }
-    let name = symbol.map { Self.demangle(String(cString: $0)) }
-    names.withLock { $0[pc] = name }
+    let name = symbol.map { String(cString: $0) }
+    symbols.withLock { $0[pc] = name }
     return name
   }
 

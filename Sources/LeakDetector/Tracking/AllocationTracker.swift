@@ -188,6 +188,11 @@ public enum AllocationTracker {
     return Array(pcs[..<Int(depth)])
   }
 
+  /// The frames of a tracker stack, symbolized, innermost first; empty for id 0 (no stack).
+  package static func allocationStack(ofStack id: UInt32) -> [StackFrame] {
+    Symbolicator.shared.frames(ofReturnAddresses: programCounters(ofStack: id))
+  }
+
   private static let explicitObjects = Locked<[UInt: WeakReference]>([:], protectedAcrossFork: true)
 
   /// A tiny class whose allocation shows whether the interposer is the one called.

@@ -21,6 +21,6 @@ public struct TrackedObject: Sendable, Hashable {
   /// [MyApp.Feed.__allocating_init() (Feed.swift:3), MyApp.makeFeed() -> MyApp.Feed (Screen.swift:12), …]
   /// ```
   public var allocationStack: [StackFrame] {
-    Symbolicator.shared.frames(ofReturnAddresses: AllocationTracker.programCounters(ofStack: stackID))
+    AllocationTracker.allocationStack(ofStack: stackID)
   }
 }
