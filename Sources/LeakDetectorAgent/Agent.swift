@@ -60,7 +60,7 @@ enum Agent {
     settings = Settings(
       runDirectory: loaded.runDirectory, snapshotDirectory: loaded.snapshotDirectory, programName: program, processID: getpid(),
       snapshotSignal: loaded.snapshotSignal, snapshotInterval: loaded.snapshotInterval)
-    AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks))
+    AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks, sampleInterval: loaded.sampleInterval ?? 0))
     atexit { Agent.captureAtExit() }
     if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0) }) {
       complain("cannot watch signal \(signal) for snapshots")

@@ -73,6 +73,12 @@ struct RunCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Every this many seconds, each checked process writes a snapshot and runs on.", valueName: "seconds"))
   var snapshotInterval: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "Track only a sample of the allocations, about one in every this many bytes (as Go's heap profiler; 524288 is its rate), each with its stack: a cost low enough for production, for profiles and growth; leaks are then found among the sampled objects only.",
+      valueName: "bytes"))
+  var sampleInterval: Int?
+
   @Flag(help: "When the program ends, report what grew in every step over each process's signal and interval snapshots (at least three), as `growth` does.")
   var growth = false
 
@@ -105,6 +111,9 @@ struct RunCommand: ParsableCommand {
     }
     if let snapshotInterval, !(snapshotInterval >= 0.05 && snapshotInterval <= 86_400) {
       throw ValidationError("--snapshot-interval must be between 0.05 and 86400 seconds, not \(snapshotInterval).")
+    }
+    if let sampleInterval, !(1...(1 << 40)).contains(sampleInterval) {
+      throw ValidationError("--sample-interval must be between 1 and 2^40 bytes, not \(sampleInterval).")
     }
     if growth && snapshotInterval == nil && snapshotSignal == nil {
       throw ValidationError("--growth compares the snapshots taken while the program runs: add --snapshot-interval SECONDS or --snapshot-signal SIGNAL.")
@@ -166,7 +175,8 @@ struct RunCommand: ParsableCommand {
   private func programEnvironment(agent: String, runDirectory: String) -> [String: String] {
     let settings = RunProtocol.Settings(
       runDirectory: runDirectory, processPatterns: checkedProcessPatterns, recordsStacks: !noStacks,
-      snapshotDirectory: snapshotDirectory, snapshotSignal: snapshotSignalNumber, snapshotInterval: snapshotInterval)
+      snapshotDirectory: snapshotDirectory, snapshotSignal: snapshotSignalNumber, snapshotInterval: snapshotInterval,
+      sampleInterval: sampleInterval)
     var environment = settings.environment
     environment["LD_PRELOAD"] = agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
     return environment

@@ -18,6 +18,10 @@ final class RunProtocolTests: XCTestCase {
         "LEAK_DETECTOR_STACKS": "0", "LEAK_DETECTOR_SNAPSHOT_DIRECTORY": "snapshots", "LEAK_DETECTOR_SNAPSHOT_SIGNAL": "12",
       ])
     XCTAssertEqual(RunProtocol.Settings(environment: { environment[$0.rawValue] }), settings)
+    var sampled = settings
+    sampled.sampleInterval = 524_288
+    XCTAssertEqual(sampled.environment["LEAK_DETECTOR_SAMPLE_INTERVAL"], "524288")
+    XCTAssertEqual(RunProtocol.Settings(environment: { sampled.environment[$0.rawValue] }), sampled)
 
     var withoutSignal = settings
     withoutSignal.snapshotSignal = nil

@@ -151,6 +151,20 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertFalse(report.contains("Friends") || report.contains("timerWeak"), String(report))
   }
 
+  /// Sampled tracking reaches the agent: with a distance of about a byte every allocation is
+  /// sampled and the leaks are found; with one of a gigabyte, this small program has no sample.
+  func testRun_sampleInterval_tracksOnlyTheSampledAllocations() throws {
+    let everything = try run(["--sample-interval", "1", "--", programs + "/Leaky"])
+    XCTAssertEqual(everything.status, 2, everything.standardError)
+    XCTAssertTrue(everything.standardOutput.contains("Child.delegate → Parent.child → Child"), everything.standardOutput)
+    let sparse = try run(["--sample-interval", "\(1 << 30)", "--", programs + "/Leaky"])
+    XCTAssertEqual(sparse.status, 0, sparse.standardOutput + sparse.standardError)
+    XCTAssertFalse(sparse.standardOutput.contains("Child.delegate"), sparse.standardOutput)
+    let invalid = try run(["--sample-interval", "0", "--", programs + "/Leaky"])
+    XCTAssertEqual(invalid.status, 1)
+    XCTAssertTrue(invalid.standardError.contains("--sample-interval"), invalid.standardError)
+  }
+
   func testRun_baseline_gatesTheLeaksAsGateDoes() throws {
     let directory = try temporaryDirectory()
     let baseline = directory + "/leaks.json"

@@ -14,10 +14,12 @@ extension RunProtocol {
     package var snapshotSignal: Int32?
     /// Seconds between the snapshots taken while the program runs, if any are asked for.
     package var snapshotInterval: Double?
+    /// The mean bytes between sampled allocations, when only a sample is tracked.
+    package var sampleInterval: Int?
 
     package init(
       runDirectory: String, processPatterns: [String], recordsStacks: Bool, snapshotDirectory: String, snapshotSignal: Int32?,
-      snapshotInterval: Double? = nil
+      snapshotInterval: Double? = nil, sampleInterval: Int? = nil
     ) {
       self.runDirectory = runDirectory
       self.processPatterns = processPatterns
@@ -25,6 +27,7 @@ extension RunProtocol {
       self.snapshotDirectory = snapshotDirectory
       self.snapshotSignal = snapshotSignal
       self.snapshotInterval = snapshotInterval
+      self.sampleInterval = sampleInterval
     }
 
     /// The settings as environment variables.
@@ -37,6 +40,7 @@ extension RunProtocol {
       ]
       if let snapshotSignal { environment[Variable.snapshotSignal.rawValue] = String(snapshotSignal) }
       if let snapshotInterval { environment[Variable.snapshotInterval.rawValue] = String(snapshotInterval) }
+      if let sampleInterval { environment[Variable.sampleInterval.rawValue] = String(sampleInterval) }
       return environment
     }
 
@@ -50,7 +54,8 @@ extension RunProtocol {
         recordsStacks: value(.stacks) != "0",
         snapshotDirectory: value(.snapshotDirectory) ?? ".",
         snapshotSignal: value(.snapshotSignal).flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil },
-        snapshotInterval: value(.snapshotInterval).flatMap { Double($0) }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil })
+        snapshotInterval: value(.snapshotInterval).flatMap { Double($0) }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil },
+        sampleInterval: value(.sampleInterval).flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil })
     }
   }
 }

@@ -20,6 +20,8 @@ package enum RunProtocol {
     case snapshotSignal = "LEAK_DETECTOR_SNAPSHOT_SIGNAL"
     /// Seconds between the snapshots taken while the program runs, when they are asked for.
     case snapshotInterval = "LEAK_DETECTOR_SNAPSHOT_INTERVAL"
+    /// Mean bytes between sampled allocations, when only a sample of them is tracked.
+    case sampleInterval = "LEAK_DETECTOR_SAMPLE_INTERVAL"
   }
 
   private static let exitSnapshotSuffix = ".exit.heapsnapshot.bin"
