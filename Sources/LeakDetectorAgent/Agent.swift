@@ -15,7 +15,8 @@ import LeakDetector
 /// program is gone, under the name `RunProtocol` gives it. A signal snapshot is written at once
 /// as JSON (format version 1) for `leak-detector analyze` or `diff`:
 /// `<snapshot directory>/<program>-<pid>-<n>.heapsnapshot.json`, and a line on standard error says where
-/// and how long the capture took.
+/// and how long the capture took. With `run --profile`, a heap profile (pprof) goes beside each:
+/// `<pid>.exit.pb.gz` in the run directory, `<program>-<pid>-<n>.pb.gz` beside a signal snapshot.
 ///
 /// A termination request (`SIGINT` from Ctrl-C, `SIGTERM`, `SIGHUP`, `SIGQUIT`) that the program
 /// leaves to its default action still gets an exit snapshot: the agent captures, then lets the
@@ -33,6 +34,7 @@ enum Agent {
     var processID: pid_t
     var snapshotSignal: Int32?
     var snapshotInterval: Double?
+    var writesProfiles: Bool
   }
 
   /// The signals that end a program by default and after which it is still captured.
@@ -40,7 +42,8 @@ enum Agent {
 
   /// Set once, by `start`, before any capture can run.
   nonisolated(unsafe) static var settings = Settings(
-    runDirectory: "", snapshotDirectory: ".", programName: "", processID: 0, snapshotSignal: nil, snapshotInterval: nil)
+    runDirectory: "", snapshotDirectory: ".", programName: "", processID: 0, snapshotSignal: nil, snapshotInterval: nil,
+    writesProfiles: false)
   /// Serializes the captures (a signal capture may run when the program exits).
   static let captureLock = Locked<Int>(0)
 
@@ -59,7 +62,7 @@ enum Agent {
     }
     settings = Settings(
       runDirectory: loaded.runDirectory, snapshotDirectory: loaded.snapshotDirectory, programName: program, processID: getpid(),
-      snapshotSignal: loaded.snapshotSignal, snapshotInterval: loaded.snapshotInterval)
+      snapshotSignal: loaded.snapshotSignal, snapshotInterval: loaded.snapshotInterval, writesProfiles: loaded.writesProfiles)
     AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks, sampleInterval: loaded.sampleInterval ?? 0))
     atexit { Agent.captureAtExit() }
     if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0) }) {
@@ -121,6 +124,9 @@ enum Agent {
       let start = ContinuousClock.now
       let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
       let duration = CaptureDuration(since: start)
+      if settings.writesProfiles {
+        writeHeapProfile(of: snapshot, to: "\(settings.runDirectory)/\(RunProtocol.exitProfileFileName(processID: settings.processID))")
+      }
       AllocationTracker.stop()
       let path = "\(settings.runDirectory)/\(RunProtocol.exitSnapshotFileName(processID: settings.processID))"
       let durationPath = "\(settings.runDirectory)/\(RunProtocol.captureDurationFileName(processID: settings.processID))"
@@ -148,10 +154,35 @@ enum Agent {
       do {
         try FileBytes.writeAtomically(snapshot.fileBytes(encoding), to: path)
         let process = RunProtocol.ProcessDescription(arguments: [settings.programName], processID: settings.processID)
-        complain("snapshot \(taken) of \(process), \(snapshot.objectCount) objects (\(duration)): \(path)")
+        var written = path
+        if settings.writesProfiles {
+          let profile = "\(settings.snapshotDirectory)/"
+            + RunProtocol.liveProfileFileName(program: settings.programName, processID: settings.processID, number: taken)
+          if writeHeapProfile(of: snapshot, to: profile) { written += " (heap profile \(profile))" }
+        }
+        complain("snapshot \(taken) of \(process), \(snapshot.objectCount) objects (\(duration)): \(written)")
       } catch {
         complain("cannot write snapshot \(taken): \(error)")
       }
+    }
+  }
+
+  /// Writes the heap profile of this process to `path`, beside `snapshot`, which was just
+  /// captured: when every object is tracked, the snapshot's objects (so the profile counts what
+  /// the snapshot counts, owned storage included); with sampled tracking, the tracker's samples,
+  /// which only the tracker can scale and count allocations for. Says why on standard error when
+  /// it cannot.
+  @discardableResult
+  private static func writeHeapProfile(of snapshot: HeapSnapshot, to path: String) -> Bool {
+    let profile =
+      AllocationTracker.sampleInterval > 0
+      ? AllocationTracker.heapProfile(process: processDescription()) : HeapProfile(snapshot: snapshot).describingThisProcess()
+    do {
+      try FileBytes.writeAtomically(profile.fileBytes(), to: path)
+      return true
+    } catch {
+      complain("cannot write the heap profile: \(error)")
+      return false
     }
   }
 

@@ -30,6 +30,12 @@ struct RunCommand: ParsableCommand {
       times and diagnostics, every leak group, the suppressed groups with their rules, and the \
       gate's outcome with --baseline.
 
+      --profile FILE writes each checked process's heap profile when it exits, in pprof's format \
+      (for go tool pprof, Pyroscope, Parca), laid out as Go's /debug/pprof/heap: the snapshot's \
+      objects and bytes by type and allocation stack (with --sample-interval, the sampled \
+      objects scaled as Go scales them, and every sampled allocation as alloc_*); each signal or \
+      interval snapshot then gets one beside it (PROGRAM-PID-N.pb.gz).
+
       EXIT CODES
         N  the program's own status when it is not 0 (128 + the signal when it was killed)
         0  no leaks (with --baseline: no new ones)
@@ -43,6 +49,7 @@ struct RunCommand: ParsableCommand {
         leak-detector run -- swift test
         leak-detector run --baseline Baselines/leaks.json -- swift test --filter FeedTests
         leak-detector run --snapshot-signal USR2 -- .build/release/MyServer
+        leak-detector run --profile heap.pb.gz --snapshot-interval 60 -- .build/release/MyServer
       """
   )
 
@@ -63,6 +70,11 @@ struct RunCommand: ParsableCommand {
 
   @Option(help: ArgumentHelp("Write the exit snapshot in this encoding instead of choosing by size.", valueName: "encoding"))
   var snapshotEncoding: HeapSnapshot.FileEncoding?
+
+  @Option(help: ArgumentHelp(
+    "Write the heap profile (pprof) of each checked process at exit to this path (numbered as --snapshot is), and one beside each signal and interval snapshot.",
+    valueName: "path"))
+  var profile: String?
 
   @Option(help: ArgumentHelp("On this signal (USR2, SIGUSR1, 12…), each checked process writes a snapshot and runs on.", valueName: "signal"))
   var snapshotSignal: String?
@@ -148,6 +160,7 @@ struct RunCommand: ParsableCommand {
         message: "no process matched --process \(checkedProcessPatterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
           + "name the Swift processes to check with --process")
     }
+    if let profile { writeExitProfiles(of: captures.map(\.snapshot), runDirectory: directory.path, to: profile) }
     var report = RunReport(analyses: try analyses(of: captures.map(\.snapshot)), suppressions: rules)
     report.refusals = refusals
     for (index, capture) in captures.enumerated() { report.processes[index].captureDuration = capture.duration }
@@ -176,7 +189,7 @@ struct RunCommand: ParsableCommand {
     let settings = RunProtocol.Settings(
       runDirectory: runDirectory, processPatterns: checkedProcessPatterns, recordsStacks: !noStacks,
       snapshotDirectory: snapshotDirectory, snapshotSignal: snapshotSignalNumber, snapshotInterval: snapshotInterval,
-      sampleInterval: sampleInterval)
+      sampleInterval: sampleInterval, writesProfiles: profile != nil)
     var environment = settings.environment
     environment["LD_PRELOAD"] = agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
     return environment

@@ -88,6 +88,21 @@ final class RunProtocolTests: XCTestCase {
     }
   }
 
+  func testProfileSettingAndNames_roundTrip_andAreNoSnapshots() {
+    var settings = RunProtocol.Settings(
+      runDirectory: "/tmp/run.3", processPatterns: ["Server"], recordsStacks: true, snapshotDirectory: ".", snapshotSignal: nil)
+    XCTAssertFalse(settings.writesProfiles)
+    XCTAssertNil(settings.environment["LEAK_DETECTOR_PROFILES"])
+    settings.writesProfiles = true
+    XCTAssertEqual(settings.environment["LEAK_DETECTOR_PROFILES"], "1")
+    XCTAssertEqual(RunProtocol.Settings(environment: { settings.environment[$0.rawValue] }), settings)
+    XCTAssertEqual(RunProtocol.exitProfileFileName(processID: 4242), "4242.exit.pb.gz")
+    XCTAssertNil(RunProtocol.processID(ofExitSnapshot: RunProtocol.exitProfileFileName(processID: 4242)))
+    let live = RunProtocol.liveProfileFileName(program: "my-server", processID: 4242, number: 3)
+    XCTAssertEqual(live, "my-server-4242-3.pb.gz", "the snapshot's name, with the profile's extension")
+    XCTAssertNil(RunProtocol.liveSnapshotNumber(live, processID: 4242))
+  }
+
   func testLiveSnapshotNames_roundTrip_andOnlyTheProcessesOwnAreFound() {
     let name = RunProtocol.liveSnapshotFileName(program: "my-server", processID: 4242, number: 3, isJSON: true)
     XCTAssertEqual(name, "my-server-4242-3.heapsnapshot.json")

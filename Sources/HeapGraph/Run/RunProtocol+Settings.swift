@@ -16,10 +16,12 @@ extension RunProtocol {
     package var snapshotInterval: Double?
     /// The mean bytes between sampled allocations, when only a sample is tracked.
     package var sampleInterval: Int?
+    /// Whether the agent writes a heap profile at exit and beside each snapshot.
+    package var writesProfiles: Bool
 
     package init(
       runDirectory: String, processPatterns: [String], recordsStacks: Bool, snapshotDirectory: String, snapshotSignal: Int32?,
-      snapshotInterval: Double? = nil, sampleInterval: Int? = nil
+      snapshotInterval: Double? = nil, sampleInterval: Int? = nil, writesProfiles: Bool = false
     ) {
       self.runDirectory = runDirectory
       self.processPatterns = processPatterns
@@ -28,6 +30,7 @@ extension RunProtocol {
       self.snapshotSignal = snapshotSignal
       self.snapshotInterval = snapshotInterval
       self.sampleInterval = sampleInterval
+      self.writesProfiles = writesProfiles
     }
 
     /// The settings as environment variables.
@@ -41,6 +44,7 @@ extension RunProtocol {
       if let snapshotSignal { environment[Variable.snapshotSignal.rawValue] = String(snapshotSignal) }
       if let snapshotInterval { environment[Variable.snapshotInterval.rawValue] = String(snapshotInterval) }
       if let sampleInterval { environment[Variable.sampleInterval.rawValue] = String(sampleInterval) }
+      if writesProfiles { environment[Variable.profiles.rawValue] = "1" }
       return environment
     }
 
@@ -55,7 +59,8 @@ extension RunProtocol {
         snapshotDirectory: value(.snapshotDirectory) ?? ".",
         snapshotSignal: value(.snapshotSignal).flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil },
         snapshotInterval: value(.snapshotInterval).flatMap { Double($0) }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil },
-        sampleInterval: value(.sampleInterval).flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil })
+        sampleInterval: value(.sampleInterval).flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil },
+        writesProfiles: value(.profiles) == "1")
     }
   }
 }

@@ -22,6 +22,8 @@ package enum RunProtocol {
     case snapshotInterval = "LEAK_DETECTOR_SNAPSHOT_INTERVAL"
     /// Mean bytes between sampled allocations, when only a sample of them is tracked.
     case sampleInterval = "LEAK_DETECTOR_SAMPLE_INTERVAL"
+    /// `1` when the agent writes heap profiles (pprof) at exit and beside each snapshot.
+    case profiles = "LEAK_DETECTOR_PROFILES"
   }
 
   private static let exitSnapshotSuffix = ".exit.heapsnapshot.bin"
@@ -36,6 +38,20 @@ package enum RunProtocol {
   package static func processID(ofExitSnapshot fileName: String) -> Int32? {
     guard fileName.hasSuffix(exitSnapshotSuffix) else { return nil }
     return Int32(fileName.dropLast(exitSnapshotSuffix.count))
+  }
+
+  private static let exitProfileSuffix = ".exit.pb.gz"
+
+  /// `4242.exit.pb.gz`: the name of the heap profile (pprof, gzipped) a checked process writes
+  /// in the run directory when it exits, when profiles are asked for.
+  package static func exitProfileFileName(processID: Int32) -> String {
+    "\(processID)\(exitProfileSuffix)"
+  }
+
+  /// `Server-4242-3.pb.gz`: the name of the heap profile written beside the `number`th snapshot
+  /// process `processID` of `program` takes while it runs, when profiles are asked for.
+  package static func liveProfileFileName(program: String, processID: Int32, number: Int) -> String {
+    "\(program)-\(processID)-\(number).pb.gz"
   }
 
   private static let liveSnapshotExtension = ".heapsnapshot"

@@ -8,7 +8,8 @@ import HeapGraph
 extension AllocationTracker {
   /// The heap profile of the tracked objects alive now (optionally of one generation), in
   /// pprof's format, for `go tool pprof`, Pyroscope or Parca: the objects by type and allocation
-  /// stack (``HeapProfile``), with the executable mappings and mangled names of this process.
+  /// stack (``HeapProfile``), with the executable mappings and mangled names of this process; its
+  /// comment names `process` (by default, this process's command line and id).
   ///
   /// It is read from the tracker's own table, in this process, while other threads run: no
   /// capture child is forked and nothing is walked, so it costs a copy of the table and the
@@ -32,7 +33,7 @@ extension AllocationTracker {
   /// ```text
   /// $ go tool pprof -top heap.pb.gz
   /// ```
-  public static func heapProfile(inGeneration generation: Int? = nil) -> HeapProfile {
+  public static func heapProfile(inGeneration generation: Int? = nil, process: String? = nil) -> HeapProfile {
     struct Group: Hashable {
       var metadata: UInt
       var stack: UInt32
@@ -76,15 +77,17 @@ extension AllocationTracker {
       if frames[stack] == nil { frames[stack] = allocationStack(ofStack: stack) }
       sites[index].site.frames = frames[stack]
     }
-    let process = RunProtocol.ProcessDescription(arguments: CommandLine.arguments, processID: getpid())
+    let process = process ?? RunProtocol.ProcessDescription(arguments: CommandLine.arguments, processID: getpid()).description
     let profile = HeapProfile(
       sites: sites.map(\.site), samplingInterval: interval, timeNanos: HeapProfile.nowNanoseconds(), comments: ["live objects of \(process)"])
     return profile.describingThisProcess()
   }
 
-  /// Writes ``heapProfile(inGeneration:)`` to `path`, atomically (`FileBytes.writeAtomically`).
-  public static func writeHeapProfile(to path: String, inGeneration generation: Int? = nil) throws(FileBytes.Failure) {
-    try FileBytes.writeAtomically(heapProfile(inGeneration: generation).fileBytes(), to: path)
+  /// Writes ``heapProfile(inGeneration:process:)`` to `path`, atomically (`FileBytes.writeAtomically`).
+  public static func writeHeapProfile(
+    to path: String, inGeneration generation: Int? = nil, process: String? = nil
+  ) throws(FileBytes.Failure) {
+    try FileBytes.writeAtomically(heapProfile(inGeneration: generation, process: process).fileBytes(), to: path)
   }
 
   /// Every stack sampled tracking took allocations at, with their totals: the tracker's stack
