@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes a fresh machine ready to build: checks for Swift, installs the system libraries the
 # package links (libdw for symbolication, libunwind for allocation stacks) when they are missing.
-# With --tests, also what the tests use: headless Chromium (the HTML report is rendered in it)
-# and Graphviz (the report's Graphviz layout).
+# With --tests, also what the tests use: headless Chromium (the HTML report is rendered in it),
+# Graphviz (the report's Graphviz layout) and Go (`go tool pprof` reads the heap profiles).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +12,7 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 packages=(libdw-dev libunwind-dev)
-if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz); fi
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz golang-go); fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
