@@ -3,29 +3,36 @@
 /// every object: its own size plus the sizes of everything it dominates (what would be freed if
 /// it were).
 ///
-/// Computed with the Semi-NCA algorithm over the preorder of an iterative depth-first search
-/// (see `immediateDominators`), with predecessors stored as compressed rows by preorder number.
+/// Computed with Lengauer and Tarjan's algorithm (path compression, no balancing) over the
+/// preorder of an iterative depth-first search (see `immediateDominators`), with predecessors
+/// stored as compressed rows by preorder number.
 ///
-/// - Complexity: O((*n* + *e*) log *n*), near-linear on heaps.
+/// - Complexity: O((*n* + *e*) log *n*) in the worst case, near-linear on heaps, whatever the
+///   depth of the tree.
 package struct DominatorTree: Sendable {
   /// Retained size of each node, in bytes (objects without a size count 0; unreached nodes 0).
   package let retainedSize: [Int64]
   /// Objects dominated by each node, itself included (unreached nodes 0).
   package let retainedCount: [Int32]
+  /// The work done, in steps: edges followed, forest links climbed and compressed, nodes
+  /// visited. It grows with the graph as the algorithm's cost does, so that a test can tell
+  /// linear growth from quadratic without timing anything.
+  package let steps: Int
 
   package init(graph: ObjectGraph, entries: [Int]) {
     let count = graph.objectCount
     let virtualRoot = count
     var retainedSize = [Int64](repeating: 0, count: count + 1)
     var retainedCount = [Int32](repeating: 0, count: count + 1)
+    var steps = 0
     graph.strongOffsets.withUnsafeBufferPointer { offsets in
       graph.strongTargets.withUnsafeBufferPointer { targets in
         entries.withUnsafeBufferPointer { entries in
           // The virtual root's successors are `entries`; every other node's are its strong edges.
           let successors = Successors(offsets: offsets, targets: targets, entries: entries, virtualRoot: virtualRoot)
-          let preorder = Self.preorder(successors)
+          let preorder = Self.preorder(successors, steps: &steps)
           defer { preorder.release() }
-          let dominator = Self.immediateDominators(preorder, successors)
+          let dominator = Self.immediateDominators(preorder, successors, steps: &steps)
           defer { dominator.deallocate() }
           // Retained sizes: children before parents (a dominator precedes what it dominates in
           // preorder, so reverse preorder), in node order at the end.
@@ -45,11 +52,13 @@ package struct DominatorTree: Sendable {
               }
             }
           }
+          steps += preorder.reachedCount
         }
       }
     }
     self.retainedSize = retainedSize
     self.retainedCount = retainedCount
+    self.steps = steps
   }
 
   /// A node's successors: the strong edges' targets, or the entries for the virtual root.
@@ -89,7 +98,7 @@ package struct DominatorTree: Sendable {
     }
   }
 
-  private static func preorder(_ successors: Successors) -> Preorder {
+  private static func preorder(_ successors: Successors, steps: inout Int) -> Preorder {
     let nodeCount = successors.nodeCount
     let node = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
     let number = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
@@ -122,6 +131,7 @@ package struct DominatorTree: Sendable {
         continue
       }
       pathPosition[depth - 1] = position + 1
+      steps += 1
       let next = successors.successor(of: current, at: position)
       if number[next] < 0 {
         discover(next, from: pathNumber[depth - 1], depth: depth)
@@ -132,28 +142,59 @@ package struct DominatorTree: Sendable {
   }
 
   /// The immediate dominator of each preorder number, as a number (the root's is itself), by
-  /// the Semi-NCA algorithm: semidominators as Lengauer and Tarjan compute them (with path
-  /// compression), then each immediate dominator as the nearest common ancestor of the
-  /// semidominator and the depth-first parent (Georgiadis, "Linear-Time Algorithms for
-  /// Dominators and Related Problems", 2005; the variant LLVM uses).
-  private static func immediateDominators(_ preorder: Preorder, _ successors: Successors) -> UnsafeMutableBufferPointer<Int32> {
+  /// Lengauer and Tarjan's algorithm with path compression: in reverse preorder, each number's
+  /// semidominator from its predecessors, then, once the number is linked into the forest, the
+  /// immediate dominators of the numbers waiting in its parent's bucket (those whose semidominator
+  /// the parent is), some of them as the dominator of another number, which a last pass in
+  /// preorder resolves. Unlike the nearest-common-ancestor walk of Semi-NCA, which climbs the
+  /// dominator tree once per number and so is quadratic on a long chain, every step here is on a
+  /// compressed path.
+  private static func immediateDominators(
+    _ preorder: Preorder, _ successors: Successors, steps: inout Int
+  ) -> UnsafeMutableBufferPointer<Int32> {
     let reached = preorder.reachedCount
     let dominator = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
-    _ = dominator.initialize(from: preorder.parent[0..<reached])
-    if reached > 1 {
-      let predecessors = Predecessors(preorder, successors)
-      defer { predecessors.release() }
-      let semi = semidominators(preorder, predecessors)
-      defer { semi.deallocate() }
-      // The nearest common ancestor of the semidominator and the parent: the parent's immediate
-      // dominator chain (numbers below this one, already final) followed down to the semidominator.
-      for number in 1..<reached {
-        var candidate = dominator[number]
-        while candidate > semi[number] { candidate = dominator[Int(candidate)] }
-        dominator[number] = candidate
-      }
-    }
     dominator[0] = 0
+    guard reached > 1 else { return dominator }
+    let predecessors = Predecessors(preorder, successors, steps: &steps)
+    defer { predecessors.release() }
+    let forest = CompressedForest(parent: preorder.parent, count: reached)
+    defer { forest.release() }
+    // The numbers whose semidominator each number is, as linked lists through `nextInBucket`.
+    let bucket = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    let nextInBucket = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    bucket.initialize(repeating: -1)
+    defer {
+      bucket.deallocate()
+      nextInBucket.deallocate()
+    }
+    for number in stride(from: reached - 1, through: 1, by: -1) {
+      let parent = preorder.parent[number]
+      // Numbers above this one are linked: each predecessor's smallest semidominator on its
+      // forest path.
+      var best = parent
+      for predecessor in predecessors.numbers[Int(predecessors.start[number])..<Int(predecessors.start[number + 1])] {
+        let candidate = forest.semi[Int(forest.evaluate(predecessor, firstLinked: Int32(number + 1), steps: &steps))]
+        if candidate < best { best = candidate }
+      }
+      forest.semi[number] = best
+      nextInBucket[number] = bucket[Int(best)]
+      bucket[Int(best)] = Int32(number)
+      // This number is linked to its parent now; the numbers waiting for the parent are decided.
+      var waiting = bucket[Int(parent)]
+      while waiting >= 0 {
+        steps += 1
+        let lowest = forest.evaluate(waiting, firstLinked: Int32(number), steps: &steps)
+        dominator[Int(waiting)] = forest.semi[Int(lowest)] < forest.semi[Int(waiting)] ? lowest : parent
+        waiting = nextInBucket[Int(waiting)]
+      }
+      bucket[Int(parent)] = -1
+    }
+    // A number whose dominator was deferred to another's (a smaller number) takes that one's.
+    for number in 1..<reached where dominator[number] != forest.semi[number] {
+      dominator[number] = dominator[Int(dominator[number])]
+    }
+    steps += reached
     return dominator
   }
 
@@ -163,7 +204,7 @@ package struct DominatorTree: Sendable {
     let start: UnsafeMutableBufferPointer<Int32>
     let numbers: UnsafeMutableBufferPointer<Int32>
 
-    init(_ preorder: Preorder, _ successors: Successors) {
+    init(_ preorder: Preorder, _ successors: Successors, steps: inout Int) {
       let reached = preorder.reachedCount
       let start = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached + 1)
       start.initialize(repeating: 0)
@@ -175,6 +216,7 @@ package struct DominatorTree: Sendable {
         }
       }
       for index in 0..<reached { start[index + 1] += start[index] }
+      steps += 2 * Int(start[reached]) + reached
       let numbers = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Int(start[reached]))
       let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
       defer { fill.deallocate() }
@@ -197,27 +239,39 @@ package struct DominatorTree: Sendable {
     }
   }
 
-  /// The semidominator of each preorder number, as a number (Lengauer and Tarjan: numbers in
-  /// reverse preorder, each linked into a forest searched with path compression); the caller
-  /// deallocates it.
-  private static func semidominators(_ preorder: Preorder, _ predecessors: Predecessors) -> UnsafeMutableBufferPointer<Int32> {
-    let reached = preorder.reachedCount
-    let semi = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
-    let label = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
-    // The forest of processed numbers, compressed as it is searched; starts as the parents.
-    let ancestor = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
-    _ = ancestor.initialize(from: preorder.parent[0..<reached])
-    let pending = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
-    defer {
-      for buffer in [label, ancestor, pending] { buffer.deallocate() }
+  /// The forest of processed preorder numbers that Lengauer and Tarjan's algorithm searches:
+  /// each number's semidominator, and the forest's links, compressed as they are followed.
+  /// Numbers from `firstLinked` on are linked to their depth-first parents; smaller ones are
+  /// roots.
+  private struct CompressedForest {
+    /// The semidominator of each processed number; each number itself before.
+    let semi: UnsafeMutableBufferPointer<Int32>
+    /// The number of smallest semidominator on the compressed part of each number's path.
+    let label: UnsafeMutableBufferPointer<Int32>
+    /// Each number's link in the forest: its parent at first, then a compressed ancestor.
+    let ancestor: UnsafeMutableBufferPointer<Int32>
+    /// The path being compressed, from its start up.
+    let pending: UnsafeMutableBufferPointer<Int32>
+
+    init(parent: UnsafeMutableBufferPointer<Int32>, count: Int) {
+      semi = .allocate(capacity: count)
+      label = .allocate(capacity: count)
+      ancestor = .allocate(capacity: count)
+      _ = ancestor.initialize(from: parent[0..<count])
+      pending = .allocate(capacity: count)
+      for number in 0..<count {
+        semi[number] = Int32(number)
+        label[number] = Int32(number)
+      }
     }
-    for number in 0..<reached {
-      semi[number] = Int32(number)
-      label[number] = Int32(number)
+
+    func release() {
+      for buffer in [semi, label, ancestor, pending] { buffer.deallocate() }
     }
-    // The number of smallest semidominator on the forest path above `start`, once numbers from
-    // `firstLinked` on are processed.
-    func evaluate(_ start: Int32, firstLinked: Int32) -> Int32 {
+
+    /// The number of smallest semidominator on the forest path above `start` (`start` itself
+    /// when it is a root), once the numbers from `firstLinked` on are linked; compresses the path.
+    func evaluate(_ start: Int32, firstLinked: Int32, steps: inout Int) -> Int32 {
       guard ancestor[Int(start)] >= firstLinked else { return label[Int(start)] }
       var depth = 0
       var current = start
@@ -226,6 +280,7 @@ package struct DominatorTree: Sendable {
         depth += 1
         current = ancestor[Int(current)]
       } while ancestor[Int(current)] >= firstLinked
+      steps += depth
       var above = current
       var aboveLabel = label[Int(above)]
       repeat {
@@ -241,14 +296,5 @@ package struct DominatorTree: Sendable {
       } while depth > 0
       return label[Int(current)]
     }
-    for number in stride(from: reached - 1, through: 1, by: -1) {
-      var best = preorder.parent[number]
-      for predecessor in predecessors.numbers[Int(predecessors.start[number])..<Int(predecessors.start[number + 1])] {
-        let candidate = semi[Int(evaluate(predecessor, firstLinked: Int32(number + 1)))]
-        if candidate < best { best = candidate }
-      }
-      semi[number] = best
-    }
-    return semi
   }
 }

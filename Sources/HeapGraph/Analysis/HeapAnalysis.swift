@@ -76,6 +76,8 @@ public struct HeapAnalysis: Sendable {
   public let findings: [HeapFinding]
   /// Every reachable object's shortest path from a root.
   let shortestPaths: ShortestPathTree
+  /// The work the analysis did, by phase, in steps.
+  package let work: AnalysisWork
 
   /// Analyses `graph`.
   ///
@@ -94,7 +96,8 @@ public struct HeapAnalysis: Sendable {
     self.graph = graph
     self.options = options
     progress(.findingComponents)
-    let components = StronglyConnectedComponents(graph: graph, startNodes: startNodes).components
+    let componentSearch = StronglyConnectedComponents(graph: graph, startNodes: startNodes)
+    let components = componentSearch.components
     // Leaks on the second core while this one searches cycles; the whole graph's components
     // serve the leak analysis too.
     let leakWork = ConcurrentResult {
@@ -105,12 +108,19 @@ public struct HeapAnalysis: Sendable {
         ownCode: options.ownCode)
       return (shortestPaths, leaks, HeapFinding.findings(leaks: leaks, graph: graph))
     }
-    cycles = CycleFinder(configuration: options.cycles).findCycles(in: graph, components: components, progress: progress)
+    var cycleSteps = 0
+    cycles = CycleFinder(configuration: options.cycles).findCycles(
+      in: graph, components: components, progress: progress, steps: &cycleSteps)
     let cycleFindings = HeapFinding.findings(cycles: cycles)
     progress(.findingLeaks)
     let leakFindings: [HeapFinding]
     (shortestPaths, leaks, leakFindings) = leakWork.value
     findings = HeapFinding.merged(cycleFindings + leakFindings)
+    var work = leaks.work
+    work.components = componentSearch.steps
+    work.cycles = cycleSteps
+    work.reachability = shortestPaths.steps
+    self.work = work
   }
 
   /// Whether anything was found: a cycle, a leak group or a survivor.

@@ -118,6 +118,8 @@ public struct LeakAnalysis: Sendable {
   public let leakGroups: [LeakGroup]
   /// Top-most survivors (one held by another survivor is part of that one's leak).
   public let survivors: [Survivor]
+  /// The work the analysis did, in the leak phases of ``AnalysisWork`` (the others are 0).
+  package let work: AnalysisWork
 
   /// Analyses `graph`; survivors are looked for only if `expectedDead` is given.
   ///
@@ -141,6 +143,7 @@ public struct LeakAnalysis: Sendable {
     graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree,
     cyclicComponents: [[Int32]]? = nil, frameworkTypes: Suppressions? = nil, ownCode: OwnCode = OwnCode(packageDirectory: nil)
   ) {
+    var work = AnalysisWork()
     hasRoots = !graph.roots.isEmpty || rootsAreComplete
     let unreached = hasRoots ? graph.nodes.filter { !tree.isReached($0) } : []
     leakedObjectCount = unreached.count { !graph.isClosureValue($0) }
@@ -150,43 +153,103 @@ public struct LeakAnalysis: Sendable {
       cycles: !hasRoots ? [] : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
         ?? StronglyConnectedComponents(graph: graph, startNodes: unreached).components)
     // One node of each entry component, then the component's entry object.
-    var representatives = components.entries()
+    var representatives = components.entries(steps: &work.leakEntries)
     if let frameworkTypes { representatives += components.cyclesHeldOnlyByFramework(isFramework: frameworkTypes.suppresses(type:)) }
     let choice = EntryChoice(graph: graph, ownCode: ownCode)
-    let candidates = representatives.map { choice.candidates(among: components.members(ofComponentOf: $0)) }
-    let entries = candidates.map { $0[0] }
+    let candidates = EntryCandidates(representatives: representatives, components: components, choice: choice)
+    let entries = candidates.entries
     // The dominator tree on another core while this one describes the entries.
     let dominatorWork = ConcurrentResult { [entries] in DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries) }
-    let descriptions = Self.describe(candidates: candidates, of: components)
+    let grouping = Self.groupEntries(candidates, of: components, steps: &work.entryDescriptions)
     let dominators = dominatorWork.value
+    work.dominators = dominators.steps
     leakGroups = Self.leakGroups(
-      entries: entries, descriptions: descriptions, isOwn: entries.map(choice.isOwn), graph: graph, dominators: dominators)
-    survivors = expectedDead.map { Self.survivors(expectedDead: $0, graph: graph, tree: tree, dominators: dominators) } ?? []
+      grouping, entries: entries, isOwn: choice.isOwn, graph: graph, dominators: dominators, steps: &work.leakGroups)
+    survivors = expectedDead.map {
+      Self.survivors(expectedDead: $0, graph: graph, tree: tree, dominators: dominators, steps: &work.survivors)
+    } ?? []
+    self.work = work
   }
 
-  /// The groups of `entries` (described by `descriptions`), identical ones (same fingerprint)
-  /// merged: the package's own first (`isOwn`), then largest retained size first.
-  private static func leakGroups(
-    entries: [Int], descriptions: [EntryDescription], isOwn: [Bool], graph: ObjectGraph, dominators: DominatorTree
-  ) -> [LeakGroup] {
-    var groups: [Fingerprint: LeakGroup] = [:]
-    for ((entry, description), isOwn) in zip(zip(entries, descriptions), isOwn) {
-      var group = groups[description.fingerprint] ?? LeakGroup(
-        fingerprint: description.fingerprint, summary: description.summary, entryTypeName: description.entryTypeName,
-        instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [], entryCycle: description.cycle, isOwn: false)
-      // The instance shown is the one whose sites come first, not the first by id: tests
-      // that run in parallel allocate in any order.
-      if let shown = group.entryCycle, let cycle = description.cycle, Self.siteKey(cycle) < Self.siteKey(shown) {
-        group.entryCycle = cycle
+  /// The leak groups before their sizes: each group with its description and no instances, and
+  /// the group of each entry.
+  private struct EntryGrouping {
+    var groups: [LeakGroup] = []
+    /// The index in ``groups`` of each entry's group.
+    var groupOfEntry: [Int32] = []
+  }
+
+  /// The entries of `candidates` grouped by their descriptions (identical ones, with the same
+  /// fingerprint, in one group), in the order in which each group's first entry comes; a group's
+  /// cycle is the one whose allocation sites come first.
+  private static func groupEntries(
+    _ candidates: EntryCandidates, of components: UnreachedComponents, steps: inout Int
+  ) -> EntryGrouping {
+    let graph = components.graph
+    var grouping = EntryGrouping()
+    grouping.groupOfEntry.reserveCapacity(candidates.count)
+    var groupIndex: [Fingerprint: Int32] = [:]
+    // The site key of each group's shown cycle, computed once.
+    var shownSiteKey: [String?] = []
+    // An entry in no cycle is described by its type alone: one description per type.
+    var groupOfAcyclicType = [Int32](repeating: -1, count: graph.typeNames.count)
+    var previous = [Int32](repeating: -1, count: graph.objectCount)
+    for index in 0..<candidates.count {
+      let first = Int(candidates.nodes(of: index).first!)
+      let typeRank = Int(graph.typeRanks[first])
+      if components.isAcyclic(first), groupOfAcyclicType[typeRank] >= 0 {
+        steps += 1
+        grouping.groupOfEntry.append(groupOfAcyclicType[typeRank])
+        continue
       }
-      group.instanceCount += 1
-      group.objectCount += Int(dominators.retainedCount[entry])
-      group.retainedSize.addSaturating(Int(dominators.retainedSize[entry]))
-      group.entryObjectIDs.append(graph.objectID(of: entry))
-      group.isOwn = group.isOwn || isOwn
-      groups[description.fingerprint] = group
+      let description = describe(candidates: candidates.nodes(of: index), components: components, previous: &previous, steps: &steps)
+      let group: Int32
+      if let existing = groupIndex[description.fingerprint] {
+        group = existing
+        // The instance shown is the one whose sites come first, not the first by id: tests
+        // that run in parallel allocate in any order.
+        if let cycle = description.cycle, let shown = shownSiteKey[Int(group)] {
+          let key = siteKey(cycle)
+          if key < shown {
+            grouping.groups[Int(group)].entryCycle = cycle
+            shownSiteKey[Int(group)] = key
+          }
+        }
+      } else {
+        group = Int32(grouping.groups.count)
+        groupIndex[description.fingerprint] = group
+        grouping.groups.append(
+          LeakGroup(
+            fingerprint: description.fingerprint, summary: description.summary, entryTypeName: description.entryTypeName,
+            instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [], entryCycle: description.cycle, isOwn: false))
+        shownSiteKey.append(description.cycle.map(siteKey))
+      }
+      if components.isAcyclic(first) { groupOfAcyclicType[typeRank] = group }
+      grouping.groupOfEntry.append(group)
     }
-    return groups.values.sorted {
+    return grouping
+  }
+
+  /// The groups of `grouping`, with their instances (`entries`), sizes and whether they are the
+  /// package's own (`isOwn` of an entry): the package's own first, then largest retained size
+  /// first.
+  private static func leakGroups(
+    _ grouping: EntryGrouping, entries: [Int], isOwn: (Int) -> Bool, graph: ObjectGraph, dominators: DominatorTree,
+    steps: inout Int
+  ) -> [LeakGroup] {
+    var groups = grouping.groups
+    // Each group is changed in place: a copy taken out of a collection and put back would copy
+    // its list of entries on every append, k² / 2 for a group of k instances.
+    for (entry, group) in zip(entries, grouping.groupOfEntry) {
+      steps += 1
+      let index = Int(group)
+      groups[index].instanceCount += 1
+      groups[index].objectCount += Int(dominators.retainedCount[entry])
+      groups[index].retainedSize.addSaturating(Int(dominators.retainedSize[entry]))
+      groups[index].entryObjectIDs.append(graph.objectID(of: entry))
+      if !groups[index].isOwn && isOwn(entry) { groups[index].isOwn = true }
+    }
+    return groups.sorted {
       ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint)
     }
   }
@@ -204,8 +267,11 @@ public struct LeakAnalysis: Sendable {
 
   /// The objects `expectedDead` names that a root reaches, only the first one on each path (one
   /// held by another survivor is part of that one's leak).
+  ///
+  /// Whether another survivor holds an object is passed down the shortest-path tree once, parents
+  /// before children, so that only the paths of the survivors reported are walked.
   private static func survivors(
-    expectedDead: ExpectedDead, graph: ObjectGraph, tree: ShortestPathTree, dominators: DominatorTree
+    expectedDead: ExpectedDead, graph: ObjectGraph, tree: ShortestPathTree, dominators: DominatorTree, steps: inout Int
   ) -> [Survivor] {
     func isExpectedDead(_ node: Int) -> Bool {
       switch expectedDead {
@@ -213,18 +279,27 @@ public struct LeakAnalysis: Sendable {
       case .objects(let ids): ids.contains(graph.objectID(of: node))
       }
     }
+    var isDead = [Bool](repeating: false, count: graph.objectCount)
+    for node in tree.order.lazy.map(Int.init) where isExpectedDead(node) { isDead[node] = true }
+    // Whether an object expected dead is on the path above each node.
+    var isHeldByDead = [Bool](repeating: false, count: graph.objectCount)
+    for node in tree.order.lazy.map(Int.init) {
+      let parent = Int(tree.parent[node])
+      if parent >= 0 { isHeldByDead[node] = isDead[parent] || isHeldByDead[parent] }
+    }
+    steps += 2 * tree.order.count
     let rootByNode = Dictionary(graph.roots.map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
     var survivors: [Survivor] = []
-    for node in graph.nodes where tree.isReached(node) && isExpectedDead(node) {
+    for node in graph.nodes where isDead[node] && !isHeldByDead[node] {
       let chain = tree.path(to: node) ?? [node]
-      guard !chain.dropLast().contains(where: isExpectedDead) else { continue }  // held by another survivor
-      let steps = Survivor.Step.steps(of: chain, in: graph, tree: tree)
+      steps += chain.count
+      let pathSteps = Survivor.Step.steps(of: chain, in: graph, tree: tree)
       let root = rootByNode[chain[0]]
-      let source = chain.count > 1 ? steps[steps.count - 2] : nil
+      let source = chain.count > 1 ? pathSteps[pathSteps.count - 2] : nil
       let suspect = source.map { "\($0.typeName).\($0.reference ?? "?")" } ?? "root \(root?.label ?? root?.kind.rawValue ?? "?")"
       survivors.append(
         Survivor(
-          root: [root?.kind.rawValue, root?.label].compactMap { $0 }.joined(separator: " "), path: steps, suspect: suspect,
+          root: [root?.kind.rawValue, root?.label].compactMap { $0 }.joined(separator: " "), path: pathSteps, suspect: suspect,
           fingerprint: Fingerprint(parts: ["survivor", suspect, graph.typeName(of: node)]),
           retainedSize: Int(dominators.retainedSize[node])))
     }
@@ -240,23 +315,20 @@ public struct LeakAnalysis: Sendable {
     var cycle: RetainCycle?
   }
 
-  /// The description of each entry component, from its entry objects (`candidates`, as
-  /// ``EntryChoice`` chose them), in the order of `candidates`.
-  private static func describe(candidates: [[Int]], of components: UnreachedComponents) -> [EntryDescription] {
-    var previous = [Int32](repeating: -1, count: components.graph.objectCount)
-    return candidates.map { describe(candidates: $0, components: components, previous: &previous) }
-  }
-
   /// The description of an entry component from its entry objects (`candidates`, all of one
   /// type): the smallest of the shortest cycles through them, by types and labels, so that
   /// the same leak gets the same fingerprint whatever the addresses and ids (a parent with three
   /// children is always described through `children[0]`); or the entry's type.
-  private static func describe(candidates: [Int], components: UnreachedComponents, previous: inout [Int32]) -> EntryDescription {
+  private static func describe(
+    candidates: ArraySlice<Int32>, components: UnreachedComponents, previous: inout [Int32], steps: inout Int
+  ) -> EntryDescription {
     let graph = components.graph
-    let entryType = graph.typeName(of: candidates[0])
+    let entryType = graph.typeName(of: Int(candidates.first!))
     var best: (cycle: RetainCycle, key: String)?
-    for start in candidates.prefix(32) {
-      guard let cycle = shortestCycle(through: start, component: components.component, graph: graph, previous: &previous) else {
+    for start in candidates.prefix(32).lazy.map(Int.init) {
+      guard
+        let cycle = shortestCycle(through: start, component: components.component, graph: graph, previous: &previous, steps: &steps)
+      else {
         continue
       }
       // Compared by types and labels only: never by where the objects happen to be.
@@ -288,13 +360,16 @@ public struct LeakAnalysis: Sendable {
   /// in the order of their labels).
   /// `previous` maps each node to its predecessor on the search, -1 outside it; the search
   /// leaves it as it found it.
-  private static func shortestCycle(through start: Int, component: [Int32], graph: ObjectGraph, previous: inout [Int32]) -> RetainCycle? {
+  private static func shortestCycle(
+    through start: Int, component: [Int32], graph: ObjectGraph, previous: inout [Int32], steps: inout Int
+  ) -> RetainCycle? {
     var queue = [start]
     var head = 0
     var closing: Int?
     search: while head < queue.count {
       let node = queue[head]
       head += 1
+      steps += Int(graph.strongOffsets[node + 1] - graph.strongOffsets[node]) + 1
       for edge in edgesInLabelOrder(of: node, graph: graph) {
         let target = Int(graph.strongTargets[edge])
         guard component[target] == component[start] else { continue }

@@ -31,6 +31,9 @@ struct UnreachedComponents {
   /// How many component ids there can be: one per node and one per cycle.
   private var idCount: Int { graph.objectCount + cycles.count }
 
+  /// Whether `node`, an unreached node, is a component of its own that is in no cycle.
+  func isAcyclic(_ node: Int) -> Bool { Int(component[node]) < graph.objectCount }
+
   /// The nodes of the component of `node`, an unreached node.
   func members(ofComponentOf node: Int) -> [Int] {
     let id = Int(component[node])
@@ -38,11 +41,12 @@ struct UnreachedComponents {
   }
 
   /// The entries: the smallest node of each component that no other unreached component holds,
-  /// in node order.
-  func entries() -> [Int] {
+  /// in node order; adds the edges looked at to `steps`.
+  func entries(steps: inout Int) -> [Int] {
     // Not an entry: a component held from outside, or one whose entry is already chosen.
     var isNotAnEntry = [Bool](repeating: false, count: idCount)
     for node in unreached {
+      steps += Int(graph.strongOffsets[node + 1] - graph.strongOffsets[node]) + 1
       for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
         let target = Int(graph.strongTargets[edge])
         if component[target] >= 0 && component[target] != component[node] { isNotAnEntry[Int(component[target])] = true }

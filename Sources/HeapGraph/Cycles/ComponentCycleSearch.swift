@@ -6,6 +6,8 @@ struct ComponentCycleSearch {
     var cycles: [[Int32]]
     var foundCount: Int
     var isComplete: Bool
+    /// Edges looked at, by the search and the distances that prune it (``AnalysisWork``).
+    var steps: Int
   }
 
   private let graph: ObjectGraph
@@ -27,7 +29,8 @@ struct ComponentCycleSearch {
       adjacency: LocalAdjacency(members: members, graph: graph, localIndex: localIndex), members: members,
       configuration: configuration)
     enumeration.run()
-    return Outcome(cycles: enumeration.kept.cycles, foundCount: enumeration.kept.foundCount, isComplete: enumeration.isComplete)
+    return Outcome(cycles: enumeration.kept.cycles, foundCount: enumeration.kept.foundCount, isComplete: enumeration.isComplete,
+      steps: enumeration.steps + members.count)
   }
 }
 

@@ -81,11 +81,21 @@ public struct CycleFinder: Sendable {
 
   /// Finds the cycles of `graph` in its cyclic strongly connected `components`.
   func findCycles(in graph: ObjectGraph, components: [[Int32]], progress: (AnalysisStep) -> Void) -> CycleReport {
+    var steps = 0
+    return findCycles(in: graph, components: components, progress: progress, steps: &steps)
+  }
+
+  /// Finds the cycles of `graph` in its cyclic strongly connected `components`, adding the
+  /// search's steps (``AnalysisWork/cycles``) to `steps`.
+  func findCycles(
+    in graph: ObjectGraph, components: [[Int32]], progress: (AnalysisStep) -> Void, steps: inout Int
+  ) -> CycleReport {
     var search = ComponentCycleSearch(graph: graph, configuration: configuration)
     var results: [CycleReport.Component] = []
     for (index, members) in components.enumerated() {
       if index % 1024 == 0 { progress(.searchingComponents(completed: index, total: components.count)) }
       let outcome = search.run(members)
+      steps += outcome.steps
       let cycles = outcome.cycles.map { path in RetainCycle(graph: graph, path: path) }.sorted()
       results.append(
         CycleReport.Component(

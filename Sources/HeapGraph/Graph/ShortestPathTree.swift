@@ -18,6 +18,8 @@ struct ShortestPathTree {
   let parentEdge: [Int32]
   /// The reached objects, roots first, each after its parent.
   let order: [Int32]
+  /// The work done, in steps: edges followed (``AnalysisWork``).
+  let steps: Int
 
   /// The tree of the shortest paths from the graph's roots.
   ///
@@ -38,9 +40,11 @@ struct ShortestPathTree {
       queue.append(Int32(source))
     }
     var head = 0
+    var steps = 0
     while head < queue.count {
       let node = Int(queue[head])
       head += 1
+      steps += Int(graph.strongOffsets[node + 1] - graph.strongOffsets[node]) + 1
       for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
         let target = Int(graph.strongTargets[edge])
         guard parent[target] == Self.unreachedParent else { continue }
@@ -52,6 +56,7 @@ struct ShortestPathTree {
     self.parent = parent
     self.parentEdge = parentEdge
     order = queue
+    self.steps = steps
   }
 
   /// Whether a source reaches `node`.

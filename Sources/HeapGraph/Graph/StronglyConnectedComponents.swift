@@ -7,11 +7,14 @@
 struct StronglyConnectedComponents {
   /// Each component's nodes in ascending order; components ordered by their smallest node.
   let components: [[Int32]]
+  /// The work done, in steps: nodes discovered and edges followed (``AnalysisWork``).
+  let steps: Int
 
   /// - Parameter startNodes: search only what is reachable from these; `nil` for every node.
   /// - Complexity: O(*n* + *e*).
   init(graph: ObjectGraph, startNodes: [Int]? = nil) {
     var found: [[Int32]] = []
+    var steps = 0
     graph.strongOffsets.withUnsafeBufferPointer { offsets in
       graph.strongTargets.withUnsafeBufferPointer { targets in
         var search = Search(offsets: offsets, targets: targets, nodeCount: graph.objectCount)
@@ -21,10 +24,12 @@ struct StronglyConnectedComponents {
         } else {
           for node in 0..<graph.objectCount { search.visit(node, into: &found) }
         }
+        steps = search.steps
       }
     }
     found.sort { $0[0] < $1[0] }
     components = found
+    self.steps = steps
   }
 
   /// Tarjan's search state. Each node enters each stack at most once, so every stack is
@@ -44,6 +49,8 @@ struct StronglyConnectedComponents {
     let pathEdge: UnsafeMutableBufferPointer<Int32>
     var pathDepth = 0
     var nextOrder: Int32 = 0
+    /// Nodes discovered and edges followed so far.
+    var steps = 0
 
     init(offsets: UnsafeBufferPointer<Int32>, targets: UnsafeBufferPointer<Int32>, nodeCount: Int) {
       self.offsets = offsets
@@ -83,6 +90,7 @@ struct StronglyConnectedComponents {
       while pathDepth > 0 {
         let current = Int(pathNode[pathDepth - 1])
         let edge = pathEdge[pathDepth - 1]
+        steps += 1
         if edge < offsets[current + 1] {
           pathEdge[pathDepth - 1] = edge + 1
           let next = Int(targets[Int(edge)])
