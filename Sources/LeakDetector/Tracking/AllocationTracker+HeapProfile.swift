@@ -8,7 +8,7 @@ import HeapGraph
 extension AllocationTracker {
   /// The heap profile of the tracked objects alive now (optionally of one generation), in
   /// pprof's format, for `go tool pprof`, Pyroscope or Parca: the objects by type and allocation
-  /// stack (``HeapProfile``), with the executable mappings and mangled names of this process; its
+  /// stack (`HeapProfile`), with the executable mappings and mangled names of this process; its
   /// comment names `process` (by default, this process's command line and id).
   ///
   /// It is read from the tracker's own table, in this process, while other threads run: no
