@@ -120,9 +120,11 @@ final class Holder: @unchecked Sendable { var nodes: [Node] = [] }
 let arguments = CommandLine.arguments.dropFirst()
 let seconds = Double(arguments.first ?? "20") ?? 20
 let threads = Int(arguments.dropFirst().first ?? "6") ?? 6
+// A third argument samples: one allocation per that many bytes is tracked, the rest are not.
+let sampleInterval = Int(arguments.dropFirst(2).first ?? "0") ?? 0
 let holders = (0..<threads).map { _ in Holder() }
 let stop = Atomic<Bool>(false)
-AllocationTracker.start(.init(capturesStacks: true))
+AllocationTracker.start(.init(capturesStacks: true, sampleInterval: sampleInterval))
 var workers: [Thread] = []
 for t in 0..<threads {
   let holder = holders[t]
@@ -186,7 +188,7 @@ Thread.sleep(forTimeInterval: 0.5)  // cancelled sources release their handlers 
 AllocationTracker.stop()
 let c = created.load(ordering: .relaxed), d = destroyed.load(ordering: .relaxed)
 print(
-  "soak: \(threads) threads, \(captures) captures in \(Int(seconds)) s (\(objectsSeen) objects in tracker snapshots), "
+  "soak: \(threads) threads\(sampleInterval > 0 ? ", sampled every \(sampleInterval) bytes" : ""), \(captures) captures in \(Int(seconds)) s (\(objectsSeen) objects in tracker snapshots), "
     + "\(failedAttempts) capture attempts failed and were retried; created \(c), destroyed \(d), live \(c - d)")
 for (failure, count) in failures.sorted(by: { $0.value > $1.value }) { print("  \(count)× \(failure)") }
 exit(c == d ? 0 : 3)
