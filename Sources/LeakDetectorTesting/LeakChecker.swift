@@ -105,11 +105,14 @@ struct LeakChecker {
       for element in Set(cycle.elements.map(\.objectID)) { cyclesByObject[element, default: []].append(cycle) }
     }
     let reported = suppressingHeldCandidates ? Set(graph.topMostNodes(of: nodes)) : Set(nodes)
+    // The retaining paths of the reported objects in no cycle, in one search for all of them.
+    let pathNodes = nodes.filter { reported.contains($0) && cyclesByObject[graph.objectID(of: $0)] == nil }
+    let paths = Dictionary(zip(pathNodes, analysis.retainingPaths(to: pathNodes)), uniquingKeysWith: { first, _ in first })
     var reportedCycles: Set<RetainCycle> = []
     var findings: [LeakFinding] = []
     for (node, trackedAt) in candidates where reported.contains(node) {
       let cycles = cyclesByObject[graph.objectID(of: node)] ?? []
-      let path = cycles.isEmpty ? analysis.retainingPath(to: node) : nil
+      let path = cycles.isEmpty ? paths[node] : nil
       if isAllowed(cycles: cycles, path: path) { continue }
       // One report per cycle: the other members of a reported cycle are the same leak.
       if suppressingHeldCandidates, cycles.contains(where: reportedCycles.contains) { continue }

@@ -36,17 +36,44 @@ extension HeapAnalysis {
   /// The shortest chain of strong references that keeps `node` alive.
   ///
   /// - Complexity: O(length of the path) when a root reaches `node`; otherwise one breadth-first
-  ///   search of the graph from the leaked parts' entries.
+  ///   search of the graph from the leaked parts' entries. For several objects,
+  ///   ``retainingPaths(to:)`` searches once for all of them.
   public func retainingPath(to node: Int) -> RetainingPath {
-    if let chain = shortestPaths.path(to: node) {
-      let root = graph.roots.first { $0.node == chain[0] }
-      return RetainingPath(
-        origin: .root(kind: root?.kind ?? .unknown, label: root?.label),
-        steps: LeakAnalysis.Survivor.Step.steps(of: chain, in: graph, tree: shortestPaths),
-        originSite: graph.allocationStack(of: chain[0])?.frames.allocationSite)
+    retainingPaths(to: [node])[0]
+  }
+
+  /// The shortest chain of strong references that keeps each of `nodes` alive, in their order.
+  ///
+  /// - Complexity: O(length of each path), plus, when no root reaches some of them, one
+  ///   breadth-first search of the graph from the leaked parts' entries for all of them.
+  public func retainingPaths(to nodes: [Int]) -> [RetainingPath] {
+    var steps = 0
+    return retainingPaths(to: nodes, steps: &steps)
+  }
+
+  /// ``retainingPaths(to:)``, adding its work to `steps`: the objects of the paths, and the
+  /// edges the search from the leaked parts followed.
+  package func retainingPaths(to nodes: [Int], steps: inout Int) -> [RetainingPath] {
+    var rootOfNode: [Int: ObjectGraph.Root] = [:]
+    for root in graph.roots where rootOfNode[root.node] == nil { rootOfNode[root.node] = root }
+    var leakedPaths: ShortestPathTree?
+    return nodes.map { node in
+      if let chain = shortestPaths.path(to: node) {
+        steps += chain.count
+        let root = rootOfNode[chain[0]]
+        return RetainingPath(
+          origin: .root(kind: root?.kind ?? .unknown, label: root?.label),
+          steps: LeakAnalysis.Survivor.Step.steps(of: chain, in: graph, tree: shortestPaths),
+          originSite: graph.allocationStack(of: chain[0])?.frames.allocationSite)
+      }
+      let tree = leakedPaths ?? ShortestPathTree(graph: graph, sources: leaks.leakGroups.flatMap(\.entryObjectIDs).compactMap(graph.node(forObjectID:)))
+      if leakedPaths == nil {
+        leakedPaths = tree
+        steps += tree.steps
+      }
+      let chain = tree.path(to: node) ?? [node]
+      steps += chain.count
+      return RetainingPath(origin: .leaked, steps: LeakAnalysis.Survivor.Step.steps(of: chain, in: graph, tree: tree))
     }
-    let entries = leaks.leakGroups.flatMap(\.entryObjectIDs).compactMap(graph.node(forObjectID:))
-    let tree = ShortestPathTree(graph: graph, sources: entries)
-    return RetainingPath(origin: .leaked, steps: LeakAnalysis.Survivor.Step.steps(of: tree.path(to: node) ?? [node], in: graph, tree: tree))
   }
 }
