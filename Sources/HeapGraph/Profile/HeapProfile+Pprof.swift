@@ -54,12 +54,14 @@ extension HeapProfile {
     }
 
     let noStack = StackFrame(symbol: Self.noStackFunctionName)
+    let sizes = sites.map { ($0.bytes, $0.allocatedBytes ?? $0.bytes, $0.objects) }
     let largestFirst = sites.indices.sorted { first, second in
-      let (one, other) = (sites[first], sites[second])
-      return (other.bytes, other.allocatedBytes ?? other.bytes, other.objects, first) < (one.bytes, one.allocatedBytes ?? one.bytes, one.objects, second)
+      let (one, other) = (sizes[first], sizes[second])
+      return (other.0, other.1, other.2, first) < (one.0, one.1, one.2, second)
     }
-    for site in largestFirst.map({ sites[$0] }) {
-      let frames = site.frames.map(Self.fromAllocatingFunction) ?? []
+    for index in largestFirst {
+      let site = sites[index]
+      let frames = site.frames.map { $0[Self.allocatingFunctionIndex(in: $0)...] } ?? []
       let allocated = (objects: site.allocatedObjects ?? site.objects, bytes: site.allocatedBytes ?? site.bytes)
       let alloc = Self.scaled(objects: allocated.objects, bytes: allocated.bytes, samplingInterval: samplingInterval)
       let inuse = Self.scaled(objects: site.objects, bytes: site.bytes, samplingInterval: samplingInterval)
@@ -69,7 +71,7 @@ extension HeapProfile {
       }
       profile.samples.append(
         .init(
-          locationIDs: (frames.isEmpty ? [noStack] : frames).map(locationID),
+          locationIDs: frames.isEmpty ? [locationID(noStack)] : frames.map(locationID),
           values: [alloc.objects, alloc.bytes, inuse.objects, inuse.bytes], labels: labels))
     }
 
@@ -131,9 +133,30 @@ extension HeapProfile {
   /// `frames` from the function that allocated: without the allocating initializers at its
   /// start, unless nothing else is left.
   package static func fromAllocatingFunction(_ frames: [StackFrame]) -> [StackFrame] {
-    let start = frames.firstIndex { !($0.symbol?.contains("__allocating_init") ?? false) } ?? max(frames.count - 1, 0)
-    return Array(frames[start...])
+    Array(frames[allocatingFunctionIndex(in: frames)...])
   }
+
+  /// The index of the frame of the function that allocated: the first that is no allocating
+  /// initializer, or the last.
+  private static func allocatingFunctionIndex(in frames: [StackFrame]) -> Int {
+    frames.firstIndex { !isAllocatingInitializer($0) } ?? max(frames.count - 1, 0)
+  }
+
+  /// Whether `frame` is an allocating initializer (`MyApp.Feed.__allocating_init() -> MyApp.Feed`),
+  /// searched in the name's bytes: a profile asks for every site.
+  private static func isAllocatingInitializer(_ frame: StackFrame) -> Bool {
+    guard var symbol = frame.symbol else { return false }
+    return symbol.withUTF8 { name in
+      allocatingInitializerMarker.withUnsafeBufferPointer { marker in
+        guard name.count >= marker.count else { return false }
+        return (0...(name.count - marker.count)).contains { start in
+          name[start] == marker[0] && memcmp(name.baseAddress! + start, marker.baseAddress!, marker.count) == 0
+        }
+      }
+    }
+  }
+
+  private static let allocatingInitializerMarker = Array("__allocating_init".utf8)
 
   /// A mapping that says how far `locations`, all of it, are symbolized: whether each names a
   /// function, a file, a line.

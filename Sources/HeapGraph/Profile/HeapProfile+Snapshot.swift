@@ -13,26 +13,36 @@ extension HeapProfile {
   /// print(profile.objectCount, profile.byteCount)
   /// ```
   public init(snapshot: HeapSnapshot) {
-    var totals: [UInt64: (objects: Int, bytes: Int)] = [:]
+    // Each (stack, type) pair once, in the order first seen, with its totals.
+    var groupByKey: [UInt64: Int] = [:]
+    var groups: [(stack: Int32, type: Int32, objects: Int, bytes: Int)] = []
     for index in 0..<snapshot.objectCount {
       // A closure value or a suspension point: a node with no allocation of its own.
       if snapshot.objectKinds[index] == .closureContext && snapshot.objectAddresses[index] == 0 { continue }
-      let key = UInt64(UInt32(bitPattern: snapshot.objectStacks[index])) << 32 | UInt64(UInt32(bitPattern: snapshot.objectTypes[index]))
-      totals[key, default: (0, 0)].objects += 1
-      totals[key, default: (0, 0)].bytes.addSaturating(max(Int(snapshot.objectSizes[index]), 0))
+      let (stack, type) = (snapshot.objectStacks[index], snapshot.objectTypes[index])
+      let key = UInt64(UInt32(bitPattern: stack)) << 32 | UInt64(UInt32(bitPattern: type))
+      let size = max(Int(snapshot.objectSizes[index]), 0)
+      if let group = groupByKey[key] {
+        groups[group].objects += 1
+        groups[group].bytes.addSaturating(size)
+      } else {
+        groupByKey[key] = groups.count
+        groups.append((stack, type, 1, size))
+      }
     }
-    var sites: [(stackID: Int64?, site: Site)] = []
-    sites.reserveCapacity(totals.count)
-    for (key, total) in totals {
-      let stack = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: key >> 32)))
-      let type = Int32(bitPattern: UInt32(truncatingIfNeeded: key))
-      let record: HeapSnapshot.Stack? = stack < 0 ? nil : snapshot.stacks[stack]
-      let site = Site(typeName: snapshot.typeNames[type], frames: record?.frames, objects: total.objects, bytes: total.bytes)
-      sites.append((record?.id, site))
+    // Type names are compared once each, then sites by their type's rank and stack id.
+    var typeRanks = [Int](repeating: 0, count: snapshot.typeNames.count)
+    let byName = (0..<snapshot.typeNames.count).sorted { snapshot.typeNames[Int32($0)] < snapshot.typeNames[Int32($1)] }
+    for (rank, type) in byName.enumerated() { typeRanks[type] = rank }
+    func stackID(_ stack: Int32) -> Int64 { stack < 0 ? .min : snapshot.stacks[Int(stack)].id }
+    groups.sort { (typeRanks[Int($0.type)], stackID($0.stack)) < (typeRanks[Int($1.type)], stackID($1.stack)) }
+    let sites = groups.map { group in
+      Site(
+        typeName: snapshot.typeNames[group.type], frames: group.stack < 0 ? nil : snapshot.stacks[Int(group.stack)].frames,
+        objects: group.objects, bytes: group.bytes)
     }
-    sites.sort { ($0.site.typeName ?? "", $0.stackID ?? .min) < ($1.site.typeName ?? "", $1.stackID ?? .min) }
     self.init(
-      sites: sites.map(\.site), timeNanos: snapshot.metadata.createdAt.flatMap(Self.unixNanoseconds(iso8601:)),
+      sites: sites, timeNanos: snapshot.metadata.createdAt.flatMap(Self.unixNanoseconds(iso8601:)),
       comments: snapshot.metadata.process.map { ["heap snapshot of \($0)"] } ?? [])
   }
 
