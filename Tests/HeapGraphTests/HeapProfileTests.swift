@@ -230,6 +230,16 @@ final class HeapProfileTests: XCTestCase {
       XCTAssertEqual(location.mappingID, (0x2000..<0x4000).contains(location.address) ? 1 : 0, "\(location)")
     }
     let make = try XCTUnwrap(decoded.functions.first { $0.name == "App.make() -> App.Feed" })
+
+    // An address no symbol was found for: a location without lines, in a mapping still said to
+    // be symbolized, so that pprof does not look the binary's (Swift) symbols up again.
+    profile.sites.append(.init(typeName: "App.Stripped", frames: [StackFrame(pc: 0x2300)], objects: 1, bytes: 16))
+    let stripped = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let unknown = try XCTUnwrap(stripped.locations.first { $0.address == 0x2300 })
+    XCTAssertEqual(unknown.lines, [])
+    XCTAssertEqual(unknown.mappingID, 1)
+    XCTAssertTrue(stripped.mappings[0].hasFunctions)
+    XCTAssertFalse(stripped.mappings[0].hasFilenames || stripped.mappings[0].hasLineNumbers)
     XCTAssertEqual(make.systemName, "$s3App4makeAA4FeedCyF")
     XCTAssertEqual(decoded.functions.first { $0.name == "main" }?.systemName, "")
   }

@@ -159,7 +159,10 @@ extension HeapProfile {
   private static let allocatingInitializerMarker = Array("__allocating_init".utf8)
 
   /// A mapping that says how far `locations`, all of it, are symbolized: whether each names a
-  /// function, a file, a line.
+  /// file and a line, and whether any names a function. Every address was looked up before the
+  /// profile was written (by the capture, or by the tracker's caller), so a mapping where one
+  /// was found says it has functions: readers then leave its addresses alone rather than look
+  /// them up again in the binary, whose Swift symbols they do not demangle.
   private static func mapping(
     id: UInt64, start: UInt64, limit: UInt64, fileOffset: UInt64, filename: String, buildID: String, locations: [PprofProfile.Location],
     functions: [PprofProfile.Function]
@@ -167,7 +170,7 @@ extension HeapProfile {
     let lines = locations.map(\.lines.first)
     return PprofProfile.Mapping(
       id: id, memoryStart: start, memoryLimit: limit, fileOffset: fileOffset, filename: filename, buildID: buildID,
-      hasFunctions: lines.allSatisfy { $0 != nil },
+      hasFunctions: lines.contains { $0 != nil },
       hasFilenames: lines.allSatisfy { $0.map { !functions[Int($0.functionID) - 1].filename.isEmpty } ?? false },
       hasLineNumbers: lines.allSatisfy { ($0?.line ?? 0) > 0 })
   }

@@ -79,8 +79,8 @@ public struct PprofProfile: Sendable, Hashable {
     public var filename: String
     /// The GNU build id in hex, `""` when not known.
     public var buildID: String
-    /// Whether every location in the mapping names its function (a reader then does not look
-    /// the addresses up again), its file, its line; whether inlined frames are expanded.
+    /// Whether the mapping's locations name their functions (a reader then does not look the
+    /// addresses up again), their files, their lines; whether inlined frames are expanded.
     public var hasFunctions: Bool
     public var hasFilenames: Bool
     public var hasLineNumbers: Bool
