@@ -63,10 +63,10 @@ struct AnalyzeCommand: ParsableCommand {
     progress.report("rendering the report")
     // sarif and junit report every finding as new, as a gate without a baseline would.
     let asGate = GateOutcome(findings: result.findings, baseline: Baseline())
-    let rendered =
+    let rendered: String? =
       switch format {
       case .text: output.text(result.reportText(settingNames: .commandLine, names: output.names, allCycles: allCycles))
-      case .json: result.renderJSON()
+      case .json: nil  // written as it is rendered (below): a big heap's is tens of megabytes
       case .dot: result.cycles.renderDOT()
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
       case .junit: asGate.renderJUnit()
@@ -74,7 +74,11 @@ struct AnalyzeCommand: ParsableCommand {
       case .html: result.renderHTML(graphviz: try diagrams.graphviz(), allCycles: allCycles, settingNames: .commandLine)
       }
     progress.finish()
-    try output.emit(rendered)
+    if let rendered {
+      try output.emit(rendered)
+    } else {
+      try output.emit(streaming: result.writeJSON(to:))
+    }
     if result.hasFindings { throw ExitStatus.found }
   }
 }

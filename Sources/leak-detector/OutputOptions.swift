@@ -63,6 +63,20 @@ struct OutputOptions: ParsableArguments {
     try writeFile(text, to: output)
   }
 
+  /// Writes a document that `write` hands over in pieces as it renders it, in order, to the
+  /// output file atomically, or to standard output: the document is never whole in memory.
+  func emit(streaming write: ((UnsafeRawBufferPointer) -> Void) -> Void) throws(InputFailure) {
+    guard let output else {
+      write(standardOutput.write)
+      return
+    }
+    do {
+      try FileBytes.writeAtomically(to: output, producing: write)
+    } catch {
+      throw InputFailure(message: error.description)
+    }
+  }
+
   /// Whether to colour, for output that is (`isTerminal`) or is not a terminal.
   func usesColor(forTerminal isTerminal: Bool) -> Bool {
     switch color {

@@ -11,14 +11,16 @@ struct OutputStream {
 
   func write(_ text: String) {
     var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return }
-        offset += count
-      }
+    text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+      let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return }
+      offset += count
     }
   }
 }

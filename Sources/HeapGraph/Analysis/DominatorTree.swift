@@ -22,8 +22,9 @@ package struct DominatorTree: Sendable {
   package init(graph: ObjectGraph, entries: [Int]) {
     let count = graph.objectCount
     let virtualRoot = count
-    var retainedSize = [Int64](repeating: 0, count: count + 1)
-    var retainedCount = [Int32](repeating: 0, count: count + 1)
+    // Allocated once the dominators are known and their scratch space is freed.
+    var retainedSize: [Int64] = []
+    var retainedCount: [Int32] = []
     var steps = 0
     graph.strongOffsets.withUnsafeBufferPointer { offsets in
       graph.strongTargets.withUnsafeBufferPointer { targets in
@@ -31,11 +32,14 @@ package struct DominatorTree: Sendable {
           // The virtual root's successors are `entries`; every other node's are its strong edges.
           let successors = Successors(offsets: offsets, targets: targets, entries: entries, virtualRoot: virtualRoot)
           let preorder = Self.preorder(successors, steps: &steps)
-          defer { preorder.release() }
+          defer { preorder.node.deallocate() }
           let dominator = Self.immediateDominators(preorder, successors, steps: &steps)
           defer { dominator.deallocate() }
+          preorder.releaseScratch()
           // Retained sizes: children before parents (a dominator precedes what it dominates in
           // preorder, so reverse preorder), in node order at the end.
+          retainedSize = [Int64](repeating: 0, count: count + 1)
+          retainedCount = [Int32](repeating: 0, count: count + 1)
           retainedSize.withUnsafeMutableBufferPointer { size in
             retainedCount.withUnsafeMutableBufferPointer { objects in
               for number in stride(from: preorder.reachedCount - 1, through: 0, by: -1) {
@@ -85,14 +89,16 @@ package struct DominatorTree: Sendable {
   private struct Preorder {
     /// Node of each number, for `0..<reachedCount`.
     let node: UnsafeMutableBufferPointer<Int32>
-    /// Number of each node; -1 for a node not reached.
+    /// Number of each node; -1 for a node not reached. Once the predecessors are known, the
+    /// dominator computation reuses it as scratch space (see `immediateDominators`).
     let number: UnsafeMutableBufferPointer<Int32>
-    /// Number of each number's parent in the depth-first tree (the root's is 0).
+    /// Number of each number's parent in the depth-first tree (the root's is 0). The dominator
+    /// computation compresses it in place into its forest's links.
     let parent: UnsafeMutableBufferPointer<Int32>
     let reachedCount: Int
 
-    func release() {
-      node.deallocate()
+    /// Frees all but ``node``, once the dominators are known.
+    func releaseScratch() {
       number.deallocate()
       parent.deallocate()
     }
@@ -107,7 +113,7 @@ package struct DominatorTree: Sendable {
     // The depth-first path, as numbers, with the next successor position of each. Each node is
     // on it at most once, so it never outgrows the node count.
     let pathNumber = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    let pathPosition = UnsafeMutableBufferPointer<Int>.allocate(capacity: nodeCount)
+    let pathPosition = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
     defer {
       pathNumber.deallocate()
       pathPosition.deallocate()
@@ -118,19 +124,19 @@ package struct DominatorTree: Sendable {
       node[reached] = Int32(discovered)
       parent[reached] = parentNumber
       pathNumber[depth] = Int32(reached)
-      pathPosition[depth] = successors.positions(of: discovered).lowerBound
+      pathPosition[depth] = Int32(successors.positions(of: discovered).lowerBound)
       reached += 1
     }
     discover(successors.virtualRoot, from: 0, depth: 0)
     var depth = 1
     while depth > 0 {
       let current = Int(node[Int(pathNumber[depth - 1])])
-      let position = pathPosition[depth - 1]
+      let position = Int(pathPosition[depth - 1])
       guard position < successors.positions(of: current).upperBound else {
         depth -= 1
         continue
       }
-      pathPosition[depth - 1] = position + 1
+      pathPosition[depth - 1] = Int32(position + 1)
       steps += 1
       let next = successors.successor(of: current, at: position)
       if number[next] < 0 {
@@ -149,6 +155,10 @@ package struct DominatorTree: Sendable {
   /// preorder resolves. Unlike the nearest-common-ancestor walk of Semi-NCA, which climbs the
   /// dominator tree once per number and so is quadratic on a long chain, every step here is on a
   /// compressed path.
+  ///
+  /// Its scratch space is mostly the preorder's: the forest's links are the depth-first parents,
+  /// compressed in place (a number's own parent is read before anything changes it), and the
+  /// buckets' heads take the place of the node-to-number map once the predecessors are known.
   private static func immediateDominators(
     _ preorder: Preorder, _ successors: Successors, steps: inout Int
   ) -> UnsafeMutableBufferPointer<Int32> {
@@ -158,16 +168,13 @@ package struct DominatorTree: Sendable {
     guard reached > 1 else { return dominator }
     let predecessors = Predecessors(preorder, successors, steps: &steps)
     defer { predecessors.release() }
-    let forest = CompressedForest(parent: preorder.parent, count: reached)
+    var forest = CompressedForest(links: preorder.parent, count: reached)
     defer { forest.release() }
     // The numbers whose semidominator each number is, as linked lists through `nextInBucket`.
-    let bucket = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
+    let bucket = UnsafeMutableBufferPointer(rebasing: preorder.number[0..<reached])
     let nextInBucket = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
     bucket.initialize(repeating: -1)
-    defer {
-      bucket.deallocate()
-      nextInBucket.deallocate()
-    }
+    defer { nextInBucket.deallocate() }
     for number in stride(from: reached - 1, through: 1, by: -1) {
       let parent = preorder.parent[number]
       // Numbers above this one are linked: each predecessor's smallest semidominator on its
@@ -248,17 +255,17 @@ package struct DominatorTree: Sendable {
     let semi: UnsafeMutableBufferPointer<Int32>
     /// The number of smallest semidominator on the compressed part of each number's path.
     let label: UnsafeMutableBufferPointer<Int32>
-    /// Each number's link in the forest: its parent at first, then a compressed ancestor.
+    /// Each number's link in the forest: its parent at first, then a compressed ancestor (the
+    /// caller's buffer, changed in place).
     let ancestor: UnsafeMutableBufferPointer<Int32>
-    /// The path being compressed, from its start up.
-    let pending: UnsafeMutableBufferPointer<Int32>
+    /// The path being compressed, from its start up; grown when a path is longer.
+    private var pending: UnsafeMutableBufferPointer<Int32>
 
-    init(parent: UnsafeMutableBufferPointer<Int32>, count: Int) {
+    init(links: UnsafeMutableBufferPointer<Int32>, count: Int) {
       semi = .allocate(capacity: count)
       label = .allocate(capacity: count)
-      ancestor = .allocate(capacity: count)
-      _ = ancestor.initialize(from: parent[0..<count])
-      pending = .allocate(capacity: count)
+      ancestor = links
+      pending = .allocate(capacity: 1024)
       for number in 0..<count {
         semi[number] = Int32(number)
         label[number] = Int32(number)
@@ -266,16 +273,17 @@ package struct DominatorTree: Sendable {
     }
 
     func release() {
-      for buffer in [semi, label, ancestor, pending] { buffer.deallocate() }
+      for buffer in [semi, label, pending] { buffer.deallocate() }
     }
 
     /// The number of smallest semidominator on the forest path above `start` (`start` itself
     /// when it is a root), once the numbers from `firstLinked` on are linked; compresses the path.
-    func evaluate(_ start: Int32, firstLinked: Int32, steps: inout Int) -> Int32 {
+    mutating func evaluate(_ start: Int32, firstLinked: Int32, steps: inout Int) -> Int32 {
       guard ancestor[Int(start)] >= firstLinked else { return label[Int(start)] }
       var depth = 0
       var current = start
       repeat {
+        if depth == pending.count { growPending() }
         pending[depth] = current
         depth += 1
         current = ancestor[Int(current)]
@@ -295,6 +303,13 @@ package struct DominatorTree: Sendable {
         above = current
       } while depth > 0
       return label[Int(current)]
+    }
+
+    private mutating func growPending() {
+      let grown = UnsafeMutableBufferPointer<Int32>.allocate(capacity: pending.count * 2)
+      _ = grown.initialize(from: pending)
+      pending.deallocate()
+      pending = grown
     }
   }
 }

@@ -27,6 +27,25 @@ extension HeapAnalysis {
   /// `memory`, the process's memory at the capture, is there only when the snapshot recorded it.
   public func renderJSON() -> String {
     var writer = JSONWriter(reservingCapacity: 1024 + cycles.components.count * 160)
+    write(into: &writer)
+    return writer.finishDocumentText()
+  }
+
+  /// The report of ``renderJSON()``, the same bytes, handed to `sink` in pieces of about a
+  /// megabyte as it is written: a report of tens of megabytes is never whole in memory.
+  ///
+  /// ```swift
+  /// try FileBytes.writeAtomically(to: "report.json") { analysis.writeJSON(to: $0) }
+  /// ```
+  public func writeJSON(to sink: (UnsafeRawBufferPointer) -> Void) {
+    withoutActuallyEscaping(sink) { sink in
+      var writer = JSONWriter(streamingTo: sink)
+      write(into: &writer)
+      writer.finishStream()
+    }
+  }
+
+  private func write(into writer: inout JSONWriter) {
     writer.beginObject(multiline: true)
     writer.field("format", Self.jsonFormatName)
     writer.field("version", Self.jsonVersion)
@@ -37,6 +56,5 @@ extension HeapAnalysis {
       memory.write(into: &writer)
     }
     writer.endObject()
-    return writer.finishDocumentText()
   }
 }

@@ -90,7 +90,7 @@ public struct LeakAnalysis: Sendable {
         chain.indices.map { index in
           Step(
             objectID: graph.objectID(of: chain[index]), typeName: graph.typeName(of: chain[index]),
-            reference: index + 1 < chain.count ? graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])) : nil,
+            reference: index + 1 < chain.count ? graph.label(ofEdge: tree.parentEdge(of: chain[index + 1])) : nil,
             closureSite: graph.kind(of: chain[index]) == .closureContext
               ? graph.allocationStack(of: chain[index])?.frames.allocationSite : nil)
         }
@@ -145,13 +145,14 @@ public struct LeakAnalysis: Sendable {
   ) {
     var work = AnalysisWork()
     hasRoots = !graph.roots.isEmpty || rootsAreComplete
-    let unreached = hasRoots ? graph.nodes.filter { !tree.isReached($0) } : []
-    leakedObjectCount = unreached.count { !graph.isClosureValue($0) }
+    let canLeak = hasRoots
+    func isUnreached(_ node: Int) -> Bool { canLeak && !tree.isReached(node) }
+    leakedObjectCount = graph.nodes.count { isUnreached($0) && !graph.isClosureValue($0) }
     let components = UnreachedComponents(
-      graph: graph, unreached: unreached,
+      graph: graph, isUnreached: isUnreached,
       // A component is unreached whole or not at all.
-      cycles: !hasRoots ? [] : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
-        ?? StronglyConnectedComponents(graph: graph, startNodes: unreached).components)
+      cycles: !canLeak ? [] : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
+        ?? StronglyConnectedComponents(graph: graph, startNodes: graph.nodes.filter(isUnreached)).components)
     // One node of each entry component, then the component's entry object.
     var representatives = components.entries(steps: &work.leakEntries)
     if let frameworkTypes { representatives += components.cyclesHeldOnlyByFramework(isFramework: frameworkTypes.suppresses(type:)) }
@@ -193,7 +194,6 @@ public struct LeakAnalysis: Sendable {
     var shownSiteKey: [String?] = []
     // An entry in no cycle is described by its type alone: one description per type.
     var groupOfAcyclicType = [Int32](repeating: -1, count: graph.typeNames.count)
-    var previous = [Int32](repeating: -1, count: graph.objectCount)
     for index in 0..<candidates.count {
       let first = Int(candidates.nodes(of: index).first!)
       let typeRank = Int(graph.typeRanks[first])
@@ -202,7 +202,7 @@ public struct LeakAnalysis: Sendable {
         grouping.groupOfEntry.append(groupOfAcyclicType[typeRank])
         continue
       }
-      let description = describe(candidates: candidates.nodes(of: index), components: components, previous: &previous, steps: &steps)
+      let description = describe(candidates: candidates.nodes(of: index), components: components, steps: &steps)
       let group: Int32
       if let existing = groupIndex[description.fingerprint] {
         group = existing
@@ -320,14 +320,17 @@ public struct LeakAnalysis: Sendable {
   /// the same leak gets the same fingerprint whatever the addresses and ids (a parent with three
   /// children is always described through `children[0]`); or the entry's type.
   private static func describe(
-    candidates: ArraySlice<Int32>, components: UnreachedComponents, previous: inout [Int32], steps: inout Int
+    candidates: ArraySlice<Int32>, components: UnreachedComponents, steps: inout Int
   ) -> EntryDescription {
     let graph = components.graph
     let entryType = graph.typeName(of: Int(candidates.first!))
+    let members = components.sortedMembers(ofComponentOf: Int(candidates.first!))
+    var previous = [Int32](repeating: -1, count: members.count)
     var best: (cycle: RetainCycle, key: String)?
     for start in candidates.prefix(32).lazy.map(Int.init) {
       guard
-        let cycle = shortestCycle(through: start, component: components.component, graph: graph, previous: &previous, steps: &steps)
+        let cycle = shortestCycle(
+          through: start, members: members, component: components.component, graph: graph, previous: &previous, steps: &steps)
       else {
         continue
       }
@@ -356,13 +359,22 @@ public struct LeakAnalysis: Sendable {
     return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.2)
   }
 
-  /// The shortest cycle from `start` back to it inside its component (breadth-first, references
-  /// in the order of their labels).
-  /// `previous` maps each node to its predecessor on the search, -1 outside it; the search
-  /// leaves it as it found it.
+  /// The shortest cycle from `start` back to it inside its component, whose nodes are `members`
+  /// in node order (breadth-first, references in the order of their labels).
+  /// `previous` maps each member, by its position in `members`, to its predecessor on the
+  /// search, -1 outside it; the search leaves it as it found it.
   private static func shortestCycle(
-    through start: Int, component: [Int32], graph: ObjectGraph, previous: inout [Int32], steps: inout Int
+    through start: Int, members: [Int32], component: [Int32], graph: ObjectGraph, previous: inout [Int32], steps: inout Int
   ) -> RetainCycle? {
+    func position(_ node: Int) -> Int {
+      var low = 0
+      var high = members.count
+      while low < high {
+        let middle = (low + high) / 2
+        if Int(members[middle]) < node { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
     var queue = [start]
     var head = 0
     var closing: Int?
@@ -377,18 +389,18 @@ public struct LeakAnalysis: Sendable {
           closing = node
           break search
         }
-        if previous[target] < 0 {
-          previous[target] = Int32(node)
+        if previous[position(target)] < 0 {
+          previous[position(target)] = Int32(node)
           queue.append(target)
         }
       }
     }
-    defer { for node in queue { previous[node] = -1 } }
+    defer { for node in queue { previous[position(node)] = -1 } }
     guard let closing else { return nil }
     var path = [closing]
     var node = closing
     while node != start {
-      node = Int(previous[node])
+      node = Int(previous[position(node)])
       path.append(node)
     }
     return RetainCycle(graph: graph, path: path.reversed().map { Int32($0) })

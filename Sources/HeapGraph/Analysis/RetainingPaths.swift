@@ -30,7 +30,7 @@ struct RetainingPaths {
     }
     var keys = [UInt64](repeating: 0, count: graph.objectCount)
     for node in tree.order.lazy.map(Int.init) {
-      let edge = Int(tree.parentEdge[node])
+      let edge = tree.parentEdge(of: node)
       var key = rootKeys[node] ?? 0
       if edge >= 0 {
         let label = graph.strongLabels[edge]
@@ -62,7 +62,7 @@ struct RetainingPaths {
     let root = graph.roots.first { $0.node == chain[0] }
     var steps: [String] = chain.indices.map { index in
       guard index + 1 < chain.count else { return graph.typeName(of: chain[index]) }
-      let label = graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])).map { "." + Self.collapsingSubscripts($0) } ?? ""
+      let label = graph.label(ofEdge: tree.parentEdge(of: chain[index + 1])).map { "." + Self.collapsingSubscripts($0) } ?? ""
       return graph.typeName(of: chain[index]) + label
     }
     if steps.count > 8 { steps = steps.prefix(3) + ["… \(steps.count - 7) more …"] + steps.suffix(4) }

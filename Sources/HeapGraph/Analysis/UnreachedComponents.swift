@@ -8,31 +8,38 @@
 /// - Complexity: O(*n*) to build; O(*n* + *e*) over the unreached part for each search.
 struct UnreachedComponents {
   let graph: ObjectGraph
-  /// The unreached nodes, in node order.
-  let unreached: [Int]
-  /// The cyclic components of the unreached part.
+  /// The cyclic components of the unreached part, each in node order.
   let cycles: [[Int32]]
   /// The component id of each node; -1 for a reached node.
   let component: [Int32]
 
-  init(graph: ObjectGraph, unreached: [Int], cycles: [[Int32]]) {
+  /// The components of the nodes `isUnreached` picks out, whose cyclic components are `cycles`.
+  init(graph: ObjectGraph, isUnreached: (Int) -> Bool, cycles: [[Int32]]) {
     let count = graph.objectCount
     var component = [Int32](repeating: -1, count: count)
     for (index, members) in cycles.enumerated() {
       for member in members { component[Int(member)] = Int32(count + index) }
     }
-    for node in unreached where component[node] < 0 { component[node] = Int32(node) }
+    for node in 0..<count where component[node] < 0 && isUnreached(node) { component[node] = Int32(node) }
     self.graph = graph
-    self.unreached = unreached
     self.cycles = cycles
     self.component = component
   }
+
+  /// The unreached nodes, in node order (read from ``component``, so that they need no array).
+  var unreached: LazyFilterSequence<Range<Int>> { graph.nodes.lazy.filter { component[$0] >= 0 } }
 
   /// How many component ids there can be: one per node and one per cycle.
   private var idCount: Int { graph.objectCount + cycles.count }
 
   /// Whether `node`, an unreached node, is a component of its own that is in no cycle.
   func isAcyclic(_ node: Int) -> Bool { Int(component[node]) < graph.objectCount }
+
+  /// The nodes of the component of `node`, an unreached node, in node order.
+  func sortedMembers(ofComponentOf node: Int) -> [Int32] {
+    let id = Int(component[node])
+    return id >= graph.objectCount ? cycles[id - graph.objectCount] : [Int32(node)]
+  }
 
   /// The nodes of the component of `node`, an unreached node.
   func members(ofComponentOf node: Int) -> [Int] {
@@ -70,7 +77,7 @@ struct UnreachedComponents {
     var hasFramework = [Bool](repeating: false, count: idCount)
     for node in unreached where isFramework(graph.typeName(of: node)) { hasFramework[Int(component[node])] = true }
     var heldByFramework = [Bool](repeating: false, count: count)
-    var queue = unreached.filter { hasFramework[Int(component[$0])] }
+    var queue = Array(unreached.filter { hasFramework[Int(component[$0])] })
     for node in queue { heldByFramework[node] = true }
     var reachedCycles: [Int] = []
     var isReachedCycle = [Bool](repeating: false, count: cycles.count)

@@ -31,8 +31,8 @@ public struct ObjectGraph: Sendable {
   let objectIDs: [Int64]
   let typeRanks: [Int32]
   let addresses: [UInt64]
-  let sizes: [Int64]  // -1: unknown
-  let generations: [Int64]  // Int64.min: unknown
+  let sizes: IntegerColumn  // -1: unknown
+  let generations: IntegerColumn  // Int64.min: unknown
   let stackIndices: [Int32]
   let kinds: [ObjectKind?]  // nil: not recorded
   let stacks: [HeapSnapshot.Stack]
@@ -100,8 +100,8 @@ public struct ObjectGraph: Sendable {
     typeNames = sortedTypes
     typeRanks = permuted(snapshot.objectTypes.map { typeRank[Int($0)] })
     addresses = permuted(snapshot.objectAddresses)
-    sizes = permuted(snapshot.objectSizes)
-    generations = permuted(snapshot.objectGenerations)
+    sizes = IntegerColumn(permuted(snapshot.objectSizes), unknown: -1)
+    generations = IntegerColumn(permuted(snapshot.objectGenerations), unknown: Int64.min)
     stackIndices = permuted(snapshot.objectStacks)
     kinds = permuted(snapshot.objectKinds)
 

@@ -14,8 +14,9 @@ struct ShortestPathTree {
   static let sourceParent: Int32 = -1
   /// The parent of an object that no source reaches.
   static let unreachedParent: Int32 = -2
-  /// The strong edge (an index into the graph's edges) from `parent`, or -1.
-  let parentEdge: [Int32]
+  /// The graph's strong edges (shared with it, not copied), to find the edge from a parent.
+  private let strongOffsets: [Int32]
+  private let strongTargets: [Int32]
   /// The reached objects, roots first, each after its parent.
   let order: [Int32]
   /// The work done, in steps: edges followed (``AnalysisWork``).
@@ -33,7 +34,6 @@ struct ShortestPathTree {
   /// - Complexity: O(*n* + *e*).
   init(graph: ObjectGraph, sources: [Int]) {
     var parent = [Int32](repeating: Self.unreachedParent, count: graph.objectCount)
-    var parentEdge = [Int32](repeating: -1, count: graph.objectCount)
     var queue: [Int32] = []
     for source in sources where parent[source] == Self.unreachedParent {
       parent[source] = Self.sourceParent
@@ -49,14 +49,31 @@ struct ShortestPathTree {
         let target = Int(graph.strongTargets[edge])
         guard parent[target] == Self.unreachedParent else { continue }
         parent[target] = Int32(node)
-        parentEdge[target] = Int32(edge)
         queue.append(Int32(target))
       }
     }
     self.parent = parent
-    self.parentEdge = parentEdge
+    strongOffsets = graph.strongOffsets
+    strongTargets = graph.strongTargets
     order = queue
     self.steps = steps
+  }
+
+  /// The strong edge (an index into the graph's edges) from the parent of `node` to it, or -1
+  /// for a source or an object no source reaches. Parallel references are one edge in the graph,
+  /// so the parent has one edge to `node`: found by binary search in the parent's row.
+  ///
+  /// - Complexity: O(log *d*) for a parent of *d* strong references.
+  func parentEdge(of node: Int) -> Int {
+    let parent = Int(parent[node])
+    guard parent >= 0 else { return -1 }
+    var low = Int(strongOffsets[parent])
+    var high = Int(strongOffsets[parent + 1])
+    while low < high {
+      let middle = (low + high) / 2
+      if strongTargets[middle] < Int32(node) { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   /// Whether a source reaches `node`.

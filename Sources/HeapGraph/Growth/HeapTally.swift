@@ -143,7 +143,7 @@ public struct HeapTally: Sendable {
       HeapFinding.Link(
         typeName: graph.typeName(of: chain[index]),
         reference: index + 1 < chain.count
-          ? graph.label(ofEdge: Int(tree.parentEdge[chain[index + 1]])).map(RetainingPaths.collapsingSubscripts) : nil)
+          ? graph.label(ofEdge: tree.parentEdge(of: chain[index + 1])).map(RetainingPaths.collapsingSubscripts) : nil)
     }
     return Path(origin: RetainingPaths.origin(root), links: links)
   }

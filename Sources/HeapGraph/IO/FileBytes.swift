@@ -108,7 +108,32 @@ public enum FileBytes {
     try text.withUTF8 { utf8 in Result { () throws(Failure) in try writeAtomically(UnsafeRawBufferPointer(utf8), to: path) } }.get()
   }
 
+  /// Writes what `produce` hands to the function it is given, piece by piece and in order, to
+  /// `path` atomically, as the other `writeAtomically` functions write a whole buffer: a
+  /// report of tens of megabytes is never whole in memory. After a piece fails to be written,
+  /// later pieces are dropped, and the failure is thrown once `produce` returns.
+  public static func writeAtomically(to path: String, producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void) throws(Failure) {
+    try writeAtomically(to: path) { descriptor throws(Failure) in
+      var failure: Failure?
+      produce { piece in
+        guard failure == nil else { return }
+        do throws(Failure) {
+          try writeAll(piece, to: descriptor, path: path)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+    }
+  }
+
   private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String) throws(Failure) {
+    try writeAtomically(to: path) { descriptor throws(Failure) in try writeAll(bytes, to: descriptor, path: path) }
+  }
+
+  /// Opens a temporary file beside `path` (or `path` itself when it is a pipe or a device), lets
+  /// `write` write everything to its descriptor, then flushes it and renames it over `path`.
+  private static func writeAtomically(to path: String, _ write: (Int32) throws(Failure) -> Void) throws(Failure) {
     guard !path.isEmpty else { throw emptyPath }
     var status = stat()
     let exists = stat(path, &status) == 0
@@ -116,7 +141,7 @@ public enum FileBytes {
     if exists && kind == S_IFDIR { throw Failure(path: path, reason: "is a directory, not a file") }
     if exists && access(path, W_OK) != 0 { throw Failure(path: path, reason: "cannot write: \(systemError())") }
     if exists && kind != S_IFREG {
-      try writeInPlace(bytes, to: path)
+      try writeInPlace(to: path, write)
       return
     }
     let target = exists ? resolvedPath(path) : path
@@ -133,7 +158,7 @@ public enum FileBytes {
       if !succeeded { unlink(temporary) }
     }
     do {
-      try writeAll(bytes, to: descriptor, path: path)
+      try write(descriptor)
     } catch {
       close(descriptor)
       throw error
@@ -150,11 +175,11 @@ public enum FileBytes {
   }
 
   /// Writes to a pipe or device that exists already.
-  private static func writeInPlace(_ bytes: UnsafeRawBufferPointer, to path: String) throws(Failure) {
+  private static func writeInPlace(to path: String, _ write: (Int32) throws(Failure) -> Void) throws(Failure) {
     let descriptor = open(path, O_WRONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Failure(path: path, reason: "cannot open: \(systemError())") }
     defer { close(descriptor) }
-    try writeAll(bytes, to: descriptor, path: path)
+    try write(descriptor)
   }
 
   private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(Failure) {

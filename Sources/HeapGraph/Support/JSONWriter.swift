@@ -29,9 +29,33 @@ struct JSONWriter {
   private var containers: [(multiline: Bool, isEmpty: Bool)] = []
   private var multilineDepth = 0
   private var isAfterKey = false
+  /// Where a streaming writer hands its text, in order, once ``bytes`` holds ``pieceSize``
+  /// bytes at the end of a container; `nil` keeps the whole text in ``bytes``.
+  private var sink: ((UnsafeRawBufferPointer) -> Void)?
+  /// About how many bytes a streaming writer hands its sink at a time.
+  static let pieceSize = 1 << 20
 
   init(reservingCapacity capacity: Int = 4096) {
     bytes.reserveCapacity(capacity)
+  }
+
+  /// A writer that hands its text to `sink` in pieces as it is written, so that the whole text
+  /// is never in memory; ``finishStream()`` hands the last piece.
+  init(streamingTo sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+    self.sink = sink
+    bytes.reserveCapacity(Self.pieceSize + Self.pieceSize / 4)
+  }
+
+  /// Hands the rest of a streaming writer's text to its sink, with the final newline.
+  consuming func finishStream() {
+    bytes.append(UInt8(ascii: "\n"))
+    handOver()
+  }
+
+  private mutating func handOver() {
+    guard let sink, !bytes.isEmpty else { return }
+    bytes.withUnsafeBytes(sink)
+    bytes.removeAll(keepingCapacity: true)
   }
 
   /// The finished document as a file holds it: the bytes and a final newline. It takes the
@@ -87,6 +111,7 @@ struct JSONWriter {
       if !container.isEmpty { newline() }
     }
     bytes.append(bracket)
+    if bytes.count >= Self.pieceSize && sink != nil { handOver() }
   }
 
   /// Writes the separator that comes before a member or element, unless a key just did.
