@@ -119,10 +119,11 @@ static _Atomic uint64_t sampleBytes = 0;
 static _Thread_local int64_t bytesUntilSample __attribute__((tls_model("initial-exec"))) = 0;
 static _Thread_local bool sampleArmed __attribute__((tls_model("initial-exec"))) = false;
 static _Thread_local uint64_t randomState __attribute__((tls_model("initial-exec"))) = 0;
-/// The sampled allocations and their bytes by stack id, (count, bytes) pairs: mapped when
-/// sampling starts (not in the image's data, which a capture scans for roots).
+/// The sampled allocations by stack id, (count, bytes, metadata of the last one) triples: mapped
+/// when sampling starts (not in the image's data, which a capture scans for roots).
 static _Atomic(_Atomic uint64_t *) sampledTotals = NULL;
-static const size_t sampledTotalsBytes = sizeof(uint64_t) * 2 * ((size_t)CLEAK_MAX_STACKS + 1);
+enum { sampledTotalsWords = 3 };
+static const size_t sampledTotalsBytes = sizeof(uint64_t) * sampledTotalsWords * ((size_t)CLEAK_MAX_STACKS + 1);
 
 /// A uniform random number (xorshift64*), seeded per thread from its stack address and the clock.
 static uint64_t nextRandom(void) {
@@ -168,11 +169,13 @@ static inline bool samplesAllocation(size_t size, uint64_t mean) {
   return crossesSamplePoint(mean);
 }
 
-static void countSampledAllocation(uint32_t stack, size_t size) {
+static void countSampledAllocation(uint32_t stack, size_t size, uintptr_t metadata) {
   _Atomic uint64_t *totals = atomic_load_explicit(&sampledTotals, memory_order_acquire);
   if (totals == NULL || stack == 0 || stack > CLEAK_MAX_STACKS) return;
-  atomic_fetch_add_explicit(&totals[2 * stack], 1, memory_order_relaxed);
-  atomic_fetch_add_explicit(&totals[2 * stack + 1], size, memory_order_relaxed);
+  _Atomic uint64_t *record = &totals[sampledTotalsWords * stack];
+  atomic_fetch_add_explicit(&record[0], 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&record[1], size, memory_order_relaxed);
+  atomic_store_explicit(&record[2], metadata, memory_order_relaxed);
 }
 
 void cleak_tracker_start_sampling(uint64_t meanBytes) {
@@ -190,11 +193,13 @@ uint64_t cleak_tracker_sample_interval(void) {
   return atomic_load(&sampleBytes);
 }
 
-bool cleak_tracker_sampled_totals(uint32_t stack, uint64_t *count, uint64_t *bytes) {
+bool cleak_tracker_sampled_totals(uint32_t stack, uint64_t *count, uint64_t *bytes, uintptr_t *metadata) {
   _Atomic uint64_t *totals = atomic_load_explicit(&sampledTotals, memory_order_acquire);
   if (totals == NULL || stack == 0 || stack > CLEAK_MAX_STACKS) return false;
-  *count = atomic_load_explicit(&totals[2 * stack], memory_order_relaxed);
-  *bytes = atomic_load_explicit(&totals[2 * stack + 1], memory_order_relaxed);
+  _Atomic uint64_t *record = &totals[sampledTotalsWords * stack];
+  *count = atomic_load_explicit(&record[0], memory_order_relaxed);
+  *bytes = atomic_load_explicit(&record[1], memory_order_relaxed);
+  *metadata = (uintptr_t)atomic_load_explicit(&record[2], memory_order_relaxed);
   return *count > 0;
 }
 
@@ -217,7 +222,7 @@ __attribute__((noinline)) static void *allocateTracked(allocate_t allocate, cons
   void *object = allocate(metadata, carriesTrailer ? cleak_trailer_end(size) : size, alignMask);
   if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) atomic_store(&tableInUse, true);
   uint32_t stack = samplesThisAllocation() ? allocationStack(framePointer) : 0;
-  if (atomic_load_explicit(&sampleBytes, memory_order_relaxed) != 0) countSampledAllocation(stack, size);
+  if (atomic_load_explicit(&sampleBytes, memory_order_relaxed) != 0) countSampledAllocation(stack, size, type);
   uint32_t generation = atomic_load_explicit(&currentGeneration, memory_order_relaxed);
   uint32_t number = 0;
   tracked_entry_t *entry = carriesTrailer ? cleak_entries_take(&number) : NULL;

@@ -106,9 +106,10 @@ void cleak_tracker_start(bool stacks, unsigned interval);
 void cleak_tracker_start_sampling(uint64_t meanBytes);
 /// The mean distance of sampled tracking in bytes, 0 when every allocation is tracked.
 uint64_t cleak_tracker_sample_interval(void);
-/// How many allocations with stack `stack` were sampled since tracking started, and their bytes
-/// (what pprof calls alloc_objects and alloc_space, before scaling). False for an unknown stack.
-bool cleak_tracker_sampled_totals(uint32_t stack, uint64_t *count, uint64_t *bytes);
+/// How many allocations with stack `stack` were sampled since tracking started, their bytes
+/// (what pprof calls alloc_objects and alloc_space, before scaling) and the class metadata of
+/// the last one. False for an unknown stack.
+bool cleak_tracker_sampled_totals(uint32_t stack, uint64_t *count, uint64_t *bytes, uintptr_t *metadata);
 /// Stops recording and empties the table.
 void cleak_tracker_stop(void);
 bool cleak_tracker_is_running(void);

@@ -21,8 +21,8 @@ extension AllocationTracker {
   /// `inuse_*`, and the period is 0. With sampled tracking (``Configuration/sampleInterval``)
   /// the period is the sampling interval, values are scaled as Go scales its heap profiles, and
   /// `alloc_*` counts every sampled allocation of each stack since tracking started, freed ones
-  /// included (a stack whose samples were all freed has a sample of its own, without an `object`
-  /// label: the tracker forgot their type). Objects allocated while no stacks were recorded are
+  /// included (a stack whose samples were all freed has a sample of its own, labelled with the
+  /// type of the last allocation sampled there). Objects allocated while no stacks were recorded are
   /// under `(no stack recorded)`.
   ///
   /// ```swift
@@ -58,7 +58,9 @@ extension AllocationTracker {
     for (index, entry) in sites.enumerated() { sitesByStack[entry.stack, default: []].append(index) }
     for (stack, total) in allocated.sorted(by: { $0.key < $1.key }) {
       guard let indices = sitesByStack[stack] else {
-        sites.append((stack, .init(typeName: nil, frames: nil, objects: 0, bytes: 0, allocatedObjects: total.count, allocatedBytes: total.bytes)))
+        let name = names[total.metadata] ?? RuntimeReflector.shared.className(metadata: total.metadata)
+        names[total.metadata] = name
+        sites.append((stack, .init(typeName: name, frames: nil, objects: 0, bytes: 0, allocatedObjects: total.count, allocatedBytes: total.bytes)))
         continue
       }
       var others = (objects: 0, bytes: 0)
@@ -92,8 +94,8 @@ extension AllocationTracker {
 
   /// Every stack sampled tracking took allocations at, with their totals: the tracker's stack
   /// ids run from 1 without gaps, up to the last stack it recorded.
-  private static func sampledStackTotals() -> [UInt32: (count: Int, bytes: Int)] {
-    var totals: [UInt32: (count: Int, bytes: Int)] = [:]
+  private static func sampledStackTotals() -> [UInt32: (count: Int, bytes: Int, metadata: UInt)] {
+    var totals: [UInt32: (count: Int, bytes: Int, metadata: UInt)] = [:]
     var id: UInt32 = 1
     while !programCounters(ofStack: id).isEmpty {
       if let total = sampledAllocations(stackID: id) { totals[id] = total }
