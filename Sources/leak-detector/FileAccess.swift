@@ -29,6 +29,26 @@ func readInput(_ path: String) throws(InputFailure) -> [UInt8] {
   }
 }
 
+/// The file at `path` opened to be read in pieces, or `nil` for standard input (`-`), an empty
+/// path and anything that is not a regular file, which ``readInput(_:)`` reads whole or refuses.
+func openRegularFile(_ path: String) throws(InputFailure) -> FileInput? {
+  guard path != standardInputArgument, !path.isEmpty else { return nil }
+  do {
+    return try FileInput(regularFileAt: path)
+  } catch {
+    throw InputFailure(message: error.description)
+  }
+}
+
+/// The first `count` bytes of `input`, which its later reads return again.
+func peek(_ count: Int, of input: FileInput) throws(InputFailure) -> [UInt8] {
+  do {
+    return try input.peek(count)
+  } catch {
+    throw InputFailure(message: error.description)
+  }
+}
+
 /// Reads the whole file at `path` (`-` is a file name here).
 func readFile(_ path: String) throws(InputFailure) -> [UInt8] {
   do {

@@ -106,6 +106,23 @@ extension HeapSnapshot {
     try reader.expectEnd(after: "the snapshot")
   }
 
+  /// Reads a snapshot in the binary encoding from `input` as it reads the file: the columns are
+  /// read into place, and nothing else of the file is held but a window of about a megabyte.
+  /// Every count is checked against the file's length, as ``init(binaryBytes:)`` checks it
+  /// against the buffer's.
+  ///
+  /// ```swift
+  /// if let input = try FileInput(regularFileAt: "heap.heapsnapshot"),
+  ///   HeapSnapshot.encoding(of: try input.peek(4)) == .binary {
+  ///   let snapshot = try HeapSnapshot(binaryInput: input)
+  /// }
+  /// ```
+  public init(binaryInput input: FileInput) throws(BinaryDecodingError) {
+    var reader = BinaryReader(input)
+    try self.init(reading: &reader)
+    try reader.expectEnd(after: "the snapshot")
+  }
+
   /// Reads a snapshot that ``write(into:)`` appended, leaving `reader` after it.
   package init(reading reader: inout BinaryReader) throws(BinaryDecodingError) {
     guard try reader.integer(UInt32.self) == Self.binaryMagic else {
