@@ -75,6 +75,9 @@ let package = Package(
     // Generates synthetic heap snapshots for the benchmark (not a product).
     .executableTarget(name: "heap-synth", dependencies: ["HeapGraph", "LeakBenchmarkSupport"], path: "Benchmarks/HeapSynth"),
 
+    // Times reading a snapshot file as the tool reads it, apart from the analysis (Benchmarks/scale.py; not a product).
+    .executableTarget(name: "snapshot-read-bench", dependencies: ["HeapGraph"], path: "Benchmarks/SnapshotReadBench"),
+
     // Allocation-tracking cost: the same loop with and without the library (not products).
     .target(name: "AllocationLoop", path: "Benchmarks/AllocationLoop"),
     .executableTarget(name: "allocation-baseline", dependencies: ["AllocationLoop"], path: "Benchmarks/AllocationBaseline"),

@@ -17,18 +17,28 @@ func loadSnapshot(_ path: String, progress: ProgressPrinter? = nil) throws -> He
 /// Reads and parses a snapshot in either encoding (told by its first bytes), and says which.
 func loadSnapshotFile(_ path: String, progress: ProgressPrinter? = nil) throws -> (snapshot: HeapSnapshot, encoding: HeapSnapshot.FileEncoding) {
   let name = inputName(path)
-  // A binary file is decoded as it is read, so that its bytes and its columns are never in
-  // memory side by side; JSON and standard input are read whole first.
-  if let input = try openRegularFile(path), try HeapSnapshot.encoding(of: peek(4, of: input)) == .binary {
-    progress?.report("reading \(name) (\(input.length / 1_000_000) MB)")
-    let snapshot: HeapSnapshot
-    do {
-      snapshot = try HeapSnapshot(binaryInput: input)
-    } catch {
-      throw InputFailure(message: "\(name): binary snapshot: \(error.description)")
+  // A file is decoded as it is read, so that its bytes and its columns are never in memory side
+  // by side. A JSON file that cannot be read so (its references before its objects, or any
+  // problem) is read again whole, as standard input is, so that an error names its place.
+  if let input = try openRegularFile(path) {
+    switch HeapSnapshot.encoding(of: try peek(4, of: input)) {
+    case .binary:
+      progress?.report("reading \(name) (\(input.length / 1_000_000) MB)")
+      let snapshot: HeapSnapshot
+      do {
+        snapshot = try HeapSnapshot(binaryInput: input)
+      } catch {
+        throw InputFailure(message: "\(name): binary snapshot: \(error.description)")
+      }
+      noteCaptureDiagnostics(of: snapshot, named: name)
+      return (snapshot, .binary)
+    case .json:
+      progress?.report("parsing \(name) (\(input.length / 1_000_000) MB)")
+      if let snapshot = try? HeapSnapshot(streamingJSON: input) {
+        noteCaptureDiagnostics(of: snapshot, named: name)
+        return (snapshot, .json)
+      }
     }
-    noteCaptureDiagnostics(of: snapshot, named: name)
-    return (snapshot, .binary)
   }
   let bytes = try readInput(path)
   let encoding = HeapSnapshot.encoding(of: bytes)

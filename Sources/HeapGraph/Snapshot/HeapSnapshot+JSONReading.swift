@@ -17,26 +17,54 @@ extension HeapSnapshot {
 
   /// Reads a snapshot from bytes that the caller keeps alive for the duration of the call.
   public init(jsonBuffer: UnsafeBufferPointer<UInt8>) throws(SnapshotDecodingError) {
-    var reader = SnapshotJSONReader(bytes: jsonBuffer)
+    var reader = SnapshotJSONReader(scanner: JSONScanner(bytes: jsonBuffer))
     self = try reader.read()
+  }
+
+  /// Reads a snapshot in the JSON format from `input` as it reads the file, holding a window of
+  /// a megabyte or two of it beside the columns instead of the whole file. It gives the snapshot
+  /// ``init(jsonBytes:)`` gives for the same bytes.
+  ///
+  /// It reads a snapshot whose `objects` come before its `references` (as every writer of this
+  /// library writes them), resolving each reference as it is read. Its error is only that the
+  /// file could not be read this way (another order, or any problem): its place may be wrong,
+  /// and the caller reads the file whole with ``init(jsonBytes:)`` for the error to report.
+  package init(streamingJSON input: FileInput) throws(SnapshotDecodingError) {
+    var reader = SnapshotJSONReader(scanner: JSONScanner(streaming: input))
+    self = try reader.read()
+    if reader.scanner.streamReadFailed { throw SnapshotDecodingError(.empty, at: nil) }
   }
 }
 
 /// The state of one read: the snapshot under construction and the raw ids still to resolve.
+///
+/// A read of a whole buffer keeps each record's offset and resolves ids at the end, so that
+/// every error names its place and the first problem in the file is the one reported. A
+/// streaming read keeps no offsets and resolves each reference as it is read, against the
+/// objects read before it.
 private struct SnapshotJSONReader: JSONRecordReading {
   var scanner: JSONScanner
   var snapshot = HeapSnapshot(metadata: .init())
 
   var objectOffsets: [Int] = []
-  var objectStackIDs: [Int64] = []  // Int64.min: none
+  /// Stack ids that ``HeapSnapshot/objectStacks`` cannot hold until they are resolved (those
+  /// outside `0..<Int32.max`), by object index; the column holds ``wideStackID`` for them.
+  var wideStackIDs: [Int: Int64] = [:]
   var referenceOffsets: [Int] = []
   var rawSources: [Int64] = []
   var rawTargets: [Int64] = []
   var rawRoots: [(object: Int64, offset: Int)] = []
   var stackOffsets: [Int] = []
+  /// A streaming read's index of the objects, made when the objects have been read.
+  var objectIndex: ObjectIDIndex?
 
-  init(bytes: UnsafeBufferPointer<UInt8>) {
-    scanner = JSONScanner(bytes: bytes)
+  /// What the stack column holds for an object without a stack, and for one whose stack id is
+  /// in ``wideStackIDs``, until the ids are resolved.
+  static let noStack: Int32 = -1
+  static let wideStackID: Int32 = -2
+
+  init(scanner: JSONScanner) {
+    self.scanner = scanner
   }
 
   mutating func read() throws(SnapshotDecodingError) -> HeapSnapshot {
@@ -81,8 +109,17 @@ private struct SnapshotJSONReader: JSONRecordReading {
       } else if key.equals("metadata") {
         try reader.readMetadata()
       } else if key.equals("objects") {
+        // A streaming read resolves references against the objects read before them: once only.
+        if reader.scanner.isStreaming && seenObjects { throw reader.scanner.failure(.syntax("a second objects array")) }
         try reader.forEachElement("an array of records") { reader, _ throws(SnapshotDecodingError) in try reader.readObject() }
         seenObjects = true
+        if reader.scanner.isStreaming {
+          do {
+            reader.objectIndex = try ObjectIDIndex(ids: reader.snapshot.objectIDs)
+          } catch {
+            throw reader.scanner.failure(.syntax("a duplicate object id"))
+          }
+        }
       } else if key.equals("references") {
         try reader.forEachElement("an array of records") { reader, _ throws(SnapshotDecodingError) in try reader.readReference() }
         seenReferences = true
@@ -182,6 +219,8 @@ private struct SnapshotJSONReader: JSONRecordReading {
   private mutating func readObject() throws(SnapshotDecodingError) {
     let start = scanner.position
     var id: Int64?
+    // The type as its index when the table has it already, else as text.
+    var typeIndex: Int32?
     var type: String?
     var address: UInt64 = 0
     var size: Int64 = -1
@@ -193,9 +232,14 @@ private struct SnapshotJSONReader: JSONRecordReading {
         id = try reader.scanner.readInteger()
       } else if key.equals("type") {
         let valueStart = reader.scanner.valueStart()
-        let value = try reader.scanner.readString()
-        guard !value.isEmpty else { throw reader.scanner.failure(.invalidValue("the type name is empty"), at: valueStart) }
-        type = value
+        (typeIndex, type) = (nil, nil)
+        switch try reader.scanner.readStringToken() {
+        case .plain(let text) where !text.isEmpty:
+          typeIndex = reader.snapshot.typeNames.index(ofUTF8: text)
+          if typeIndex == nil { type = String(decoding: text, as: UTF8.self) }
+        case .decoded(let value) where !value.isEmpty: type = value
+        default: throw reader.scanner.failure(.invalidValue("the type name is empty"), at: valueStart)
+        }
       } else if key.equals("address") {
         address = try reader.readAddress() ?? 0
       } else if key.equals("size") {
@@ -213,21 +257,31 @@ private struct SnapshotJSONReader: JSONRecordReading {
       }
     }
     guard let id else { throw scanner.failure(.missingField("id"), at: start) }
-    guard let type else { throw scanner.failure(.missingField("type"), at: start) }
-    objectOffsets.append(start)
-    objectStackIDs.append(stackID)
+    guard typeIndex != nil || type != nil else { throw scanner.failure(.missingField("type"), at: start) }
+    if !scanner.isStreaming { objectOffsets.append(start) }
+    let stackColumn: Int32
+    if stackID == Int64.min {
+      stackColumn = Self.noStack
+    } else if stackID >= 0 && stackID < Int64(Int32.max) {
+      stackColumn = Int32(stackID)
+    } else {
+      stackColumn = Self.wideStackID
+      wideStackIDs[snapshot.objectCount] = stackID
+    }
     // Interned only now: a repeated key's earlier value (the last one wins) must not be left in
     // the table, which holds exactly the strings in use, in order of first use, as a builder's
     // does (snapshots with the same contents compare equal).
     snapshot.appendObject(
-      id: id, typeIndex: snapshot.typeNames.intern(type), address: address, size: size, generation: generation,
-      stackIndex: -1, kind: kind)
+      id: id, typeIndex: typeIndex ?? snapshot.typeNames.intern(type!), address: address, size: size, generation: generation,
+      stackIndex: stackColumn, kind: kind)
   }
 
   private mutating func readReference() throws(SnapshotDecodingError) {
     let start = scanner.position
     var from: Int64?
     var to: Int64?
+    // The label as its index when the table has it already, else as text; neither for none.
+    var labelIndex: Int32?
     var label: String?
     var ownership: Ownership?
     try forEachMember("a reference record") { reader, key throws(SnapshotDecodingError) in
@@ -236,10 +290,30 @@ private struct SnapshotJSONReader: JSONRecordReading {
       } else if key.equals("to") {
         to = try reader.scanner.readInteger("an object id (integer)")
       } else if key.equals("label") {
-        label = try reader.scanner.readOptionalString()
+        (labelIndex, label) = (nil, nil)
+        guard try !reader.scanner.consumeNull() else { return }
+        switch try reader.scanner.readStringToken("a string or null") {
+        case .plain(let text):
+          labelIndex = reader.snapshot.labels.index(ofUTF8: text)
+          if labelIndex == nil { label = String(decoding: text, as: UTF8.self) }
+        case .decoded(let value): label = value
+        }
       } else if key.equals("ownership") {
         let valueStart = reader.scanner.valueStart()
-        let value = try reader.scanner.readString("one of \"strong\", \"weak\", \"unowned\", \"unmanaged\"")
+        let value: String
+        switch try reader.scanner.readStringToken("one of \"strong\", \"weak\", \"unowned\", \"unmanaged\"") {
+        case .plain(let text):
+          if text.equals("strong") {
+            ownership = .strong
+            return
+          }
+          if text.equals("weak") {
+            ownership = .weak
+            return
+          }
+          value = String(decoding: text, as: UTF8.self)
+        case .decoded(let decoded): value = decoded
+        }
         guard let parsed = Ownership(rawValue: value) else {
           throw reader.scanner.failure(.unknownOwnership(value), at: valueStart)
         }
@@ -251,12 +325,21 @@ private struct SnapshotJSONReader: JSONRecordReading {
     guard let from else { throw scanner.failure(.missingField("from"), at: start) }
     guard let to else { throw scanner.failure(.missingField("to"), at: start) }
     guard let ownership else { throw scanner.failure(.missingField("ownership"), at: start) }
-    referenceOffsets.append(start)
-    rawSources.append(from)
-    rawTargets.append(to)
+    var source: Int32 = -1
+    var target: Int32 = -1
+    if scanner.isStreaming {
+      guard let objectIndex else { throw scanner.failure(.syntax("references before objects")) }
+      guard let resolvedSource = objectIndex[from] else { throw scanner.failure(.unknownObject(from)) }
+      guard let resolvedTarget = objectIndex[to] else { throw scanner.failure(.unknownObject(to)) }
+      (source, target) = (resolvedSource, resolvedTarget)
+    } else {
+      referenceOffsets.append(start)
+      rawSources.append(from)
+      rawTargets.append(to)
+    }
     // Interned only now, as the type of an object is.
     snapshot.appendReference(
-      source: -1, target: -1, labelIndex: label.map { snapshot.labels.intern($0) } ?? -1, ownership: ownership)
+      source: source, target: target, labelIndex: labelIndex ?? label.map { snapshot.labels.intern($0) } ?? -1, ownership: ownership)
   }
 
   private mutating func readRoot() throws(SnapshotDecodingError) {
@@ -295,7 +378,7 @@ private struct SnapshotJSONReader: JSONRecordReading {
     }
     guard let id else { throw scanner.failure(.missingField("id"), at: start) }
     guard let frames else { throw scanner.failure(.missingField("frames"), at: start) }
-    stackOffsets.append(start)
+    if !scanner.isStreaming { stackOffsets.append(start) }
     snapshot.stacks.append(HeapSnapshot.Stack(id: id, frames: frames))
   }
 
@@ -337,11 +420,41 @@ private struct SnapshotJSONReader: JSONRecordReading {
       return UInt64(value)
     }
     let start = scanner.valueStart()
-    let text = try scanner.readString(expected)
+    let text: String
+    switch try scanner.readStringToken(expected) {
+    case .plain(let plain):
+      if let value = Self.hexAddress(plain) { return value }
+      text = String(decoding: plain, as: UTF8.self)
+    case .decoded(let decoded): text = decoded
+    }
     var digits = Substring(text)
     if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
     guard !digits.isEmpty, digits.count <= 16, let value = UInt64(digits, radix: 16) else {
       throw scanner.failure(.invalidValue("\"\(text)\" is not a hexadecimal address like \"0x7f3a10\""), at: start)
+    }
+    return value
+  }
+
+  /// The value of `0x7f3a10`, `0X7F3A10` or `7f3a10` (1 to 16 hex digits), or `nil` for
+  /// anything else (which the text path then names).
+  private static func hexAddress(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    var digits = text[...]
+    if digits.count >= 2, digits[digits.startIndex] == UInt8(ascii: "0"),
+      digits[digits.startIndex + 1] | 0x20 == UInt8(ascii: "x")
+    {
+      digits = digits.dropFirst(2)
+    }
+    guard (1...16).contains(digits.count) else { return nil }
+    var value: UInt64 = 0
+    for byte in digits {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt64(digit)
     }
     return value
   }
@@ -360,26 +473,38 @@ private struct SnapshotJSONReader: JSONRecordReading {
     SnapshotDecodingError(storage, at: SnapshotLocation(path: path, byteOffset: offset, in: scanner.bytes))
   }
 
+  /// The offset of record `index` of `offsets`; 0 in a streaming read, which keeps none.
+  private func offset(_ offsets: [Int], _ index: Int) -> Int {
+    index < offsets.count ? offsets[index] : 0
+  }
+
   private mutating func resolve() throws(SnapshotDecodingError) {
     let objectIndex: ObjectIDIndex
-    do {
-      objectIndex = try ObjectIDIndex(ids: snapshot.objectIDs)
-    } catch let duplicate {
-      throw failure(
-        .duplicateObjectID(snapshot.objectIDs[duplicate.index], firstIndex: duplicate.firstIndex),
-        path: "objects[\(duplicate.index)].id", at: objectOffsets[duplicate.index])
+    if let streamingIndex = self.objectIndex {
+      objectIndex = streamingIndex
+    } else {
+      do {
+        objectIndex = try ObjectIDIndex(ids: snapshot.objectIDs)
+      } catch let duplicate {
+        throw failure(
+          .duplicateObjectID(snapshot.objectIDs[duplicate.index], firstIndex: duplicate.firstIndex),
+          path: "objects[\(duplicate.index)].id", at: offset(objectOffsets, duplicate.index))
+      }
     }
 
     var stackIndexByID: [Int64: Int32] = [:]
     for (index, stack) in snapshot.stacks.enumerated() {
       if let first = stackIndexByID[stack.id] {
-        throw failure(.duplicateStackID(stack.id, firstIndex: Int(first)), path: "stacks[\(index)].id", at: stackOffsets[index])
+        throw failure(
+          .duplicateStackID(stack.id, firstIndex: Int(first)), path: "stacks[\(index)].id", at: offset(stackOffsets, index))
       }
       stackIndexByID[stack.id] = Int32(index)
     }
-    for (index, stackID) in objectStackIDs.enumerated() where stackID != Int64.min {
+    for index in snapshot.objectStacks.indices where snapshot.objectStacks[index] != Self.noStack {
+      let column = snapshot.objectStacks[index]
+      let stackID = column == Self.wideStackID ? wideStackIDs[index]! : Int64(column)
       guard let stackIndex = stackIndexByID[stackID] else {
-        throw failure(.unknownStack(stackID), path: "objects[\(index)].stack", at: objectOffsets[index])
+        throw failure(.unknownStack(stackID), path: "objects[\(index)].stack", at: offset(objectOffsets, index))
       }
       snapshot.objectStacks[index] = stackIndex
     }

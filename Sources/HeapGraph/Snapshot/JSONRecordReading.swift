@@ -12,7 +12,8 @@ extension JSONRecordReading {
   /// This is where record paths come from: an error thrown by `readMember` leaves with the key
   /// put in front of its path, so `"expected a string"` thrown while reading `tool` inside
   /// `metadata` reaches the caller as `metadata.tool`. The key becomes a `String` only then.
-  /// Errors in the object's own syntax (a missing `,`) name the object, not a member.
+  /// Errors in the object's own syntax (a missing `,`) name the object, not a member. A
+  /// streaming scanner's errors name no place (its window may no longer hold the key).
   @inline(__always)
   mutating func forEachMember(
     _ expected: @autoclosure () -> String = "an object",
@@ -24,7 +25,7 @@ extension JSONRecordReading {
       do {
         try readMember(&self, key)
       } catch {
-        throw error.prefixingPath(withKey: String(decoding: key, as: UTF8.self))
+        throw scanner.isStreaming ? error : error.prefixingPath(withKey: String(decoding: key, as: UTF8.self))
       }
     }
   }
@@ -35,6 +36,8 @@ extension JSONRecordReading {
   /// An error thrown by `readElement` leaves with `[index]` put in front of its path (`type`
   /// becomes `[3].type`, and the member that holds the array makes it `objects[3].type`). A
   /// syntax error between two elements (a missing `,`) names the element before it.
+  ///
+  /// Between two elements, a streaming scanner lets go of what it has read.
   @inline(__always)
   mutating func forEachElement(
     _ expected: @autoclosure () -> String,
@@ -44,6 +47,7 @@ extension JSONRecordReading {
     var isFirst = true
     var index = 0
     while true {
+      scanner.releaseReadBytes()
       do {
         guard try scanner.nextElement(&isFirst) else { return }
       } catch {

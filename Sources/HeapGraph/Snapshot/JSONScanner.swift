@@ -5,15 +5,65 @@
 /// knows JSON, not the schema: its errors carry an empty record path, which the reader fills in
 /// as the error propagates out of the members and elements it was reading. Nesting is bounded,
 /// so hostile input cannot overflow the stack.
+///
+/// It scans a buffer held whole, or a file as it reads it (``JSONStreamWindow``): then
+/// ``bytes`` is a window of the file, offsets count from the window's start, and an error's
+/// offset, line and column are not the file's (a streaming reader reads the file again whole to
+/// report a problem).
 struct JSONScanner {
-  let bytes: UnsafeBufferPointer<UInt8>
+  private(set) var bytes: UnsafeBufferPointer<UInt8>
   private(set) var position = 0
+  /// The window of a file being read; `nil` for a buffer held whole.
+  private let stream: JSONStreamWindow?
 
   /// How deep `skipValue()` follows nested arrays and objects before it gives up.
   static let maximumNesting = 512
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
+    stream = nil
+  }
+
+  /// A scanner of `input` as it reads it.
+  init(streaming input: FileInput) {
+    let stream = JSONStreamWindow(input)
+    _ = stream.readMore()
+    self.stream = stream
+    bytes = stream.bytes
+  }
+
+  /// Whether it reads a file as it goes, in a window.
+  var isStreaming: Bool { stream != nil }
+
+  /// Whether reading the streamed file failed (its end was seen where the failure was).
+  var streamReadFailed: Bool { stream?.readFailed ?? false }
+
+  // MARK: - The window
+
+  /// Whether there is a byte at `offset`: in a stream, the window is grown to hold it if the
+  /// file has it.
+  @inline(__always)
+  private mutating func hasByte(at offset: Int) -> Bool {
+    offset < bytes.count || readMore(toHold: offset)
+  }
+
+  private mutating func readMore(toHold offset: Int) -> Bool {
+    guard let stream else { return false }
+    while offset >= bytes.count {
+      guard stream.readMore() else { return false }
+      bytes = stream.bytes
+    }
+    return true
+  }
+
+  /// Between two elements of an array, where nothing before ``position`` is needed any more
+  /// (offsets and keys held before it only name the place of an error), a streaming scanner lets
+  /// go of what it has read once that is a piece or more.
+  mutating func releaseReadBytes() {
+    guard let stream, position >= JSONStreamWindow.pieceSize else { return }
+    stream.drop(first: position)
+    bytes = stream.bytes
+    position = 0
   }
 
   // MARK: - Errors
@@ -52,7 +102,10 @@ struct JSONScanner {
   /// Skips a UTF-8 byte order mark at the start of the document, as some editors write one.
   /// Offsets count from after it.
   mutating func skipByteOrderMark() {
-    if position == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+    guard position == 0, hasByte(at: 2), bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else { return }
+    if isStreaming {
+      position = 3
+    } else {
       self = JSONScanner(bytes: UnsafeBufferPointer(rebasing: bytes[3...]))
     }
   }
@@ -72,22 +125,32 @@ struct JSONScanner {
   }
 
   mutating func skipWhitespace() {
-    while position < bytes.count {
-      switch bytes[position] {
-      case 0x20, 0x0A, 0x0D, 0x09: position += 1
-      default: return
+    repeat {
+      // The window's bytes in locals: the loop reads no state that a read of more would change.
+      let window = bytes
+      var offset = position
+      while offset < window.count {
+        switch window[offset] {
+        case 0x20, 0x0A, 0x0D, 0x09: offset += 1
+        default:
+          position = offset
+          return
+        }
       }
-    }
+      position = offset
+    } while readMore(toHold: position)
   }
 
   /// The next significant byte, without consuming it.
   mutating func peek(expecting expected: @autoclosure () -> String) throws(SnapshotDecodingError) -> UInt8 {
     skipWhitespace()
-    guard position < bytes.count else { throw failure(.truncated(expected: expected())) }
+    guard hasByte(at: position) else { throw failure(.truncated(expected: expected())) }
     return bytes[position]
   }
 
-  var isAtEnd: Bool { position >= bytes.count }
+  var isAtEnd: Bool {
+    mutating get { !hasByte(at: position) }
+  }
 
   /// Skips whitespace and returns the offset where the next value starts, for error locations.
   mutating func valueStart() -> Int {
@@ -165,7 +228,7 @@ struct JSONScanner {
   private mutating func consumeLiteral(_ literal: StaticString) throws(SnapshotDecodingError) {
     let count = literal.utf8CodeUnitCount
     let start = position
-    guard position + count <= bytes.count else {
+    guard hasByte(at: position + count - 1) else {
       if bytes.count - position > 0, literalPrefixMatches(literal, count: bytes.count - position) {
         throw failure(.truncated(expected: "the rest of '\(literal)'"))
       }
@@ -189,15 +252,37 @@ struct JSONScanner {
 
   /// Reads a string value.
   mutating func readString(_ expected: @autoclosure () -> String = "a string") throws(SnapshotDecodingError) -> String {
+    switch try readStringToken(expected()) {
+    case .plain(let text): String(decoding: text, as: UTF8.self)  // valid as it is
+    case .decoded(let string): string
+    }
+  }
+
+  /// A string value as ``readStringToken(_:)`` reads it.
+  enum StringToken {
+    /// Plain ASCII without escapes: its bytes, in the scanner's buffer, valid until it reads on.
+    case plain(UnsafeBufferPointer<UInt8>)
+    /// Any other string, decoded.
+    case decoded(String)
+  }
+
+  /// Reads a string value, leaving plain ASCII without escapes (nearly every string of a
+  /// snapshot) as its bytes, so that a reader can compare or intern it without making a `String`.
+  mutating func readStringToken(_ expected: @autoclosure () -> String = "a string") throws(SnapshotDecodingError) -> StringToken {
     let byte = try peek(expecting: expected())
     guard byte == UInt8(ascii: "\"") else {
       throw failure(.wrongType(expected: expected(), found: describeToken(at: position)))
     }
     let start = position
     let body = try scanStringBody()
-    if !body.hasEscapes && body.isASCII {
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[body.bytes]), as: UTF8.self)  // valid as it is
-    }
+    if !body.hasEscapes && body.isASCII { return .plain(UnsafeBufferPointer(rebasing: bytes[body.bytes])) }
+    return .decoded(try decode(body, stringStart: start))
+  }
+
+  /// The text of a string body that is not plain ASCII without escapes.
+  private func decode(
+    _ body: (bytes: Range<Int>, hasEscapes: Bool, isASCII: Bool), stringStart start: Int
+  ) throws(SnapshotDecodingError) -> String {
     if !body.hasEscapes {
       guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[body.bytes]), as: UTF8.self) else {
         throw failure(.syntax("the string is not valid UTF-8"), at: start)
@@ -225,7 +310,7 @@ struct JSONScanner {
     let digitsStart = position
     var magnitude: UInt64 = 0
     var overflow = false
-    while position < bytes.count {
+    while hasByte(at: position) {
       let digit = bytes[position] &- UInt8(ascii: "0")
       guard digit < 10 else { break }
       let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
@@ -236,13 +321,13 @@ struct JSONScanner {
     }
     let digitCount = position - digitsStart
     guard digitCount > 0 else {
-      if position >= bytes.count { throw failure(.truncated(expected: "digits after '-'")) }
+      if !hasByte(at: position) { throw failure(.truncated(expected: "digits after '-'")) }
       throw failure(.syntax("expected digits after '-', found \(describeToken(at: position))"))
     }
     if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") {
       throw failure(.syntax("numbers may not have leading zeros"), at: start)
     }
-    if position < bytes.count {
+    if hasByte(at: position) {
       let next = bytes[position]
       if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
         throw failure(.wrongType(expected: expected(), found: "a fractional number"), at: start)
@@ -293,31 +378,31 @@ struct JSONScanner {
     if bytes[position] == UInt8(ascii: "-") { position += 1 }
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     var sawDigit = false
-    while position < bytes.count, isDigit(bytes[position]) {
+    while hasByte(at: position), isDigit(bytes[position]) {
       position += 1
       sawDigit = true
     }
-    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+    if hasByte(at: position), bytes[position] == UInt8(ascii: ".") {
       position += 1
       sawDigit = false
-      while position < bytes.count, isDigit(bytes[position]) {
+      while hasByte(at: position), isDigit(bytes[position]) {
         position += 1
         sawDigit = true
       }
     }
-    if sawDigit, position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+    if sawDigit, hasByte(at: position), bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
       position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+      if hasByte(at: position), bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
         position += 1
       }
       sawDigit = false
-      while position < bytes.count, isDigit(bytes[position]) {
+      while hasByte(at: position), isDigit(bytes[position]) {
         position += 1
         sawDigit = true
       }
     }
     guard sawDigit else {
-      if position >= bytes.count { throw failure(.truncated(expected: "the rest of a number")) }
+      if !hasByte(at: position) { throw failure(.truncated(expected: "the rest of a number")) }
       throw failure(.syntax("malformed number"), at: start)
     }
   }
@@ -332,23 +417,30 @@ struct JSONScanner {
     let start = position
     var hasEscapes = false
     var allBytes: UInt8 = 0
-    while position < bytes.count {
-      let byte = bytes[position]
-      allBytes |= byte
-      if byte == UInt8(ascii: "\"") {
-        position += 1
-        return (start..<position - 1, hasEscapes, allBytes < 0x80)
+    repeat {
+      // The window's bytes in locals: the loop reads no state that a read of more would change.
+      let window = bytes
+      var offset = position
+      while offset < window.count {
+        let byte = window[offset]
+        allBytes |= byte
+        if byte == UInt8(ascii: "\"") {
+          position = offset + 1
+          return (start..<offset, hasEscapes, allBytes < 0x80)
+        }
+        if byte == UInt8(ascii: "\\") {
+          hasEscapes = true
+          offset += 2
+          continue
+        }
+        if byte < 0x20 {
+          position = offset
+          throw failure(.syntax("control character 0x\(String(byte, radix: 16)) inside a string; it must be escaped"))
+        }
+        offset += 1
       }
-      if byte == UInt8(ascii: "\\") {
-        hasEscapes = true
-        position += 2
-        continue
-      }
-      if byte < 0x20 {
-        throw failure(.syntax("control character 0x\(String(byte, radix: 16)) inside a string; it must be escaped"))
-      }
-      position += 1
-    }
+      position = offset
+    } while readMore(toHold: position)
     throw failure(.truncated(expected: "the closing '\"' of the string that starts at byte \(quote)"), at: bytes.count)
   }
 
