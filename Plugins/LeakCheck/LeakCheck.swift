@@ -10,11 +10,14 @@ import PackagePlugin
 /// `--snapshot`, `--suppressions`…); arguments after `--` go to `swift test` (`--filter`,
 /// `-c release`…). `Baselines/leaks.json`, when the package has one, gates the run.
 ///
-///     $ swift package leak-check -- --filter CartTests
+///     $ swift package leak-check
 ///     …the tests' own output…
 ///     Leaks: 2 objects in 1 group
-///       1) 1 × CartViewModel.onChange → closure #1 in CartViewModel.bind().capture #0: CartViewModel → CartViewModel  (2 objects, 96 bytes)
-///          in test CartTests.CartTests.testBindLeaks()
+///     Names from Kennel are written without their module.
+///       1) 1 × Dog.owner → Owner.dogs[0] → Dog  (2 objects, 104 bytes)
+///          in test KennelTests.adoptingADog()
+///          - Dog.owner  allocated at KennelTests.adoptingADog() (async) (KennelTests.swift:6)
+///     error: leak-detector run exited with 2: leaks found (with a baseline: leaks it does not accept)
 ///
 /// SwiftPM ends `swift package` with status 1 whenever a plugin fails, so the plugin's last line
 /// gives `run`'s own status (2 for leaks, 4 and 5 with a baseline); SwiftPM's error line repeats it.
