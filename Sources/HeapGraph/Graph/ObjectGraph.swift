@@ -28,7 +28,7 @@ public struct ObjectGraph: Sendable {
   /// The roots, as nodes.
   public let roots: [Root]
 
-  let objectIDs: [Int64]
+  let objectIDs: IntegerColumn
   let typeRanks: [Int32]
   let addresses: [UInt64]
   let sizes: IntegerColumn  // -1: unknown
@@ -80,11 +80,11 @@ public struct ObjectGraph: Sendable {
     }
     var canonicalNode = [Int32]()  // snapshot index -> node; empty when identity
     if isSorted {
-      objectIDs = ids
+      objectIDs = IntegerColumn(ids, unknown: Int64.min)
     } else {
       var pairs = ids.enumerated().map { (id: $0.element, index: Int32($0.offset)) }
       pairs.sort { $0.id < $1.id }
-      objectIDs = pairs.map(\.id)
+      objectIDs = IntegerColumn(pairs.map(\.id), unknown: Int64.min)
       canonicalNode = [Int32](repeating: 0, count: count)
       for (node, pair) in pairs.enumerated() { canonicalNode[Int(pair.index)] = Int32(node) }
     }
@@ -129,6 +129,9 @@ public struct ObjectGraph: Sendable {
   /// The strong references of `snapshot` as compressed sparse rows over nodes (`node` maps a
   /// snapshot index to its node; empty when they are the same), each row sorted by target and
   /// label rank with parallel references merged, and how many there were before merging.
+  ///
+  /// The rows are placed, sorted and merged in the arrays they end in: no column of sort keys
+  /// beside them (a fifth of the graph's size at its peak).
   private static func strongEdges(
     of snapshot: HeapSnapshot, node canonicalNode: [Int32], labelRank: [Int32]
   ) -> (offsets: [Int32], targets: [Int32], labels: [Int32], unmergedCount: Int) {
@@ -142,58 +145,55 @@ public struct ObjectGraph: Sendable {
             canonicalNode.withUnsafeBufferPointer { canonicalNode in
               func node(_ index: Int32) -> Int32 { canonicalNode.isEmpty ? index : canonicalNode[Int(index)] }
               func isRetaining(_ index: Int) -> Bool { ownerships[index].isRetaining }
+              // Where each row starts; while the edges are placed, where its next edge goes.
               var offsets = [Int32](repeating: 0, count: count + 1)
               var strongCount = 0
-              offsets.withUnsafeMutableBufferPointer { offsets in
-                for index in sources.indices where isRetaining(index) {
-                  offsets[Int(node(sources[index])) + 1] += 1
-                  strongCount += 1
-                }
-                for index in 0..<count { offsets[index + 1] += offsets[index] }
-              }
-              // target << 32 | (label rank + 1), placed by source.
-              var keys = [UInt64](repeating: 0, count: strongCount)
-              var cursor = offsets
-              keys.withUnsafeMutableBufferPointer { keys in
-                cursor.withUnsafeMutableBufferPointer { cursor in
-                  for index in sources.indices where isRetaining(index) {
-                    let source = Int(node(sources[index]))
-                    let label = referenceLabels[index]
-                    let rank = label < 0 ? 0 : UInt64(labelRank[Int(label)] + 1)
-                    keys[Int(cursor[source])] = UInt64(UInt32(node(referenceTargets[index]))) << 32 | rank
-                    cursor[source] += 1
-                  }
-                }
+              for index in sources.indices where isRetaining(index) {
+                offsets[Int(node(sources[index])) + 1] += 1
+                strongCount += 1
               }
               var targets = [Int32](repeating: 0, count: strongCount)
+              // Label rank + 1 (0: no label) until the rows are merged.
               var labels = [Int32](repeating: 0, count: strongCount)
-              var mergedOffsets = [Int32](repeating: 0, count: count + 1)
               var merged = 0
-              keys.withUnsafeMutableBufferPointer { keys in
+              offsets.withUnsafeMutableBufferPointer { offsets in
                 targets.withUnsafeMutableBufferPointer { targets in
                   labels.withUnsafeMutableBufferPointer { labels in
-                    mergedOffsets.withUnsafeMutableBufferPointer { mergedOffsets in
-                      for source in 0..<count {
-                        let row = Int(offsets[source])..<Int(offsets[source + 1])
-                        sortRow(keys, row)
-                        var previousTarget: Int32 = -1
-                        for position in row {
-                          let target = Int32(truncatingIfNeeded: keys[position] >> 32)
-                          guard target != previousTarget else { continue }  // parallel edge: keep the smallest label
-                          previousTarget = target
-                          targets[merged] = target
-                          labels[merged] = Int32(truncatingIfNeeded: keys[position] & 0xFFFF_FFFF) - 1
-                          merged += 1
-                        }
-                        mergedOffsets[source + 1] = Int32(merged)
-                      }
+                    for index in 0..<count { offsets[index + 1] += offsets[index] }
+                    // Placing advances each row's start to its end, the next row's start.
+                    for index in sources.indices where isRetaining(index) {
+                      let source = Int(node(sources[index]))
+                      let label = referenceLabels[index]
+                      let position = Int(offsets[source])
+                      targets[position] = node(referenceTargets[index])
+                      labels[position] = label < 0 ? 0 : labelRank[Int(label)] + 1
+                      offsets[source] += 1
                     }
+                    // Each row sorted by target and label, parallel edges merged (the smallest
+                    // label kept), moved down over what merging freed; the offsets rewritten.
+                    var rowStart = 0
+                    for source in 0..<count {
+                      let rowEnd = Int(offsets[source])
+                      sortRow(targets, labels, rowStart..<rowEnd)
+                      var previousTarget: Int32 = -1
+                      for position in rowStart..<rowEnd where targets[position] != previousTarget {
+                        previousTarget = targets[position]
+                        targets[merged] = targets[position]
+                        labels[merged] = labels[position] - 1
+                        merged += 1
+                      }
+                      offsets[source] = Int32(merged)
+                      rowStart = rowEnd
+                    }
+                    // offsets[source] is the end of its row: shift them to be starts.
+                    for index in stride(from: count, to: 0, by: -1) { offsets[index] = offsets[index - 1] }
+                    offsets[0] = 0
                   }
                 }
               }
               targets.removeLast(strongCount - merged)
               labels.removeLast(strongCount - merged)
-              return (mergedOffsets, targets, labels, strongCount)
+              return (offsets, targets, labels, strongCount)
             }
           }
         }
@@ -209,22 +209,31 @@ public struct ObjectGraph: Sendable {
     return (order.map { strings[$0] }, rank)
   }
 
-  private static func sortRow(_ keys: UnsafeMutableBufferPointer<UInt64>, _ row: Range<Int>) {
+  /// Sorts the edges of `row` by target, then label: in place for a short row, through a
+  /// row-sized column of keys for a long one.
+  private static func sortRow(_ targets: UnsafeMutableBufferPointer<Int32>, _ labels: UnsafeMutableBufferPointer<Int32>, _ row: Range<Int>) {
+    func key(_ position: Int) -> UInt64 { UInt64(UInt32(bitPattern: targets[position])) << 32 | UInt64(UInt32(bitPattern: labels[position])) }
     if row.count <= 16 {
       var index = row.lowerBound + 1
       while index < row.upperBound {
-        let key = keys[index]
+        let (target, label, moving) = (targets[index], labels[index], key(index))
         var hole = index
-        while hole > row.lowerBound && keys[hole - 1] > key {
-          keys[hole] = keys[hole - 1]
+        while hole > row.lowerBound && key(hole - 1) > moving {
+          targets[hole] = targets[hole - 1]
+          labels[hole] = labels[hole - 1]
           hole -= 1
         }
-        keys[hole] = key
+        targets[hole] = target
+        labels[hole] = label
         index += 1
       }
     } else {
-      var slice = UnsafeMutableBufferPointer(rebasing: keys[row])
-      slice.sort()
+      var keys = row.map(key)
+      keys.sort()
+      for (offset, sorted) in keys.enumerated() {
+        targets[row.lowerBound + offset] = Int32(truncatingIfNeeded: sorted >> 32)
+        labels[row.lowerBound + offset] = Int32(truncatingIfNeeded: sorted & 0xFFFF_FFFF)
+      }
     }
   }
 }
