@@ -95,6 +95,9 @@ package struct DominatorTree: Sendable {
     /// Number of each number's parent in the depth-first tree (the root's is 0). The dominator
     /// computation compresses it in place into its forest's links.
     let parent: UnsafeMutableBufferPointer<Int32>
+    /// How many edges lead to each number, at the number's index plus one (counted as the search
+    /// looks at every edge of what it reaches): the start of the predecessors' rows, once summed.
+    let predecessorCounts: UnsafeMutableBufferPointer<Int32>
     let reachedCount: Int
 
     /// Frees all but ``node``, once the dominators are known.
@@ -109,7 +112,9 @@ package struct DominatorTree: Sendable {
     let node = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
     let number = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
     let parent = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
+    let predecessorCounts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount + 1)
     number.initialize(repeating: -1)
+    predecessorCounts.initialize(repeating: 0)
     // The depth-first path, as numbers, with the next successor position of each. Each node is
     // on it at most once, so it never outgrows the node count.
     let pathNumber = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
@@ -143,8 +148,9 @@ package struct DominatorTree: Sendable {
         discover(next, from: pathNumber[depth - 1], depth: depth)
         depth += 1
       }
+      predecessorCounts[Int(number[next]) + 1] += 1
     }
-    return Preorder(node: node, number: number, parent: parent, reachedCount: reached)
+    return Preorder(node: node, number: number, parent: parent, predecessorCounts: predecessorCounts, reachedCount: reached)
   }
 
   /// The immediate dominator of each preorder number, as a number (the root's is itself), by
@@ -211,28 +217,23 @@ package struct DominatorTree: Sendable {
     let start: UnsafeMutableBufferPointer<Int32>
     let numbers: UnsafeMutableBufferPointer<Int32>
 
+    /// The rows from the counts the depth-first search made (which become ``start``), filled
+    /// with the sources in node order: the graph's rows are read in the order they are stored.
+    /// A row's order does not matter: a semidominator is a minimum over it.
     init(_ preorder: Preorder, _ successors: Successors, steps: inout Int) {
       let reached = preorder.reachedCount
-      let start = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached + 1)
-      start.initialize(repeating: 0)
-      for source in 0..<reached {
-        let sourceNode = Int(preorder.node[source])
-        for position in successors.positions(of: sourceNode) {
-          let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
-          start[target + 1] += 1
-        }
-      }
+      let start = preorder.predecessorCounts
       for index in 0..<reached { start[index + 1] += start[index] }
-      steps += 2 * Int(start[reached]) + reached
+      steps += Int(start[reached]) + successors.nodeCount
       let numbers = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Int(start[reached]))
       let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
       defer { fill.deallocate() }
       _ = fill.initialize(from: start[0..<reached])
-      for source in 0..<reached {
-        let sourceNode = Int(preorder.node[source])
+      for sourceNode in 0..<successors.nodeCount where preorder.number[sourceNode] >= 0 {
+        let source = preorder.number[sourceNode]
         for position in successors.positions(of: sourceNode) {
           let target = Int(preorder.number[successors.successor(of: sourceNode, at: position)])
-          numbers[Int(fill[target])] = Int32(source)
+          numbers[Int(fill[target])] = source
           fill[target] += 1
         }
       }
