@@ -59,7 +59,7 @@ import Testing
   @Test func taskLeftWaiting_isRecordedAsAnIssue_withWhereItWaits() async {
     var task: Task<Void, Never>?
     await withKnownIssue {
-      await withLeakChecking(fastConfiguration) { task = startSleepingTask() }
+      await withLeakChecking(fastConfiguration) { task = await startSleepingTaskAndLetItSleep() }
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
       return text.contains("Leak detected: A task the test made (0x") && text.contains("It waits in closure #1 in startSleepingTask()")

@@ -9,6 +9,16 @@ import Foundation
   return Task { try? await Task.sleep(for: .seconds(3600)) }
 }
 
+/// ``startSleepingTask()``, returning once the task has had time to run up to its sleep: on a
+/// loaded machine a task can still be queued for a thread when a check looks, and a queued task
+/// is pending work that the executor holds, not one left waiting.
+public func startSleepingTaskAndLetItSleep() async -> Task<Void, Never> {
+  let task = startSleepingTask()
+  for _ in 0..<50 { await Task.yield() }
+  try? await Task.sleep(for: .milliseconds(50))
+  return task
+}
+
 /// The line of ``startSleepingTask()``'s `Task {`.
 public enum SleepingTaskLine {
   nonisolated(unsafe) public static var value = 0
