@@ -139,8 +139,12 @@ extension HeapSnapshot {
         diagnostics: try Self.readStrings(&reader)))
     if version >= 2 { try Self.readRecords(into: &metadata.diagnosticRecords, from: &reader) }
     if version >= 3 { metadata.memory = try Self.readMemory(from: &reader) }
-    for name in try Self.readStrings(&reader) { _ = typeNames.intern(name) }
-    for label in try Self.readStrings(&reader) { _ = labels.intern(label) }
+    let names = try Self.readStrings(&reader)
+    typeNames.reserveCapacity(names.count)
+    for name in names { _ = typeNames.intern(name) }
+    let labelStrings = try Self.readStrings(&reader)
+    labels.reserveCapacity(labelStrings.count)
+    for label in labelStrings { _ = labels.intern(label) }
     objectIDs = try reader.array()
     objectTypes = try reader.array()
     objectAddresses = try reader.array()

@@ -16,6 +16,14 @@ struct StringTable: Sendable, Equatable {
 
   subscript(index: Int32) -> String { strings[Int(index)] }
 
+  /// Makes room for `count` strings in all, so that a reader that knows how many there are
+  /// interns them without growing the table step by step.
+  mutating func reserveCapacity(_ count: Int) {
+    strings.reserveCapacity(count)
+    indexByString.reserveCapacity(count)
+    indexByHash.reserveCapacity(count)
+  }
+
   /// The index of `string`, adding it if it is new.
   mutating func intern(_ string: String) -> Int32 {
     if let index = indexByString[string] { return index }
