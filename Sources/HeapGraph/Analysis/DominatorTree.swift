@@ -171,7 +171,10 @@ package struct DominatorTree: Sendable {
     let reached = preorder.reachedCount
     let dominator = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
     dominator[0] = 0
-    guard reached > 1 else { return dominator }
+    guard reached > 1 else {
+      preorder.predecessorCounts.deallocate()  // the predecessors' rows, which are not built
+      return dominator
+    }
     let predecessors = Predecessors(preorder, successors, steps: &steps)
     defer { predecessors.release() }
     var forest = CompressedForest(links: preorder.parent, count: reached)
