@@ -10,7 +10,7 @@ typedef struct {
   atomic_flag lock;
   cleak_tracked_object *slots;  // object 0: empty slot
   size_t capacity;              // a power of two
-  size_t count;
+  size_t count;                 // written under the lock, read without it by removals
   char padding[64];
 } shard_t;
 
@@ -60,7 +60,7 @@ void cleak_address_table_insert(cleak_tracked_object entry) {
   size_t mask = shard->capacity - 1;
   size_t slot = (hash / SHARD_COUNT) & mask;
   while (shard->slots[slot].object != 0 && shard->slots[slot].object != entry.object) slot = (slot + 1) & mask;
-  if (shard->slots[slot].object == 0) shard->count += 1;
+  if (shard->slots[slot].object == 0) __atomic_store_n(&shard->count, shard->count + 1, __ATOMIC_RELAXED);
   shard->slots[slot] = entry;
   cleak_spin_unlock(&shard->lock);
 }
@@ -68,6 +68,10 @@ void cleak_address_table_insert(cleak_tracked_object entry) {
 bool cleak_address_table_remove(uintptr_t object) {
   size_t hash;
   shard_t *shard = shardFor(object, &hash);
+  // An empty shard cannot hold the object (its insertion happened before its deallocation, so
+  // this thread sees the count it left): most deallocations, when few objects are kept here (a
+  // sampled run), then take no lock.
+  if (__atomic_load_n(&shard->count, __ATOMIC_RELAXED) == 0) return false;
   cleak_spin_lock(&shard->lock);
   bool removed = false;
   if (shard->count > 0) {
@@ -86,7 +90,7 @@ bool cleak_address_table_remove(uintptr_t object) {
         next = (next + 1) & mask;
       }
       shard->slots[hole].object = 0;
-      shard->count -= 1;
+      __atomic_store_n(&shard->count, shard->count - 1, __ATOMIC_RELAXED);
       removed = true;
     }
   }
@@ -123,7 +127,7 @@ void cleak_address_table_clear(void) {
     shard_t *shard = &shards[index];
     cleak_spin_lock(&shard->lock);
     if (shard->capacity) memset(shard->slots, 0, shard->capacity * sizeof(cleak_tracked_object));
-    shard->count = 0;
+    __atomic_store_n(&shard->count, 0, __ATOMIC_RELAXED);
     cleak_spin_unlock(&shard->lock);
   }
   // An insertion that raced with the clear keeps the table in use until it is empty again.

@@ -211,6 +211,19 @@ static inline bool samplesThisAllocation(void) {
   return interval <= 1 || ++sampleCounter % interval == 0;
 }
 
+/// What a task counts for in the byte countdown of sampled mode: its first allocation (the task
+/// and its initial slab) is about this size, and is not a `malloc` block that could be asked.
+enum { taskSampleBytes = 1024 };
+
+/// Whether a new task's creation stack is taken: as an object's would be, except that in sampled
+/// mode a task is one more allocation of ``taskSampleBytes`` in the countdown (a server that
+/// makes a task per request then walks no stack per request).
+static inline bool samplesTaskCreation(void) {
+  uint64_t mean = atomic_load_explicit(&sampleBytes, memory_order_relaxed);
+  if (mean == 0) return samplesThisAllocation();
+  return samplesAllocation(taskSampleBytes, mean) && atomic_load_explicit(&capturingStacks, memory_order_relaxed);
+}
+
 typedef void *(*allocate_t)(const void *metadata, size_t size, size_t alignMask);
 
 /// Allocates and records an object while recording is on.
@@ -461,7 +474,7 @@ __attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, vo
   cleak_tracked_object *registry = atomic_load_explicit(&taskRegistry, memory_order_acquire);
   if (__builtin_expect(registry == NULL, 0)) registry = mapTaskRegistry();
   if (made.task != NULL && registry != NULL) {
-    uint32_t stack = samplesThisAllocation() ? allocationStack((uintptr_t)__builtin_frame_address(0)) : 0;
+    uint32_t stack = samplesTaskCreation() ? allocationStack((uintptr_t)__builtin_frame_address(0)) : 0;
     uint64_t slot = atomic_fetch_add_explicit(&taskRegistryNext, 1, memory_order_relaxed) % CLEAK_TASK_REGISTRY_CAPACITY;
     cleak_tracked_object *entry = &registry[slot];
     // Published object last, as tracker entries are: a reader keeps an entry whose object did

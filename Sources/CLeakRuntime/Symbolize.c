@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CLeakRuntime.h"
 #include "ForkSafety.h"
+#include "SymbolIndex.h"
+#include "UnitIndex.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -41,83 +43,67 @@ static int isCompilerGenerated(const char *file) {
   return length >= nameLength && strcmp(file + length - nameLength, name) == 0;
 }
 
-/// File and line of `pc` by scanning compile units: swiftc and clang emit no .debug_aranges, so
-/// libdw's own address lookup finds no unit for Swift code.
+/// File and line of `pc` from the compile unit that holds it (UnitIndex.h): swiftc and clang emit
+/// no .debug_aranges, so libdw's own address lookup finds no unit for Swift code.
 static int lineFromUnits(Dwfl_Module *module, Dwarf_Addr pc, const char **file, int *line, int *column) {
   Dwarf_Addr bias = 0;
   Dwarf *dwarf = dwfl_module_getdwarf(module, &bias);
   if (dwarf == NULL) return 0;
   Dwarf_Addr address = pc - bias;
-  Dwarf_Off offset = 0, next = 0;
-  size_t headerSize = 0;
-  while (dwarf_nextcu(dwarf, offset, &next, &headerSize, NULL, NULL, NULL) == 0) {
-    Dwarf_Die unit;
-    if (dwarf_offdie(dwarf, offset + headerSize, &unit) != NULL && dwarf_haspc(&unit, address) == 1) {
-      Dwarf_Line *found = dwarf_getsrc_die(&unit, address);
-      if (found != NULL) {
-        *file = dwarf_linesrc(found, NULL, NULL);
-        dwarf_lineno(found, line);
-        dwarf_linecol(found, column);
-        return *file != NULL;
-      }
-    }
-    offset = next;
-  }
-  return 0;
+  Dwarf_Die unit;
+  if (!cleak_unit_index_lookup(dwarf, address, &unit)) return 0;
+  Dwarf_Line *found = dwarf_getsrc_die(&unit, address);
+  if (found == NULL) return 0;
+  *file = dwarf_linesrc(found, NULL, NULL);
+  dwarf_lineno(found, line);
+  dwarf_linecol(found, column);
+  return *file != NULL;
 }
 
 /// For code inlined from compiler-generated functions (an allocating initializer, say), the line
 /// table says line 0. The place worth reporting is then the nearest earlier row of the same
 /// function that has a real line: the source line whose evaluation the inlined code belongs to.
 static int nearestEarlierLine(Dwfl_Module *module, Dwarf_Addr pc, const char **file, int *line, int *column) {
-  GElf_Off offset = 0;
-  GElf_Sym symbol;
-  if (dwfl_module_addrinfo(module, pc, &offset, &symbol, NULL, NULL, NULL) == NULL) return 0;
+  cleak_symbol symbol;
+  if (!cleak_symbol_index_lookup(module, pc, &symbol)) return 0;
   Dwarf_Addr bias = 0;
   Dwarf *dwarf = dwfl_module_getdwarf(module, &bias);
   if (dwarf == NULL) return 0;
-  Dwarf_Addr address = pc - bias, functionStart = pc - offset - bias;
-  Dwarf_Off unitOffset = 0, next = 0;
-  size_t headerSize = 0;
-  while (dwarf_nextcu(dwarf, unitOffset, &next, &headerSize, NULL, NULL, NULL) == 0) {
-    Dwarf_Die unit;
-    if (dwarf_offdie(dwarf, unitOffset + headerSize, &unit) != NULL && dwarf_haspc(&unit, address) == 1) {
-      Dwarf_Lines *lines = NULL;
-      size_t count = 0;
-      if (dwarf_getsrclines(&unit, &lines, &count) != 0) return 0;
-      // The latest real row at or before the address; failing that (a function's entry, such as
-      // a closure's), the earliest real row after it, within the same function.
-      Dwarf_Addr functionEnd = functionStart + (symbol.st_size ? symbol.st_size : 1);
-      Dwarf_Addr before = 0, after = 0;
-      Dwarf_Line *beforeRow = NULL, *afterRow = NULL;
-      for (size_t index = 0; index < count; index++) {
-        Dwarf_Line *row = dwarf_onesrcline(lines, index);
-        Dwarf_Addr rowAddress = 0;
-        int rowLine = 0;
-        if (row == NULL || dwarf_lineaddr(row, &rowAddress) != 0 || rowAddress < functionStart || rowAddress >= functionEnd) continue;
-        if (dwarf_lineno(row, &rowLine) != 0 || rowLine == 0) continue;
-        const char *rowFile = dwarf_linesrc(row, NULL, NULL);
-        if (rowFile == NULL || isCompilerGenerated(rowFile)) continue;
-        if (rowAddress <= address && (beforeRow == NULL || rowAddress >= before)) {
-          before = rowAddress;
-          beforeRow = row;
-        } else if (rowAddress > address && (afterRow == NULL || rowAddress < after)) {
-          after = rowAddress;
-          afterRow = row;
-        }
-      }
-      // The row at the function's entry is its prologue (the declaration line): the code after
-      // the address says more about what was being evaluated.
-      Dwarf_Line *chosen = beforeRow != NULL && !(before == functionStart && afterRow != NULL) ? beforeRow : afterRow;
-      if (chosen == NULL) return 0;
-      *file = dwarf_linesrc(chosen, NULL, NULL);
-      dwarf_lineno(chosen, line);
-      dwarf_linecol(chosen, column);
-      return 1;
+  Dwarf_Addr address = pc - bias, functionStart = symbol.start - bias;
+  Dwarf_Die unit;
+  if (!cleak_unit_index_lookup(dwarf, address, &unit)) return 0;
+  Dwarf_Lines *lines = NULL;
+  size_t count = 0;
+  if (dwarf_getsrclines(&unit, &lines, &count) != 0) return 0;
+  // The latest real row at or before the address; failing that (a function's entry, such as
+  // a closure's), the earliest real row after it, within the same function.
+  Dwarf_Addr functionEnd = functionStart + (symbol.size ? symbol.size : 1);
+  Dwarf_Addr before = 0, after = 0;
+  Dwarf_Line *beforeRow = NULL, *afterRow = NULL;
+  for (size_t index = 0; index < count; index++) {
+    Dwarf_Line *row = dwarf_onesrcline(lines, index);
+    Dwarf_Addr rowAddress = 0;
+    int rowLine = 0;
+    if (row == NULL || dwarf_lineaddr(row, &rowAddress) != 0 || rowAddress < functionStart || rowAddress >= functionEnd) continue;
+    if (dwarf_lineno(row, &rowLine) != 0 || rowLine == 0) continue;
+    const char *rowFile = dwarf_linesrc(row, NULL, NULL);
+    if (rowFile == NULL || isCompilerGenerated(rowFile)) continue;
+    if (rowAddress <= address && (beforeRow == NULL || rowAddress >= before)) {
+      before = rowAddress;
+      beforeRow = row;
+    } else if (rowAddress > address && (afterRow == NULL || rowAddress < after)) {
+      after = rowAddress;
+      afterRow = row;
     }
-    unitOffset = next;
   }
-  return 0;
+  // The row at the function's entry is its prologue (the declaration line): the code after
+  // the address says more about what was being evaluated.
+  Dwarf_Line *chosen = beforeRow != NULL && !(before == functionStart && afterRow != NULL) ? beforeRow : afterRow;
+  if (chosen == NULL) return 0;
+  *file = dwarf_linesrc(chosen, NULL, NULL);
+  dwarf_lineno(chosen, line);
+  dwarf_linecol(chosen, column);
+  return 1;
 }
 
 static char *copy(const char *text) {
@@ -136,7 +122,8 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
     pthread_mutex_unlock(&lock);
     return 0;
   }
-  const char *name = dwfl_module_addrname(module, (GElf_Addr)pc);
+  cleak_symbol found;
+  const char *name = cleak_symbol_index_lookup(module, (GElf_Addr)pc, &found) ? found.name : NULL;
   *symbol = copy(name);
   if (file == NULL) {  // the caller wants the name only
     pthread_mutex_unlock(&lock);
@@ -159,9 +146,9 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
     }
   }
   const char *source = NULL;
-  Dwfl_Line *found = dwfl_module_getsrc(module, lookup);
-  if (found != NULL) {
-    source = dwfl_lineinfo(found, NULL, line, column, NULL, NULL);
+  Dwfl_Line *row = dwfl_module_getsrc(module, lookup);
+  if (row != NULL) {
+    source = dwfl_lineinfo(row, NULL, line, column, NULL, NULL);
   }
   if (source == NULL || isCompilerGenerated(source)) lineFromUnits(module, lookup, &source, line, column);
   if (source == NULL || *line == 0 || isCompilerGenerated(source)) {
@@ -240,12 +227,10 @@ int cleak_data_symbol(uintptr_t address, char **symbol, uintptr_t *offset) {
   Dwfl *dwfl = currentSession();
   Dwfl_Module *module = dwfl == NULL ? NULL : dataModule(dwfl, address);
   if (module != NULL) {
-    GElf_Off symbolOffset = 0;
-    GElf_Sym entry;
-    const char *name = dwfl_module_addrinfo(module, (GElf_Addr)address, &symbolOffset, &entry, NULL, NULL, NULL);
-    if (name != NULL) {
-      *symbol = copy(name);
-      *offset = (uintptr_t)symbolOffset;
+    cleak_symbol found;
+    if (cleak_symbol_index_lookup(module, (GElf_Addr)address, &found)) {
+      *symbol = copy(found.name);
+      *offset = (uintptr_t)(address - found.start);
     }
   }
   pthread_mutex_unlock(&lock);

@@ -87,10 +87,10 @@ public struct RunReport: Sendable {
   private struct OwnSiteCount {
     private var counts: [String: (frame: StackFrame, count: Int)] = [:]
 
-    mutating func add(_ frame: StackFrame) {
+    mutating func add(_ frame: StackFrame, count: Int) {
       // Not by program counter: the same line has other addresses in other processes.
       let key = "\(frame.file ?? ""):\(frame.line ?? 0) \(frame.symbol ?? "")"
-      counts[key, default: (frame, 0)].count += 1
+      counts[key, default: (frame, 0)].count += count
     }
 
     /// The most common line, the first in file order among equals.
@@ -119,6 +119,15 @@ public struct RunReport: Sendable {
     for (process, isTestProcess, analysis) in analyses {
       let graph = analysis.graph
       let ownCode = analysis.options.ownCode
+      // A group's entry objects share a few allocation stacks (a leak made once per test, in
+      // every test): each stack is read once.
+      var testsByStack: [Int32: String?] = [:]
+      func test(allocating stack: Int32) -> String? {
+        if let known = testsByStack[stack] { return known }
+        let test = TestAttribution.test(allocating: graph.stacks[Int(stack)].frames, inTestProcess: isTestProcess)
+        testsByStack[stack] = test
+        return test
+      }
       processes.append(
         Process(
           description: process, objectCount: graph.allocationCount, leakedObjectCount: analysis.leaks.leakedObjectCount,
@@ -126,18 +135,27 @@ public struct RunReport: Sendable {
           sharedLeakedObjectCount: max(0, analysis.leaks.leakedObjectCount - analysis.leaks.leakGroups.reduce(0) { $0 + $1.objectCount })))
       for group in analysis.leaks.leakGroups {
         let members = Self.members(of: group, in: graph)
-        let entryStacks = group.entryObjectIDs.compactMap { id in
-          graph.node(forObjectID: id).flatMap { graph.allocationStack(of: $0)?.frames }
+        var entryStacks: [Int32] = []  // in the order of their first entry object
+        var entryObjectsByStack: [Int32: Int] = [:]
+        for id in group.entryObjectIDs {
+          guard let node = graph.node(forObjectID: id), graph.stackIndices[node] >= 0 else { continue }
+          let stack = graph.stackIndices[node]
+          if entryObjectsByStack[stack] == nil { entryStacks.append(stack) }
+          entryObjectsByStack[stack, default: 0] += 1
         }
-        let stacks = (group.entryCycle?.elements.map(\.allocationSite) ?? []) + entryStacks
-        for frames in entryStacks {
-          if let index = ownCode.firstOwnFrame(in: frames) { ownSites[group.fingerprint, default: OwnSiteCount()].add(frames[index]) }
-        }
-        var tests: [String] = []
-        for stack in stacks {
-          if let test = TestAttribution.test(allocating: stack, inTestProcess: isTestProcess), !tests.contains(test) {
-            tests.append(test)
+        for stack in entryStacks {
+          let frames = graph.stacks[Int(stack)].frames
+          if let index = ownCode.firstOwnFrame(in: frames) {
+            ownSites[group.fingerprint, default: OwnSiteCount()].add(frames[index], count: entryObjectsByStack[stack] ?? 0)
           }
+        }
+        let cycleStacks = group.entryCycle?.elements.map(\.allocationSite) ?? []
+        let stacks = cycleStacks + entryStacks.map { graph.stacks[Int($0)].frames }
+        var tests: [String] = []
+        let attributed =
+          cycleStacks.map { TestAttribution.test(allocating: $0, inTestProcess: isTestProcess) } + entryStacks.map(test(allocating:))
+        for case let test? in attributed where !tests.contains(test) {
+          tests.append(test)
         }
         if let rule = suppressions.rule(suppressingTypes: members.map(\.typeName), stacks: stacks, fingerprint: group.fingerprint) {
           suppressedBy[group.fingerprint] = suppressedBy[group.fingerprint] ?? rule

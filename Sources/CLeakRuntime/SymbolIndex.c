@@ -1,0 +1,106 @@
+#include "SymbolIndex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  GElf_Addr start;
+  GElf_Xword size;
+  const char *name;
+  int binding;  // stronger is larger
+  int index;    // in the module's table
+} entry_t;
+
+typedef struct {
+  Dwfl_Module *module;
+  entry_t *entries;  // by start, then weakest binding and latest index first
+  size_t count;
+} index_t;
+
+/// The modules indexed so far (a process maps a few hundred images at most; past that, lookups
+/// fall back to libdwfl's).
+enum { maximumModules = 1024 };
+static index_t indexes[maximumModules];
+static size_t indexCount = 0;
+
+static int bindingStrength(const GElf_Sym *symbol) {
+  switch (GELF_ST_BIND(symbol->st_info)) {
+  case STB_GLOBAL: return 3;
+  case STB_GNU_UNIQUE: return 2;
+  case STB_WEAK: return 1;
+  default: return 0;
+  }
+}
+
+static int compareEntries(const void *left, const void *right) {
+  const entry_t *a = left, *b = right;
+  if (a->start != b->start) return a->start < b->start ? -1 : 1;
+  if (a->binding != b->binding) return a->binding < b->binding ? -1 : 1;
+  return a->index > b->index ? -1 : a->index < b->index;
+}
+
+static const index_t *indexOf(Dwfl_Module *module) {
+  for (size_t position = 0; position < indexCount; position++) {
+    if (indexes[position].module == module) return &indexes[position];
+  }
+  if (indexCount == maximumModules) return NULL;
+  int count = dwfl_module_getsymtab(module);
+  entry_t *entries = count > 0 ? malloc(sizeof(entry_t) * (size_t)count) : NULL;
+  size_t kept = 0;
+  for (int index = 1; entries != NULL && index < count; index++) {
+    GElf_Sym symbol;
+    GElf_Addr address = 0;
+    GElf_Word section = 0;
+    const char *name = dwfl_module_getsym_info(module, index, &symbol, &address, &section, NULL, NULL);
+    int type = GELF_ST_TYPE(symbol.st_info);
+    if (name == NULL || name[0] == 0 || section == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS) continue;
+    entries[kept++] = (entry_t){address, symbol.st_size, name, bindingStrength(&symbol), index};
+  }
+  if (kept > 0) qsort(entries, kept, sizeof(entry_t), compareEntries);
+  indexes[indexCount] = (index_t){module, entries, kept};
+  return &indexes[indexCount++];
+}
+
+/// Whether `candidate` is a better holder than `best` (NULL: none yet).
+static int isBetter(const entry_t *candidate, const entry_t *best) {
+  if (best == NULL) return 1;
+  if (candidate->binding != best->binding) return candidate->binding > best->binding;
+  if (candidate->start != best->start) return candidate->start > best->start;
+  return candidate->index < best->index;
+}
+
+int cleak_symbol_index_lookup(Dwfl_Module *module, GElf_Addr address, cleak_symbol *symbol) {
+  const index_t *index = indexOf(module);
+  if (index == NULL) {
+    GElf_Off offset = 0;
+    GElf_Sym found;
+    const char *name = dwfl_module_addrinfo(module, address, &offset, &found, NULL, NULL, NULL);
+    if (name == NULL) return 0;
+    *symbol = (cleak_symbol){name, address - offset, found.st_size};
+    return 1;
+  }
+  // The first entry past the address.
+  size_t low = 0, high = index->count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (index->entries[middle].start <= address) low = middle + 1; else high = middle;
+  }
+  // Sized symbols that hold the address: aliases share a start, and a symbol may hold others
+  // (a function around its local labels), so a few starts below are looked at too.
+  enum { window = 64 };
+  const entry_t *best = NULL, *label = NULL;
+  GElf_Addr sizedEnd = 0;  // the highest end of the sized symbols below the address
+  for (size_t position = low; position > 0 && low - position < window; position--) {
+    const entry_t *entry = &index->entries[position - 1];
+    if (entry->size == 0) {
+      if (label == NULL || (entry->start == label->start && isBetter(entry, label))) label = entry;
+      continue;
+    }
+    if (entry->start + entry->size > sizedEnd) sizedEnd = entry->start + entry->size;
+    if (address < entry->start + entry->size && isBetter(entry, best)) best = entry;
+  }
+  if (best == NULL && label != NULL && label->start >= sizedEnd) best = label;
+  if (best == NULL) return 0;
+  *symbol = (cleak_symbol){best->name, best->start, best->size};
+  return 1;
+}
