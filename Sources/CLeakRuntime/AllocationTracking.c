@@ -5,6 +5,7 @@
 #include "EntryBlocks.h"
 #include "ForkSafety.h"
 #include "StackTable.h"
+#include "SwiftConcurrencyLayout.h"
 #include "SwiftRuntime.h"
 
 #include <dlfcn.h>
@@ -482,6 +483,7 @@ __attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, vo
     __atomic_store_n(&entry->object, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&entry->stack, stack, __ATOMIC_RELAXED);
     __atomic_store_n(&entry->generation, atomic_load_explicit(&currentGeneration, memory_order_relaxed), __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->size, ((const cleak_async_task_prefix *)made.task)->id, __ATOMIC_RELAXED);
     __atomic_store_n(&entry->object, (uintptr_t)made.task, __ATOMIC_RELEASE);
   }
   return made;
@@ -490,11 +492,16 @@ __attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, vo
 size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity) {
   cleak_tracked_object *registry = atomic_load_explicit(&taskRegistry, memory_order_acquire);
   size_t copied = 0;
-  for (size_t slot = 0; registry != NULL && slot < CLEAK_TASK_REGISTRY_CAPACITY && copied < capacity; slot++) {
+  // Oldest first: once the ring has gone round, the slot the next task takes.
+  uint64_t made = atomic_load_explicit(&taskRegistryNext, memory_order_relaxed);
+  size_t oldest = made > CLEAK_TASK_REGISTRY_CAPACITY ? (size_t)(made % CLEAK_TASK_REGISTRY_CAPACITY) : 0;
+  for (size_t step = 0; registry != NULL && step < CLEAK_TASK_REGISTRY_CAPACITY && copied < capacity; step++) {
+    size_t slot = (oldest + step) % CLEAK_TASK_REGISTRY_CAPACITY;
     uintptr_t task = __atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE);
     if (task == 0) continue;
     cleak_tracked_object entry = {task, 0, __atomic_load_n(&registry[slot].generation, __ATOMIC_RELAXED),
-                                  __atomic_load_n(&registry[slot].stack, __ATOMIC_RELAXED), 0, 0};
+                                  __atomic_load_n(&registry[slot].stack, __ATOMIC_RELAXED),
+                                  __atomic_load_n(&registry[slot].size, __ATOMIC_RELAXED), 0};
     if (__atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE) != task) continue;
     buffer[copied++] = entry;
   }

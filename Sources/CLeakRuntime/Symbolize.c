@@ -106,6 +106,17 @@ static int nearestEarlierLine(Dwfl_Module *module, Dwarf_Addr pc, const char **f
   return 1;
 }
 
+/// Whether the module's DWARF, if any, is in its own file. A system library's lives in a
+/// separate, compressed file of a debug package (`/usr/lib/debug/.build-id/…`): the frames there
+/// are never a program's own lines, and inflating libc's took longer than the rest of a small
+/// capture. Such a module's frames are named (its symbol table is not compressed) but given no
+/// line. Asked after the module's symbol table was read, which is when libdwfl finds that file.
+static int keepsItsDebugInfo(Dwfl_Module *module) {
+  const char *mainFile = NULL, *debugFile = NULL;
+  dwfl_module_info(module, NULL, NULL, NULL, NULL, NULL, &mainFile, &debugFile);
+  return debugFile == NULL || mainFile == NULL || strcmp(debugFile, mainFile) == 0;
+}
+
 static char *copy(const char *text) {
   return text == NULL ? NULL : strdup(text);
 }
@@ -125,7 +136,7 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
   cleak_symbol found;
   const char *name = cleak_symbol_index_lookup(module, (GElf_Addr)pc, &found) ? found.name : NULL;
   *symbol = copy(name);
-  if (file == NULL) {  // the caller wants the name only
+  if (file == NULL || !keepsItsDebugInfo(module)) {  // the name only
     pthread_mutex_unlock(&lock);
     return *symbol != NULL;
   }

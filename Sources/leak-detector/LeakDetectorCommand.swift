@@ -25,7 +25,7 @@ struct LeakDetectorCommand: ParsableCommand {
       EXIT CODES
       \(ExitStatus.helpTable)
       """,
-    version: versionText,
+    version: "leak-detector \(version)",  // main() prints the whole `versionText` (it reads files)
     subcommands: [AnalyzeCommand.self, DiffCommand.self, GrowthCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self]
   )
 
@@ -50,6 +50,10 @@ struct LeakDetectorCommand: ParsableCommand {
   /// code for usage errors is 64; this tool uses 1 for every usage or input error).
   static func main() {
     fixMallocMappingThreshold()
+    if CommandLine.arguments.dropFirst() == ["--version"] {
+      print(versionText)
+      Glibc.exit(ExitStatus.success.rawValue)
+    }
     do {
       var command = try parseAsRoot()
       try command.run()

@@ -141,9 +141,10 @@ int cleak_task_suspension_frames(uintptr_t task, uintptr_t *frames, int capacity
 enum { CLEAK_TASK_REGISTRY_CAPACITY = 1 << 16 };
 
 /// Copies the tasks created through `swift_task_create` that the registry remembers (the
-/// latest ``CLEAK_TASK_REGISTRY_CAPACITY``), as entries with the task's address, its creation
-/// stack (when the tracker records stacks) and the tracker's generation at its creation; size and
-/// metadata are 0. An entry may name a task that has completed or been freed since: the reader
+/// latest ``CLEAK_TASK_REGISTRY_CAPACITY``), oldest first, as entries with the task's address,
+/// its creation stack (when the tracker records stacks), the tracker's generation at its creation
+/// and, as `size`, the task's job id then; metadata is 0. An entry may name a task that has
+/// completed or been freed since, and its address a later task (whose id differs): the reader
 /// checks each. Returns how many were copied.
 size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity);
 

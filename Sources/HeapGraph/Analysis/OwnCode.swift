@@ -40,7 +40,7 @@ public struct OwnCode: Sendable, Hashable {
   /// code people wrote (``StackFrame/isWrittenCode``: not an allocating initializer or a thunk),
   /// or `nil` when none is.
   public func firstOwnFrame(in frames: [StackFrame]) -> Int? {
-    frames.firstIndex { $0.isWrittenCode && contains($0) }
+    frames.firstIndex { contains($0) && $0.isWrittenCode }
   }
 
   /// Whether the package's code made an object allocated with `frames`: one of the first three

@@ -95,9 +95,9 @@ public enum TestAttribution {
     // frames and the code its `@Test` macro expands to (mangled `…TestfMp_…`), also as parts of
     // async functions and in closures.
     let symbol = name.text
-    return name.declaration.hasPrefix("XCTest.") || name.declaration.hasPrefix("Testing.") || symbol.contains(" in XCTest.")
-      || symbol.contains(" in Testing.") || symbol.contains("__allTests__") || symbol.contains("TestfMp_")
-      || symbol.contains("$test_container__")
+    return name.declaration.hasPrefix("XCTest.") || name.declaration.hasPrefix("Testing.") || symbol.containsBytes(" in XCTest.")
+      || symbol.containsBytes(" in Testing.") || symbol.containsBytes("__allTests__") || symbol.containsBytes("TestfMp_")
+      || symbol.containsBytes("$test_container__")
   }
 
   /// Whether the frame is the concurrency runtime's code that runs tasks: the job runner, and the

@@ -36,7 +36,7 @@ public struct StackFrame: Sendable, Hashable {
   /// a source line of its own.
   public var isWrittenCode: Bool {
     guard !isCompilerGenerated, let symbol else { return false }
-    return !symbol.contains("__allocating_init") && !DemangledName.namesForwardingCode(symbol)
+    return !symbol.containsBytes("__allocating_init") && !DemangledName.namesForwardingCode(symbol)
   }
 
   /// Whether `other` names the same source line in the same function (program counters aside:
@@ -65,7 +65,7 @@ extension [StackFrame] {
   public var allocationSite: StackFrame? {
     first { frame in
       frame.line != nil && frame.file != nil && !frame.isCompilerGenerated
-        && !(frame.symbol?.contains("__allocating_init") ?? false)
+        && !(frame.symbol?.containsBytes("__allocating_init") ?? false)
     } ?? first { $0.file != nil } ?? first
   }
 }

@@ -25,6 +25,9 @@ enum ConcurrencyLayout {
     /// `Job::Flags` (32 bits): the job kind in the low byte (0: a task), then task flags; its
     /// offset is the C mirror's (`cleak_async_task_prefix`, SwiftConcurrencyLayout.h).
     static let jobFlags = UInt(MemoryLayout<cleak_async_task_prefix>.offset(of: \.flags)!)
+    /// `Job::Id` (32 bits), numbered as jobs are made, in the upper half of the flags' word: it
+    /// tells a task from a later one made at the same address.
+    static let jobIDShift = UInt((MemoryLayout<cleak_async_task_prefix>.offset(of: \.id)! - Int(jobFlags)) * 8)
     static let jobKindMask: UInt32 = 0xFF
     static let jobKindTask: UInt32 = 0
     static let isChildTask: UInt32 = 1 << 24

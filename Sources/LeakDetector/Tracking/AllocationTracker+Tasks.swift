@@ -5,17 +5,23 @@ extension AllocationTracker {
   /// `addTask`) that have not completed, among the latest ``CLEAK_TASK_REGISTRY_CAPACITY`` made,
   /// with their creation stack and generation (of `generation` only, when given). Read in a
   /// capture child, where no task can complete or be freed meanwhile: a slot of a freed task
-  /// holds an address that is no longer a task, or a later task of another slot, and is dropped.
+  /// holds an address that is no longer a task, or another task with another job id, and is
+  /// dropped.
   ///
   /// A task waiting on a continuation that only it reaches is referred to by nothing else a
   /// capture reads: it is found here, and its leak with it.
   static func waitingTasks(inGeneration generation: Int?) -> [cleak_tracked_object] {
     guard ConcurrencyLayoutCheck.mismatch == nil else { return [] }
     var seen: Set<UInt> = []
-    return registeredTasks().reversed().filter { entry in  // the latest entry of an address is its task's
+    return registeredTasks().reversed().filter { entry in  // the latest entry of an address first
       (generation.map { Int(entry.generation) == $0 } ?? true) && seen.insert(entry.object).inserted
-        && TaskReferences.isWaiting(entry.object)
+        && TaskReferences.isWaiting(entry.object) && TaskReferences.jobID(ofTask: entry.object) == Self.jobID(of: entry)
     }
+  }
+
+  /// The job id the registry noted for the task of `entry` when it was made.
+  private static func jobID(of entry: cleak_tracked_object) -> UInt32 {
+    UInt32(truncatingIfNeeded: entry.size)
   }
 
   /// How many tasks made in `generation` (among those the registry remembers) have not
@@ -23,7 +29,9 @@ extension AllocationTracker {
   /// words (``cleak_read_words_checked``), so a task freed meanwhile reads as something else and
   /// is not counted. What a test's check asks before it captures anything.
   package static func unfinishedTaskCount(inGeneration generation: Int) -> Int {
-    let tasks = Array(Set(registeredTasks().filter { Int($0.generation) == generation }.map(\.object)))
+    var seen: Set<UInt> = []
+    let entries = registeredTasks().reversed().filter { Int($0.generation) == generation && seen.insert($0.object).inserted }
+    let tasks = entries.map(\.object)
     guard !tasks.isEmpty else { return 0 }
     typealias Task = ConcurrencyLayout.Task
     func words(at addresses: [UInt]) -> [UInt] {
@@ -38,11 +46,12 @@ extension AllocationTracker {
     return tasks.indices.count { index in
       metadata[index] != 0 && HeapObjectKind.of(kindWord: kinds[index]) == .task
         && UInt32(truncatingIfNeeded: jobFlags[index]) & Task.jobKindMask == Task.jobKindTask
+        && UInt32(truncatingIfNeeded: jobFlags[index] >> Task.jobIDShift) == jobID(of: entries[index])
         && UInt32(truncatingIfNeeded: status[index]) & Task.statusIsComplete == 0
     }
   }
 
-  /// The registry's entries, oldest slot first; each may name a task that has ended since.
+  /// The registry's entries, oldest first; each may name a task that has ended since.
   private static func registeredTasks() -> ArraySlice<cleak_tracked_object> {
     var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
     let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
