@@ -9,7 +9,7 @@ extension String {
   package func containsBytes(_ word: String) -> Bool {
     let found = utf8.withContiguousStorageIfAvailable { text in
       word.utf8.withContiguousStorageIfAvailable { word -> Bool in
-        guard let first = word.first else { return true }
+        guard let first = word.first else { return false }  // as `contains("")`
         guard text.count >= word.count else { return false }
         var start = 0
         while start <= text.count - word.count {
