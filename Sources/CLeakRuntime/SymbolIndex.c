@@ -1,5 +1,6 @@
 #include "SymbolIndex.h"
 
+#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,8 +8,9 @@ typedef struct {
   GElf_Addr start;
   GElf_Xword size;
   const char *name;
-  int binding;  // stronger is larger
-  int index;    // in the module's table
+  int binding;        // stronger is larger
+  int index;          // in the module's table
+  GElf_Word section;  // its section's index
 } entry_t;
 
 typedef struct {
@@ -54,11 +56,19 @@ static const index_t *indexOf(Dwfl_Module *module) {
     const char *name = dwfl_module_getsym_info(module, index, &symbol, &address, &section, NULL, NULL);
     int type = GELF_ST_TYPE(symbol.st_info);
     if (name == NULL || name[0] == 0 || section == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS) continue;
-    entries[kept++] = (entry_t){address, symbol.st_size, name, bindingStrength(&symbol), index};
+    entries[kept++] = (entry_t){address, symbol.st_size, name, bindingStrength(&symbol), index, section};
   }
   if (kept > 0) qsort(entries, kept, sizeof(entry_t), compareEntries);
   indexes[indexCount] = (index_t){module, entries, kept};
   return &indexes[indexCount++];
+}
+
+/// Whether `address` lies in the module's section number `section`: a label names only addresses
+/// of its own section (past the end of `.bss`, `_end` is no name for a thread-local block).
+static int isInSection(Dwfl_Module *module, GElf_Addr address, GElf_Word section) {
+  Dwarf_Addr relative = address, bias = 0;
+  Elf_Scn *found = dwfl_module_address_section(module, &relative, &bias);
+  return found != NULL && elf_ndxscn(found) == section;
 }
 
 /// Whether `candidate` is a better holder than `best` (NULL: none yet).
@@ -99,7 +109,7 @@ int cleak_symbol_index_lookup(Dwfl_Module *module, GElf_Addr address, cleak_symb
     if (entry->start + entry->size > sizedEnd) sizedEnd = entry->start + entry->size;
     if (address < entry->start + entry->size && isBetter(entry, best)) best = entry;
   }
-  if (best == NULL && label != NULL && label->start >= sizedEnd) best = label;
+  if (best == NULL && label != NULL && label->start >= sizedEnd && isInSection(module, address, label->section)) best = label;
   if (best == NULL) return 0;
   *symbol = (cleak_symbol){best->name, best->start, best->size};
   return 1;

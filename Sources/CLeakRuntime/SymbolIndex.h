@@ -15,6 +15,7 @@ typedef struct {
 /// The symbol that holds `address` in `module`, chosen as `dwfl_module_addrinfo` chooses: of the
 /// sized symbols that hold it, the one with the strongest binding (global, unique, weak, local),
 /// then the latest start, then the first in the table; failing that, the label (a symbol without
-/// size) nearest below it when no sized symbol lies between them. Returns 0 when there is none.
+/// size) nearest below it, in the same section, when no sized symbol lies between them. Returns 0
+/// when there is none.
 /// The first lookup in a module reads and sorts its table; callers hold the symbolizer's lock.
 int cleak_symbol_index_lookup(Dwfl_Module *module, GElf_Addr address, cleak_symbol *symbol);
