@@ -30,27 +30,11 @@ import subprocess
 import sys
 import time
 
+from run import run, timed_child  # run.py beside this file: one way to run and time a child
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Benchmarks", "out", "scale")
 PRODUCTS = ("leak-detector", "heap-synth", "snapshot-read-bench")
-
-
-def run(command, **kwargs):
-    print("+ " + " ".join(command), file=sys.stderr, flush=True)
-    return subprocess.run(command, check=True, **kwargs)
-
-
-def timed_child(command):
-    """Runs `command` as a child process (exit status 0, or 2 when analyze finds something);
-    returns (wall seconds, peak resident set in bytes)."""
-    start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 2):
-        sys.exit(f"{' '.join(command[:3])} failed with exit code {code}")
-    return wall, usage.ru_maxrss * 1024
 
 
 def heap_files(binaries, millions):
@@ -68,7 +52,8 @@ def heap_files(binaries, millions):
 
 
 def analyze(binary, snapshot, report, arguments=()):
-    return timed_child([binary, "analyze", snapshot, "--format", "json", "--output", report, *arguments])
+    wall, peak_mib = timed_child([binary, "analyze", snapshot, "--format", "json", "--output", report, *arguments])
+    return wall, peak_mib * 1024 * 1024
 
 
 def scaling(binaries, sizes, runs, before, now_arguments):
