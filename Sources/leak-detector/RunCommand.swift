@@ -142,8 +142,8 @@ struct RunCommand: ParsableCommand {
         acceptCommand: acceptCommand ?? "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
     }
     _ = try gate?.read()  // a malformed baseline fails before the program runs
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
+    let directory = try RunDirectory.claim()
+    defer { directory.release() }
 
     let ending = try ProgramRun.run(
       command, environment: programEnvironment(agent: agent, runDirectory: directory.path), forwarding: forwardedSignals)

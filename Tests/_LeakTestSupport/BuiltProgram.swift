@@ -58,13 +58,16 @@ public struct BuiltProgram {
     self.path = path
   }
 
-  /// Runs the program with `arguments` and `standardInput` (in `directory`, when given), and
-  /// waits for it.
-  public func run(_ arguments: [String], standardInput: Input = .nothing, in directory: String? = nil) throws -> Run {
+  /// Runs the program with `arguments` and `standardInput` (in `directory`, when given, and with
+  /// `environment` added to this process's), and waits for it.
+  public func run(
+    _ arguments: [String], standardInput: Input = .nothing, in directory: String? = nil, environment: [String: String] = [:]
+  ) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
