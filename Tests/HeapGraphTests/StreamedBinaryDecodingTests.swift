@@ -81,9 +81,10 @@ final class StreamedBinaryDecodingTests: XCTestCase {
 
   func testBinaryInput_countLargerThanTheFile_isRefusedBeforeAllocating() throws {
     var bytes = snapshot(objects: 10).binaryBytes()
-    // The count of type names comes after the magic, the version, three absent strings but
-    // one (the tool, "t") and the diagnostics' count.
-    let typeNamesCount = 4 + 4 + (1 + 8 + 1) + 1 + (1 + 8 + (3 << 20)) + 8
+    // The count of type names comes after the magic, the version (4: the stack has a frame),
+    // three optional strings (the tool "t", no creation time, the process), the diagnostics'
+    // count and the byte saying the memory is absent.
+    let typeNamesCount = 4 + 4 + (1 + 8 + 1) + 1 + (1 + 8 + (3 << 20)) + 8 + 1
     withUnsafeBytes(of: Int64.max.littleEndian) { bytes.replaceSubrange(typeNamesCount..<typeNamesCount + 8, with: $0) }
     let expected = message(whole(bytes))
     XCTAssertEqual(expected, "strings: a count of \(Int64.max) at offset \(typeNamesCount) exceeds the data")

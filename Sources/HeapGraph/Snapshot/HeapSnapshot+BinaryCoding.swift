@@ -1,10 +1,12 @@
 extension HeapSnapshot {
   private static let binaryMagic: UInt32 = 0x534C_4442  // the bytes "BDLS"
   /// The binary encodings this library reads: version 2 adds the diagnostics' records after
-  /// their sentences, version 3 the process's memory after them. Each is written only for a
-  /// snapshot that needs it, so that a snapshot without records or memory reads in every
-  /// reader of version 1.
-  private static let binaryVersions: ClosedRange<UInt32> = 1...3
+  /// their sentences, version 3 the process's memory after them, version 4 writes each distinct
+  /// frame once, in a table the stacks index (a test suite's stacks share most of their frames:
+  /// hummingbird's exit capture holds 188,000 frames, 1,989 of them distinct), and says whether
+  /// the memory is there. Each is written only for a snapshot that needs it, so that a snapshot
+  /// without records, memory or frames reads in every reader of version 1.
+  private static let binaryVersions: ClosedRange<UInt32> = 1...4
 
   /// How a snapshot file is encoded.
   public enum FileEncoding: String, Sendable, CaseIterable {
@@ -49,7 +51,9 @@ extension HeapSnapshot {
 
   /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
   package func write(into writer: inout BinaryWriter) {
-    let version: UInt32 = metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
+    let version: UInt32 =
+      stacks.contains(where: { !$0.frames.isEmpty }) ? 4
+      : metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
     writer.integer(Self.binaryMagic)
     writer.integer(version)
     writer.optionalString(metadata.tool)
@@ -57,6 +61,7 @@ extension HeapSnapshot {
     writer.optionalString(metadata.process)
     writeStrings(metadata.diagnostics, into: &writer)
     if version >= 2 { writeRecords(of: metadata.diagnosticRecords, into: &writer) }
+    if version >= 4 { writer.integer(UInt8(metadata.memory == nil ? 0 : 1)) }
     if version >= 3, let memory = metadata.memory { Self.write(memory, into: &writer) }
     writeStrings(typeNames.strings, into: &writer)
     writeStrings(labels.strings, into: &writer)
@@ -77,17 +82,50 @@ extension HeapSnapshot {
       writer.string(root.kind.rawValue)
       writer.optionalString(root.label)
     }
-    writer.integer(Int64(stacks.count))
-    for stack in stacks {
-      writer.integer(stack.id)
-      writer.integer(Int64(stack.frames.count))
-      for frame in stack.frames {
-        writer.integer(frame.pc ?? 0)
-        writer.optionalString(frame.symbol)
-        writer.optionalString(frame.file)
-        writer.integer(Int64(frame.line ?? -1))
-        writer.integer(Int64(frame.column ?? -1))
+    if version >= 4 {
+      writeStacksIndexingFrames(into: &writer)
+    } else {
+      writer.integer(Int64(stacks.count))
+      for stack in stacks {
+        writer.integer(stack.id)
+        Self.write(stack.frames, into: &writer)
       }
+    }
+  }
+
+  /// Writes each distinct frame once, then each stack as its id and the positions of its frames
+  /// in that table (version 4).
+  private func writeStacksIndexingFrames(into writer: inout BinaryWriter) {
+    var table: [StackFrame] = []
+    // Frames are told apart by their pc first: the frames of one pc are almost always one frame.
+    var positionsByPC: [UInt64: [Int32]] = [:]
+    let indices = stacks.map { stack in
+      stack.frames.map { frame -> Int32 in
+        let pc = frame.pc ?? 0
+        if let known = positionsByPC[pc]?.first(where: { table[Int($0)] == frame }) { return known }
+        table.append(frame)
+        positionsByPC[pc, default: []].append(Int32(table.count - 1))
+        return Int32(table.count - 1)
+      }
+    }
+    Self.write(table, into: &writer)
+    writer.integer(Int64(stacks.count))
+    for (stack, frames) in zip(stacks, indices) {
+      writer.integer(stack.id)
+      writer.array(frames)
+    }
+  }
+
+  /// A count, then per frame: its pc (0 when unknown), symbol and file, line and column (-1 when
+  /// unknown).
+  private static func write(_ frames: [StackFrame], into writer: inout BinaryWriter) {
+    writer.integer(Int64(frames.count))
+    for frame in frames {
+      writer.integer(frame.pc ?? 0)
+      writer.optionalString(frame.symbol)
+      writer.optionalString(frame.file)
+      writer.integer(Int64(frame.line ?? -1))
+      writer.integer(Int64(frame.column ?? -1))
     }
   }
 
@@ -138,7 +176,8 @@ extension HeapSnapshot {
         tool: try reader.optionalString(), createdAt: try reader.optionalString(), process: try reader.optionalString(),
         diagnostics: try Self.readStrings(&reader)))
     if version >= 2 { try Self.readRecords(into: &metadata.diagnosticRecords, from: &reader) }
-    if version >= 3 { metadata.memory = try Self.readMemory(from: &reader) }
+    let hasMemory = version >= 4 ? try Self.readFlag(&reader, "the memory's presence") : version == 3
+    if hasMemory { metadata.memory = try Self.readMemory(from: &reader) }
     let names = try Self.readStrings(&reader)
     typeNames.reserveCapacity(names.count)
     for name in names { _ = typeNames.intern(name) }
@@ -176,33 +215,58 @@ extension HeapSnapshot {
     for _ in 0..<rootCount {
       roots.append(Root(object: try reader.integer(), kind: RootKind(rawValue: try reader.string()), label: try reader.optionalString()))
     }
-    stacks = try Self.readStacks(&reader)
+    stacks = version >= 4 ? try Self.readStacksIndexingFrames(&reader) : try Self.readStacks(&reader)
     try checkIndices()
   }
 
-  /// Reads the stacks that ``write(into:)`` wrote last.
+  /// Reads the stacks that ``write(into:)`` wrote last, each with its frames (versions 1 to 3).
   private static func readStacks(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [Stack] {
     var stacks: [Stack] = []
     let stackCount = try reader.count(ofItemsOfAtLeast: 16, "stacks")
     for _ in 0..<stackCount {
       let id: Int64 = try reader.integer()
-      let frameCount = try reader.count(ofItemsOfAtLeast: 26, "frames")
-      var frames: [StackFrame] = []
-      frames.reserveCapacity(frameCount)
-      for _ in 0..<frameCount {
-        let pc: UInt64 = try reader.integer()
-        let symbol = try reader.optionalString()
-        let file = try reader.optionalString()
-        let line: Int64 = try reader.integer()
-        let column: Int64 = try reader.integer()
-        frames.append(
-          StackFrame(
-            pc: pc == 0 ? nil : pc, symbol: symbol, file: file, line: line < 0 ? nil : Int(line),
-            column: column < 0 ? nil : Int(column)))
-      }
-      stacks.append(Stack(id: id, frames: frames))
+      stacks.append(Stack(id: id, frames: try readFrames(&reader)))
     }
     return stacks
+  }
+
+  /// Reads the table of frames, then the stacks that index it (version 4).
+  private static func readStacksIndexingFrames(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [Stack] {
+    let table = try readFrames(&reader)
+    var stacks: [Stack] = []
+    let stackCount = try reader.count(ofItemsOfAtLeast: 16, "stacks")
+    for index in 0..<stackCount {
+      let id: Int64 = try reader.integer()
+      let positions: [Int32] = try reader.array()
+      try check(positions, "stacks[\(index)].frames", names: "frames", in: 0..<Int32(table.count))
+      stacks.append(Stack(id: id, frames: positions.map { table[Int($0)] }))
+    }
+    return stacks
+  }
+
+  private static func readFrames(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [StackFrame] {
+    let frameCount = try reader.count(ofItemsOfAtLeast: 26, "frames")
+    var frames: [StackFrame] = []
+    frames.reserveCapacity(frameCount)
+    for _ in 0..<frameCount {
+      let pc: UInt64 = try reader.integer()
+      let symbol = try reader.optionalString()
+      let file = try reader.optionalString()
+      let line: Int64 = try reader.integer()
+      let column: Int64 = try reader.integer()
+      frames.append(
+        StackFrame(
+          pc: pc == 0 ? nil : pc, symbol: symbol, file: file, line: line < 0 ? nil : Int(line),
+          column: column < 0 ? nil : Int(column)))
+    }
+    return frames
+  }
+
+  /// A byte that is 0 (no) or 1 (yes).
+  private static func readFlag(_ reader: inout BinaryReader, _ name: String) throws(BinaryDecodingError) -> Bool {
+    let byte = try reader.integer(UInt8.self)
+    guard byte <= 1 else { throw BinaryDecodingError(message: "\(name): \(byte) is neither 0 nor 1") }
+    return byte == 1
   }
 
   /// Every index the columns hold names an existing string, object or stack, and every root an
