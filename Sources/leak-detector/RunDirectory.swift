@@ -6,28 +6,34 @@ import HeapGraph
 
 /// The private directory a `run` shares with the agents of the processes it checks: each writes
 /// its exit snapshot there (``RunProtocol/exitSnapshotFileName(processID:)``), or why it refused
-/// to check (``RunProtocol/Refusal``). It is emptied and given back when the run ends.
+/// to check (``RunProtocol/Refusal``). It is removed when the run ends.
 ///
-/// Its path is the same from one run to the next: `$TMPDIR/leak-detector-<uid>/run-0`, or
-/// `run-1` to `run-15` while earlier slots are held by runs still going (a lock file beside each
-/// slot says which are). The path reaches the program's environment, and SwiftPM keys its
+/// The agents are told a path that is the same from one run to the next,
+/// `$TMPDIR/leak-detector-<uid>/run-0` (or `run-1` to `run-15` while earlier slots are held by
+/// runs still going: a lock file beside each slot says which are), because SwiftPM keys its
 /// manifest cache on the whole environment: a path new at every run made `swift test` compile
 /// and run the package's manifest, and each dependency's, again at every run (a quarter of a
-/// second for a package without dependencies). When the per-user directory is not private (not
-/// a directory of this user's, with no access for others), or every slot is held, the run falls
-/// back to a directory of its own.
+/// second for a package without dependencies). The slot is a symbolic link to a directory new at
+/// every run, which each agent resolves when it starts, so that a process that outlives its run
+/// never writes where a later run reads. When the per-user directory is not private (not a
+/// directory of this user's, with no access for others), or every slot is held, the run uses a
+/// directory of its own.
 struct RunDirectory {
+  /// The path the agents are told.
   let path: String
+  /// The directory the path leads to, which is this run's alone.
+  private let files: TemporaryDirectory
   /// The lock on the slot, held until ``release()``; `nil` for a directory of the run's own.
   private let lockDescriptor: Int32?
 
   private static let slotCount = 16
 
-  /// A slot of this user's run directory, emptied of what an earlier run left, or a new
-  /// directory when none can be had.
+  /// A slot of this user's run directory, leading to a new directory, or a new directory when
+  /// no slot can be had.
   static func claim() throws(InputFailure) -> RunDirectory {
     if let slot = claimSlot() { return slot }
-    return RunDirectory(path: try TemporaryDirectory(prefix: "leak-detector-run").path, lockDescriptor: nil)
+    let own = try TemporaryDirectory(prefix: "leak-detector-run")
+    return RunDirectory(path: own.path, files: own, lockDescriptor: nil)
   }
 
   private static func claimSlot() -> RunDirectory? {
@@ -40,15 +46,31 @@ struct RunDirectory {
         close(lock)
         continue
       }
-      let directory = RunDirectory(path: "\(base)/run-\(slot)", lockDescriptor: lock)
-      guard makePrivateDirectory(directory.path) else {
+      let path = "\(base)/run-\(slot)"
+      removeSlot(path, in: base)
+      guard let files = try? TemporaryDirectory(prefix: "run-\(slot)", in: base) else {
         close(lock)
         return nil
       }
-      directory.empty()  // what a run that was killed left
-      return directory
+      guard symlink(String(files.path.split(separator: "/").last!), path) == 0 else {
+        files.remove()
+        close(lock)
+        return nil
+      }
+      return RunDirectory(path: path, files: files, lockDescriptor: lock)
     }
     return nil
+  }
+
+  /// Removes the slot `path` in `base`, and the directory it leads to (what a run that was
+  /// killed left).
+  private static func removeSlot(_ path: String, in base: String) {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink(path, &buffer, buffer.count - 1)
+    guard length > 0 else { return TemporaryDirectory(path: path).remove() }  // not a link: an empty slot, or a directory
+    let target = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if !target.contains("/") { TemporaryDirectory(path: "\(base)/\(target)").remove() }
+    unlink(path)
   }
 
   /// Whether `path` is, or now is, a directory of this user's that no one else may enter.
@@ -65,7 +87,7 @@ struct RunDirectory {
     var snapshots: [(pid: Int32, snapshot: HeapSnapshot)] = []
     for name in entries() {
       guard let processID = RunProtocol.processID(ofExitSnapshot: name) else { continue }
-      let file = "\(path)/\(name)"
+      let file = "\(files.path)/\(name)"
       let bytes = try readFile(file)
       do {
         snapshots.append((processID, try HeapSnapshot(binaryBytes: bytes)))
@@ -74,7 +96,7 @@ struct RunDirectory {
       }
     }
     return snapshots.sorted { $0.pid < $1.pid }.map { process in
-      let seconds = try? readFile("\(path)/\(RunProtocol.captureDurationFileName(processID: process.pid))")
+      let seconds = try? readFile("\(files.path)/\(RunProtocol.captureDurationFileName(processID: process.pid))")
       return (process.snapshot, seconds.flatMap { CaptureDuration(secondsText: String(decoding: $0, as: UTF8.self)) })
     }
   }
@@ -83,29 +105,23 @@ struct RunDirectory {
   /// that is not a refusal is skipped).
   func refusals() -> [RunProtocol.Refusal] {
     entries().compactMap { name -> (Int32, RunProtocol.Refusal)? in
-      guard let processID = RunProtocol.Refusal.processID(ofFile: name), let bytes = try? readFile("\(path)/\(name)"),
+      guard let processID = RunProtocol.Refusal.processID(ofFile: name), let bytes = try? readFile("\(files.path)/\(name)"),
         let refusal = RunProtocol.Refusal(fileBytes: bytes)
       else { return nil }
       return (processID, refusal)
     }.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
-  /// Removes what the agents wrote, and gives the slot back (a directory of the run's own is
-  /// removed).
+  /// Removes the run's directory and what the agents wrote in it, and gives the slot back.
   func release() {
-    empty()
+    files.remove()
     if let lockDescriptor {
+      unlink(path)
       close(lockDescriptor)
-    } else {
-      rmdir(path)
     }
   }
 
-  private func empty() {
-    for name in entries() { unlink("\(path)/\(name)") }
-  }
-
   private func entries() -> [String] {
-    TemporaryDirectory(path: path).entries()
+    files.entries()
   }
 }

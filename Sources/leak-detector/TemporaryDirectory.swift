@@ -10,11 +10,12 @@ struct TemporaryDirectory {
   /// `$TMPDIR`, or `/tmp`.
   static var base: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
 
-  /// A new directory, `<prefix>.XXXXXX` in ``base``, that only this user may enter.
-  init(prefix: String) throws(InputFailure) {
-    var template = Array("\(Self.base)/\(prefix).XXXXXX".utf8CString)
+  /// A new directory, `<prefix>.XXXXXX` in `directory` (by default ``base``), that only this
+  /// user may enter.
+  init(prefix: String, in directory: String = Self.base) throws(InputFailure) {
+    var template = Array("\(directory)/\(prefix).XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else {
-      throw InputFailure(message: "\(Self.base): cannot create a temporary directory: \(String(cString: strerror(errno)))")
+      throw InputFailure(message: "\(directory): cannot create a temporary directory: \(String(cString: strerror(errno)))")
     }
     path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }

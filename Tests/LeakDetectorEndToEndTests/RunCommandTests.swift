@@ -7,7 +7,7 @@ import XCTest
 /// fixtures in `Fixtures/Run` and the `Examples/Pets` package (optimized in release test runs, where
 /// objects may be stack-promoted and closure contexts reshaped).
 final class RunCommandTests: RunFixtureTestCase {
-  override class var fixtureNames: [String] { ["Leaky", "Clean", "Roots", "Retains", "Crash", "Server"] }
+  override class var fixtureNames: [String] { ["Leaky", "Clean", "Roots", "Retains", "Crash", "Server", "Repoint"] }
 
   private static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Examples").path
@@ -130,6 +130,17 @@ final class RunCommandTests: RunFixtureTestCase {
     let types = (0..<snapshot.objectCount).map { snapshot.object(at: $0).type }
     XCTAssertTrue(types.contains("Server.Request") && types.contains("Server.Response"), "\(types)")
     XCTAssertTrue(snapshot.roots.contains { $0.kind == .global }, "the signal snapshot lists roots")
+  }
+
+  /// The run directory's path is the same from run to run (SwiftPM keys its manifest cache on
+  /// the environment), but each agent writes where the path led when its process started: a
+  /// process that outlives its run never writes into the next run's directory.
+  func testRun_pathRepointedWhileTheProgramRuns_theExitSnapshotStillReachesItsRun() throws {
+    let elsewhere = try temporaryDirectory()
+    let result = try run(["--", programs + "/Repoint", elsewhere])
+    XCTAssertEqual(result.status, 2, result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("1 × Loop.next → Loop"), result.standardOutput)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [])
   }
 
   func testRun_swiftTest_reportsEachPlantedLeakWithItsTestAndNothingForCleanTests() throws {

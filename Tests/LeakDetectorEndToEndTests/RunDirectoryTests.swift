@@ -30,7 +30,7 @@ final class RunDirectoryTests: XCTestCase {
     XCTAssertEqual(first.standardOutput, second.standardOutput)
   }
 
-  func testRun_whileAnotherHoldsTheDirectory_takesTheNextOne_andEmptiesItsOwnAfterwards() throws {
+  func testRun_whileAnotherHoldsTheDirectory_takesTheNextOne_andEachRemovesItsOwn() throws {
     let held = base + "/held"
     let release = base + "/release"
     let holder = Process()
@@ -50,26 +50,29 @@ final class RunDirectoryTests: XCTestCase {
     while !FileManager.default.fileExists(atPath: held) && Date() < deadline { usleep(20_000) }
     let first = try String(contentsOfFile: held, encoding: .utf8).trimmingCharacters(in: .newlines)
 
-    let second = try run("echo $LEAK_DETECTOR_RUN_DIRECTORY").standardOutput.trimmingCharacters(in: .newlines)
+    let second = try run("echo $LEAK_DETECTOR_RUN_DIRECTORY; ls -A $LEAK_DETECTOR_RUN_DIRECTORY/")
     let slots = "\(base)/leak-detector-\(getuid())"
     XCTAssertEqual(first, slots + "/run-0")
-    XCTAssertEqual(second, slots + "/run-1")
-    for directory in [slots, first, second] {
+    XCTAssertEqual(second.standardOutput, slots + "/run-1\n", "a new directory, empty: \(second.standardError)")
+    let files = slots + "/" + (try FileManager.default.destinationOfSymbolicLink(atPath: first))
+    for directory in [slots, files] {
       let attributes = try FileManager.default.attributesOfItem(atPath: directory)
       XCTAssertEqual(attributes[.posixPermissions] as? Int, 0o700, directory)
     }
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: second), [])
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: first), ["written"], "a run's files stay while it runs")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: files), ["written"], "a run's files stay while it runs")
 
     _ = FileManager.default.createFile(atPath: release, contents: nil)
     holder.waitUntilExit()
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: first), [])
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: slots).sorted(), ["run-0.lock", "run-1.lock"],
+      "each run removed its directory")
   }
 
   func testRun_whenTheSharedDirectoryIsNotPrivate_usesADirectoryOfItsOwn() throws {
     let slots = "\(base)/leak-detector-\(getuid())"
     try FileManager.default.createDirectory(atPath: slots, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
     let directory = try run("echo $LEAK_DETECTOR_RUN_DIRECTORY").standardOutput.trimmingCharacters(in: .newlines)
+    XCTAssertFalse(directory.isEmpty)
     XCTAssertTrue(directory.hasPrefix(base + "/leak-detector-run."), directory)
     XCTAssertFalse(FileManager.default.fileExists(atPath: directory), "a directory of the run's own is removed")
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: slots), [], "nothing is written where others may look")

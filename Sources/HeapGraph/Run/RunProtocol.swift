@@ -8,7 +8,9 @@
 package enum RunProtocol {
   /// The environment variables the command sets for the agent.
   package enum Variable: String, CaseIterable, Sendable {
-    /// The private directory the exit snapshots go to; without it, the agent does nothing.
+    /// The private directory the exit snapshots go to; without it, the agent does nothing. Its
+    /// path is the same from run to run (a link to the run's own directory), and the agent
+    /// resolves it when its process starts.
     case runDirectory = "LEAK_DETECTOR_RUN_DIRECTORY"
     /// The shell patterns, one a line, of the executable names of the processes to check.
     case processes = "LEAK_DETECTOR_PROCESSES"
