@@ -97,3 +97,22 @@ func isSameFile(_ first: String, _ second: String) -> Bool {
   guard stat(first, &firstStatus) == 0, stat(second, &secondStatus) == 0 else { return false }
   return firstStatus.st_dev == secondStatus.st_dev && firstStatus.st_ino == secondStatus.st_ino
 }
+
+/// Fails unless `directory` is a directory this process may create files in; `path` (what the
+/// command line gave `option`) names it in the message. A command that runs a program checks
+/// this first, so that a typo fails at once and not after the program ran.
+func checkWritableDirectory(_ directory: String, of path: String, for option: String) throws(InputFailure) {
+  var status = stat()
+  guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+    throw InputFailure(message: "\(path): \(option): there is no directory \(directory); nothing was run")
+  }
+  guard access(directory, W_OK | X_OK) == 0 else {
+    throw InputFailure(message: "\(path): \(option): the directory \(directory) is not writable; nothing was run")
+  }
+}
+
+/// ``checkWritableDirectory(_:of:for:)`` for the directory the file at `path` would go to.
+func checkWritableParent(of path: String, for option: String) throws(InputFailure) {
+  guard let slash = path.lastIndex(of: "/") else { return try checkWritableDirectory(".", of: path, for: option) }
+  try checkWritableDirectory(slash == path.startIndex ? "/" : String(path[..<slash]), of: path, for: option)
+}

@@ -142,6 +142,7 @@ struct RunCommand: ParsableCommand {
         acceptCommand: acceptCommand ?? "leak-detector run --baseline \(path) --update-baseline -- \(command.joined(separator: " "))")
     }
     _ = try gate?.read()  // a malformed baseline fails before the program runs
+    try checkDestinations()
     let directory = try RunDirectory.claim()
     defer { directory.release() }
 
@@ -168,6 +169,17 @@ struct RunCommand: ParsableCommand {
     if growth, try reportGrowth(of: report.processes) && status == .success { status = .found }
     if programStatus != 0 { throw ProgramExit(code: programStatus) }
     if status != .success { throw status }
+  }
+
+  /// Fails before the program runs when a file the run writes would have no directory to go to
+  /// (the snapshots, profiles and reports), rather than after a long program has run.
+  private func checkDestinations() throws(InputFailure) {
+    let files = [("--snapshot", snapshot), ("--profile", profile), ("--output", gating.output.output)]
+      + gating.reports.map { ("--report", Optional($0.path)) }
+    for case let (option, path?) in files { try checkWritableParent(of: path, for: option) }
+    if snapshotSignal != nil || snapshotInterval != nil {
+      try checkWritableDirectory(snapshotDirectory, of: snapshotDirectory, for: "--snapshot-directory")
+    }
   }
 
   /// The processes the agent checks: `--process`, or the defaults for the command.

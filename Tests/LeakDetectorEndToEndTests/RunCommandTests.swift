@@ -205,6 +205,27 @@ final class RunCommandTests: RunFixtureTestCase {
       "leak-detector: error: \(rules): line 1: unknown kind 'typo'; use one of type, site, stack, fingerprint\n")
   }
 
+  /// A file the run would write into a directory that is not there fails at once, before the
+  /// program runs, naming the option and the path; nothing is written.
+  func testRun_destinationWithoutItsDirectory_failsBeforeTheProgramRuns() throws {
+    let missing = try temporaryDirectory() + "/missing"
+    for (option, prefix, file) in [
+      ("--snapshot", "", "/exit.json"), ("--profile", "", "/heap.pb.gz"), ("--output", "", "/report.txt"),
+      ("--report", "sarif:", "/leaks.sarif"),
+    ] {
+      let result = try run([option, prefix + missing + file, "--", programs + "/Leaky"])
+      XCTAssertEqual(result.status, 1, option)
+      XCTAssertEqual(result.standardOutput, "", "\(option): the program did not run")
+      XCTAssertEqual(
+        result.standardError, "leak-detector: error: \(missing + file): \(option): there is no directory \(missing); nothing was run\n")
+    }
+    let interval = try run(["--snapshot-interval", "1", "--snapshot-directory", missing, "--", programs + "/Leaky"])
+    XCTAssertEqual(interval.status, 1)
+    XCTAssertEqual(
+      interval.standardError, "leak-detector: error: \(missing): --snapshot-directory: there is no directory \(missing); nothing was run\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+  }
+
   func testRun_noProcessMatches_exitsWithOneSayingNothingWasChecked() throws {
     let result = try run(["--process", "nothing-like-this", "--", programs + "/Leaky"])
     XCTAssertEqual(result.status, 1)
