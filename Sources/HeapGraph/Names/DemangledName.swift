@@ -211,16 +211,19 @@ package struct DemangledName: Sendable, Hashable {
   /// `Feed.load(to: App.View) -> ()`; all of it when it has none. A private declaration's
   /// discriminator, `(_select in _E350…)` or `(in _E350…)`, is not a parameter list.
   private static func throughParameters(_ text: Substring) -> Substring {
-    guard let open = text.indices.first(where: { text[$0] == "(" && !isDiscriminator(text[$0...]) }) else { return text }
+    let bytes = text.utf8
+    var index = bytes.startIndex
+    while index < bytes.endIndex && !(bytes[index] == UInt8(ascii: "(") && !isDiscriminator(text[index...])) {
+      index = bytes.index(after: index)
+    }
     var depth = 0
-    var index = open
-    while index < text.endIndex {
-      if text[index] == "(" { depth += 1 }
-      if text[index] == ")" {
+    while index < bytes.endIndex {
+      if bytes[index] == UInt8(ascii: "(") { depth += 1 }
+      if bytes[index] == UInt8(ascii: ")") {
         depth -= 1
         if depth == 0 { return text[...index] }
       }
-      index = text.index(after: index)
+      index = bytes.index(after: index)
     }
     return text
   }
@@ -228,10 +231,29 @@ package struct DemangledName: Sendable, Hashable {
   /// Whether `text` starts with a private declaration's discriminator: `(name in _` or `(in _`,
   /// then 32 hexadecimal digits and `)`.
   private static func isDiscriminator(_ text: Substring) -> Bool {
-    guard let marker = text.firstRange(of: "in _"), let close = text.firstIndex(of: ")"), marker.upperBound < close else { return false }
-    let name = text[text.index(after: text.startIndex)..<marker.lowerBound]
-    let hash = text[marker.upperBound..<close]
-    return hash.count == 32 && hash.allSatisfy(\.isHexDigit) && !name.contains("(") && (name.isEmpty || name.hasSuffix(" "))
+    let bytes = text.utf8
+    guard let close = bytes.firstIndex(of: UInt8(ascii: ")")), let marker = firstRange(of: "in _", in: bytes[..<close]) else {
+      return false
+    }
+    let name = bytes[bytes.index(after: bytes.startIndex)..<marker.lowerBound]
+    let hash = bytes[marker.upperBound..<close]
+    return hash.count == 32 && hash.allSatisfy(hexDigits.contains) && !name.contains(UInt8(ascii: "("))
+      && (name.isEmpty || name.last == UInt8(ascii: " "))
+  }
+
+  private static let hexDigits = Set("0123456789abcdefABCDEF".utf8)
+
+  /// The first occurrence of the ASCII `word` in `bytes`.
+  private static func firstRange(of word: String, in bytes: Substring.UTF8View.SubSequence) -> Range<Substring.Index>? {
+    let wanted = Array(word.utf8)
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      if bytes[index] == wanted[0] && bytes[index...].starts(with: wanted) {
+        return index..<bytes.index(index, offsetBy: wanted.count)
+      }
+      index = bytes.index(after: index)
+    }
+    return nil
   }
 
   /// The prefix `text` starts with, if any.
@@ -275,25 +297,28 @@ package struct DemangledName: Sendable, Hashable {
     ("variable initialization expression of ", .relation),
   ]
 
-  /// The parts of `text` between occurrences of `separator` outside brackets.
+  /// The parts of `text` between occurrences of `separator` outside brackets. Read byte by byte:
+  /// brackets, arrows, operators and separators are ASCII, so no character is split.
   static func topLevelParts(of text: Substring, separatedBy separator: String) -> [Substring] {
+    let bytes = text.utf8
+    let separatorBytes = Array(separator.utf8)
     var parts: [Substring] = []
     var depth = 0
-    var start = text.startIndex
-    var index = text.startIndex
-    while index < text.endIndex {
-      switch bracket(in: text, at: index) {
+    var start = bytes.startIndex
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      switch bracket(in: bytes, at: index) {
       case .opening: depth += 1
       case .closing: depth = max(depth - 1, 0)
       case nil: break
       }
-      if depth == 0, startsWith(text[index...], separator) {
+      if depth == 0, bytes[index] == separatorBytes[0], bytes[index...].starts(with: separatorBytes) {
         parts.append(text[start..<index])
-        index = text.index(index, offsetBy: separator.count)
+        index = bytes.index(index, offsetBy: separatorBytes.count)
         start = index
         continue
       }
-      index = text.index(after: index)
+      index = bytes.index(after: index)
     }
     parts.append(text[start...])
     return parts
@@ -301,17 +326,18 @@ package struct DemangledName: Sendable, Hashable {
 
   /// The index of the bracket that closes the one at `open`.
   private static func closingBracket(in text: Substring, from open: Substring.Index) -> Substring.Index? {
+    let bytes = text.utf8
     var depth = 0
     var index = open
-    while index < text.endIndex {
-      switch bracket(in: text, at: index) {
+    while index < bytes.endIndex {
+      switch bracket(in: bytes, at: index) {
       case .opening: depth += 1
       case .closing:
         depth -= 1
         if depth == 0 { return index }
       case nil: break
       }
-      index = text.index(after: index)
+      index = bytes.index(after: index)
     }
     return nil
   }
@@ -330,22 +356,31 @@ package struct DemangledName: Sendable, Hashable {
     }
   }
 
-  /// Whether the character at `index` opens or closes a bracket: ``bracket(_:after:)``, and not
-  /// the `<` or `>` of an operator's name (`Swift.<= infix`, `App.<~> prefix`).
-  private static func bracket(in text: Substring, at index: Substring.Index) -> Bracket? {
-    let previous = index > text.startIndex ? text[text.index(before: index)] : nil
-    guard let bracket = bracket(text[index], after: previous) else { return nil }
-    return (text[index] == "<" || text[index] == ">") && isInOperatorName(text, at: index) ? nil : bracket
+  /// Whether the byte at `index` opens or closes a bracket: as ``bracket(_:after:)`` says of its
+  /// character, and not the `<` or `>` of an operator's name (`Swift.<= infix`, `App.<~> prefix`).
+  private static func bracket(in bytes: Substring.UTF8View, at index: Substring.Index) -> Bracket? {
+    let byte = bytes[index]
+    switch byte {
+    case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): return .opening
+    case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): return .closing
+    case UInt8(ascii: "<"): return isInOperatorName(bytes, at: index) ? nil : .opening
+    case UInt8(ascii: ">"):
+      if index > bytes.startIndex && bytes[bytes.index(before: index)] == UInt8(ascii: "-") { return nil }
+      return isInOperatorName(bytes, at: index) ? nil : .closing
+    default: return nil
+    }
   }
 
   /// Whether the operator character at `index` belongs to an operator's name: a run of operator
   /// characters followed by ` infix`, ` prefix` or ` postfix`.
-  private static func isInOperatorName(_ text: Substring, at index: Substring.Index) -> Bool {
+  private static func isInOperatorName(_ bytes: Substring.UTF8View, at index: Substring.Index) -> Bool {
     var end = index
-    while end < text.endIndex, isOperatorCharacter(text[end]) { end = text.index(after: end) }
-    let rest = text[end...]
-    return startsWith(rest, " infix") || startsWith(rest, " prefix") || startsWith(rest, " postfix")
+    while end < bytes.endIndex, operatorBytes.contains(bytes[end]) { end = bytes.index(after: end) }
+    let rest = bytes[end...]
+    return rest.starts(with: " infix".utf8) || rest.starts(with: " prefix".utf8) || rest.starts(with: " postfix".utf8)
   }
+
+  private static let operatorBytes = Set("/=-+!*%<>&|^~?.".utf8)
 
   /// Whether `text` starts with the characters of `prefix`, compared as UTF-8 (the prefixes the
   /// demangler writes are ASCII, and a byte comparison costs far less than one of characters).

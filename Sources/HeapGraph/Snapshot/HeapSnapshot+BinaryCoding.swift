@@ -97,22 +97,35 @@ extension HeapSnapshot {
   /// in that table (version 4).
   private func writeStacksIndexingFrames(into writer: inout BinaryWriter) {
     var table: [StackFrame] = []
-    // Frames are told apart by their pc first: the frames of one pc are almost always one frame.
-    var positionsByPC: [UInt64: [Int32]] = [:]
-    let indices = stacks.map { stack in
-      stack.frames.map { frame -> Int32 in
+    // A frame is found by its pc: the frames of one pc are almost always one frame, and the
+    // others (a closure's frame renamed) are looked up in full.
+    var positionByPC: [UInt64: Int32] = [:]
+    var otherPositions: [StackFrame: Int32] = [:]
+    var positions: [Int32] = []
+    positions.reserveCapacity(stacks.reduce(0) { $0 + $1.frames.count })
+    for stack in stacks {
+      for frame in stack.frames {
         let pc = frame.pc ?? 0
-        if let known = positionsByPC[pc]?.first(where: { table[Int($0)] == frame }) { return known }
-        table.append(frame)
-        positionsByPC[pc, default: []].append(Int32(table.count - 1))
-        return Int32(table.count - 1)
+        if let position = positionByPC[pc], table[Int(position)] == frame {
+          positions.append(position)
+        } else if let position = otherPositions[frame] {
+          positions.append(position)
+        } else {
+          let position = Int32(table.count)
+          table.append(frame)
+          if positionByPC[pc] == nil { positionByPC[pc] = position } else { otherPositions[frame] = position }
+          positions.append(position)
+        }
       }
     }
     Self.write(table, into: &writer)
     writer.integer(Int64(stacks.count))
-    for (stack, frames) in zip(stacks, indices) {
+    var next = 0
+    for stack in stacks {
       writer.integer(stack.id)
-      writer.array(frames)
+      writer.integer(Int64(stack.frames.count))
+      for position in positions[next..<(next + stack.frames.count)] { writer.integer(position) }
+      next += stack.frames.count
     }
   }
 
@@ -235,11 +248,21 @@ extension HeapSnapshot {
     let table = try readFrames(&reader)
     var stacks: [Stack] = []
     let stackCount = try reader.count(ofItemsOfAtLeast: 16, "stacks")
+    stacks.reserveCapacity(stackCount)
     for index in 0..<stackCount {
       let id: Int64 = try reader.integer()
-      let positions: [Int32] = try reader.array()
-      try check(positions, "stacks[\(index)].frames", names: "frames", in: 0..<Int32(table.count))
-      stacks.append(Stack(id: id, frames: positions.map { table[Int($0)] }))
+      let frameCount = try reader.count(ofItemsOfAtLeast: 4, "frames")
+      var frames: [StackFrame] = []
+      frames.reserveCapacity(frameCount)
+      for frame in 0..<frameCount {
+        let position: Int32 = try reader.integer()
+        guard position >= 0 && Int(position) < table.count else {
+          throw BinaryDecodingError(
+            message: "stacks[\(index)].frames[\(frame)]: index \(position) is out of range (there are \(table.count) frames)")
+        }
+        frames.append(table[Int(position)])
+      }
+      stacks.append(Stack(id: id, frames: frames))
     }
     return stacks
   }
