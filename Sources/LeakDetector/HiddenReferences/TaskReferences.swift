@@ -182,7 +182,9 @@ struct TaskReferences {
   /// The job id of the task at `address` (``ConcurrencyLayout/Task/jobIDShift``), or `nil` when
   /// its memory cannot be read.
   static func jobID(ofTask address: UInt) -> UInt32? {
-    MemoryReader.readWord(at: address &+ ConcurrencyLayout.Task.jobFlags).map(ConcurrencyLayout.Task.jobID(inFlagsWord:))
+    MemoryReader.readWord(at: address &+ ConcurrencyLayout.Task.jobFlags).map {
+      UInt32(truncatingIfNeeded: $0 >> ConcurrencyLayout.Task.jobIDShift)
+    }
   }
 
   /// Whether the task at `address`, which has not completed, runs on a thread now.
