@@ -1,4 +1,5 @@
 import LeakDetector
+import Testing
 import XCTest
 
 /// One generation-mode leak check: starts the allocation tracker if it is not running and a
@@ -20,11 +21,13 @@ struct GenerationCheck {
   }
 
   /// Reports the survivors of the body's generation at their allocation sites (or `location`),
-  /// except the objects in `excluding` (watched ones, reported at their own line), then stops
-  /// the tracker if this check started it.
+  /// except the objects in `excluding` (watched ones, reported at their own line) and, in a Swift
+  /// Testing test, those another test allocated meanwhile, then stops the tracker if this check
+  /// started it.
   func finish(location: (file: String, line: Int), testCase: XCTestCase? = nil, excluding: Set<UInt> = []) {
     AllocationTracker.markGeneration()  // what the check itself allocates is not the test's
-    let findings = LeakChecker(configuration: configuration).check(generation: generation)
+    let runningTest = Test.current.map { (name: $0.name, fileName: $0.sourceLocation.fileName) }
+    let findings = LeakChecker(configuration: configuration).check(generation: generation, runningTest: runningTest)
     LeakReporting.report(findings.filter { !excluding.contains($0.address) }, otherwiseAt: location, testCase: testCase)
     cancel()
   }

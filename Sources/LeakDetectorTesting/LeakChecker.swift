@@ -35,12 +35,18 @@ struct LeakChecker {
     return findings
   }
 
-  /// The top-most survivors among the objects allocated in `generation`.
-  func check(generation: Int) -> [LeakFinding] {
+  /// The top-most survivors among the objects allocated in `generation`, but those whose
+  /// allocation stack names a test other than `runningTest` (a Swift Testing test's name and the
+  /// name of its file), which ran in parallel with it: they are that test's.
+  func check(generation: Int, runningTest: (name: String, fileName: String)? = nil) -> [LeakFinding] {
     guard configuration.isEnabled else { return [] }
+    // A task the test framework's own code made meanwhile (the runner starting another test) is
+    // not the test's.
     func hasSurvivors() -> Bool {
       AllocationTracker.liveObjects(inGeneration: generation).contains { !configuration.isAllowed(type: $0.typeName) }
-        || AllocationTracker.unfinishedTaskCount(inGeneration: generation) > 0
+        || AllocationTracker.unfinishedTaskStacks(inGeneration: generation).contains {
+          !TestAttribution.isTestFrameworkCode(AllocationTracker.allocationStack(ofStack: $0))
+        }
     }
     guard hasSurvivors() else { return [] }
     waitForGracePeriod { !hasSurvivors() }
@@ -51,7 +57,12 @@ struct LeakChecker {
       }
     }
     let graph = ObjectGraph(heap.snapshot)
-    let candidates = graph.nodes.filter { graph.generation(of: $0) == generation && !configuration.isAllowed(type: graph.typeName(of: $0)) }
+    let candidates = graph.nodes.filter { node in
+      guard graph.generation(of: node) == generation, !configuration.isAllowed(type: graph.typeName(of: node)) else { return false }
+      let frames = graph.allocationStack(of: node)?.frames ?? []
+      if graph.kind(of: node) == .task && TestAttribution.isTestFrameworkCode(frames) { return false }
+      return !(runningTest.map { TestAttribution.isAnotherTest(allocating: frames, than: $0.name, in: $0.fileName) } ?? false)
+    }
     var findings = explain(candidates: candidates.map { ($0, nil) }, in: graph, suppressingHeldCandidates: true)
     let stillAlive = Set(AllocationTracker.liveObjects(inGeneration: generation).map(\.address))
     for index in findings.indices where !stillAlive.contains(findings[index].address) && !findings[index].isTask {

@@ -13,9 +13,11 @@ import Testing
 /// }
 /// ```
 ///
-/// The allocation tracker sees the whole process, so leak-checked tests run one at a time; tests
-/// without the trait that run in parallel can still allocate into a checked test's generation:
-/// mark suites that use the trait `.serialized`, or run them in a separate process.
+/// The allocation tracker sees the whole process, so leak-checked tests run one at a time. Tests
+/// without the trait that run in parallel allocate into a checked test's generation: what their
+/// allocation stacks name as theirs, and the tasks the runner makes, are left out; what they
+/// allocate from code that names no test is not: mark such suites `.serialized` with the checked
+/// ones, or run them in a separate process.
 public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
   public var configuration: LeakCheckConfiguration
   public var isRecursive: Bool { true }

@@ -25,6 +25,13 @@ private let asyncXCTestFrames = [
   completeTaskWithClosure,
 ]
 
+/// Swift Testing's runner: the closure of its generic `_forEach` that adds a test's task to a
+/// task group.
+private let runnerClosure = StackFrame(
+  symbol:
+    "(3) suspend resume partial function for generic specialization <Testing.Graph<Swift.String, Swift.Optional<Testing.Runner.Plan.Step>>, Swift.LazyMapSequence<Swift.Array<(key: Swift.String, value: Testing.Graph<Swift.String, Swift.Optional<Testing.Runner.Plan.Step>>)>, Testing.Graph<Swift.String, Swift.Optional<Testing.Runner.Plan.Step>>>> of closure #1 (inout Swift.ThrowingTaskGroup<(), Swift.Error>) async throws -> () in static Testing.Runner.(_forEach in _E393D8EDD5AFFA0BF3AEFD347B81DFDF)<A, B where A: Swift.Sendable, A == B.Element, B: Swift.Sequence>(in: B, namingTasksWith: (A) -> Swift.Optional<(taskName: Swift.String, action: Swift.Optional<Swift.String>)>, _: @Sendable (A) async throws -> ()) async throws -> ()"
+)
+
 /// The frames above a Swift Testing function: the code its `@Test` macro expands to, then the
 /// runner's.
 private let swiftTestingFrames = [
@@ -32,8 +39,13 @@ private let swiftTestingFrames = [
     symbol:
       "(1) await resume partial function for $s8AppTests5adopt4TestfMp_7__localfMu_ #1 @Sendable (isolated Swift.Optional<Swift.Actor>) async throws -> () in AppTests.($s8AppTests5adopt4TestfMp_15ed3ff0d68856942fMu_ in _B7AA348DC2B826B6EED13F73D404FD86)@Sendable () async throws -> ()"
   ),
+  StackFrame(
+    symbol:
+      "(2) await resume partial function for generic specialization <Testing.Test.Case, ()> of (extension in Testing):Testing.TestCancellable.withCancellationHandling<A>(() async throws -> A1) async throws -> A1"
+  ),
   StackFrame(symbol: "(2) await resume partial function for Testing.Test.Case.run(configuration: Testing.Configuration) async throws -> ()"),
   StackFrame(symbol: "(1) await resume partial function for closure #1 () async -> () in Testing.Runner._runTestCases(_: Testing.Runner.Plan.Step) async throws -> ()"),
+  runnerClosure,
   StackFrame(symbol: "_ZL12completeTaskPN5swift12AsyncContextEPNS_10SwiftErrorE"),
 ]
 
@@ -138,5 +150,56 @@ final class TestAttributionTests: XCTestCase {
       StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
     ]
     XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "AppTests.FeedTests.testLoad()")
+  }
+
+  // MARK: - The test framework's own tasks
+
+  /// Swift Testing's runner adds the task of the next test to a task group: the creation stack a
+  /// task check read in a debug build, and the one a release build read, where `addTask` has a
+  /// frame of its own.
+  func testTestFrameworkCode_theRunnerAddingATestsTask_isTheFrameworks() {
+    let addTask = StackFrame(
+      symbol: "Swift.ThrowingTaskGroup.addTask(name: Swift.Optional<Swift.String>, priority: Swift.Optional<Swift.TaskPriority>, operation: __owned @Sendable @isolated(any) () async throws -> A) -> ()",
+      file: "/toolchain/swift/stdlib/public/Concurrency/TaskGroup.swift", line: 530)
+    XCTAssertTrue(TestAttribution.isTestFrameworkCode([runnerClosure]))
+    XCTAssertTrue(TestAttribution.isTestFrameworkCode([addTask, runnerClosure, runJob, StackFrame(symbol: "start_thread")]))
+    XCTAssertNil(TestAttribution.test(allocating: [addTask, runnerClosure, runJob], inTestProcess: true))
+  }
+
+  func testTestFrameworkCode_aTaskTheTestOrItsCodeMakes_isNotTheFrameworks() {
+    let spawnInTest = StackFrame(symbol: "AppTests.adopt() async throws -> ()", file: "/p/Tests/AppTests/AdoptTests.swift", line: 4)
+    XCTAssertFalse(TestAttribution.isTestFrameworkCode([spawnInTest] + swiftTestingFrames))
+    XCTAssertFalse(TestAttribution.isTestFrameworkCode([allocation, helperAfterAnAwait] + asyncXCTestFrames))
+    // No framework frame: a task a library made (a stack cut at the runtime, or none at all).
+    XCTAssertFalse(TestAttribution.isTestFrameworkCode([StackFrame(symbol: "Swift.Task.init(priority:operation:)"), completeTaskWithClosure]))
+    XCTAssertFalse(TestAttribution.isTestFrameworkCode([]))
+  }
+
+  // MARK: - Another test, running in parallel
+
+  func testAnotherTest_anObjectAParallelTestAllocated_isItsAndNotTheRunningTests() {
+    let feedTest = StackFrame(
+      symbol: "(1) await resume partial function for AppTests.FeedTests.load() async throws -> ()", file: "/p/Tests/AppTests/FeedTests.swift",
+      line: 9)
+    let frames = [allocation, feedTest] + swiftTestingFrames
+    XCTAssertTrue(TestAttribution.isAnotherTest(allocating: frames, than: "adopt()", in: "FeedTests.swift"))
+    // The same name in another file is another suite's test.
+    XCTAssertTrue(TestAttribution.isAnotherTest(allocating: frames, than: "load()", in: "AdoptTests.swift"))
+    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: frames, than: "load()", in: "FeedTests.swift"))
+    // A test with parameters is named by its labels.
+    let parameterized = StackFrame(
+      symbol: "AppTests.FeedTests.load(count: Swift.Int) async throws -> ()", file: "/p/Tests/AppTests/FeedTests.swift", line: 12)
+    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: [allocation, parameterized] + swiftTestingFrames, than: "load(count:)", in: "FeedTests.swift"))
+  }
+
+  func testAnotherTest_noTestASetUpOrTheRunningTest_isNotKnownToBeAnothers() {
+    // No test in the stack: a helper's task, a library's thread.
+    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: [allocation, helperAfterAnAwait, runJob], than: "adopt()", in: "AdoptTests.swift"))
+    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: [], than: "adopt()", in: "AdoptTests.swift"))
+    // A suite's set-up runs for the running test too.
+    let suiteInit = [allocation, StackFrame(symbol: "AppTests.FeedSuite.init() -> AppTests.FeedSuite")] + swiftTestingFrames
+    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: suiteInit, than: "adopt()", in: "AdoptTests.swift"))
+    let adopt = [allocation, StackFrame(symbol: "(1) await resume partial function for AppTests.adopt() async throws -> ()")] + swiftTestingFrames
+    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: adopt, than: "adopt()", in: "AdoptTests.swift"))
   }
 }

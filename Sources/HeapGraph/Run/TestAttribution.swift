@@ -31,6 +31,29 @@ public enum TestAttribution {
   /// the stack shows none. `inTestProcess` allows the rule for stacks that end in the
   /// concurrency runtime (a test runner's process).
   public static func test(allocating frames: [StackFrame], inTestProcess: Bool) -> String? {
+    testFrame(allocating: frames, inTestProcess: inTestProcess).map(name(of:))
+  }
+
+  /// Whether an object with `frames` (innermost first) was allocated by a test other than the one
+  /// named `name` (as Swift Testing names it: `adopt()`, `feed(count:)`) declared in the file
+  /// `fileName`: a test running in parallel with it. An object whose stack names no test, or a
+  /// set-up or tear-down, is not known to be another test's.
+  ///
+  /// ```text
+  /// [App.Node.__allocating_init(), (1) await resume partial function for AppTests.FeedTests.load() async
+  ///  (FeedTests.swift:9), …Testing.Runner…], than ("adopt()", "AdoptTests.swift")  →  true
+  /// ```
+  public static func isAnotherTest(allocating frames: [StackFrame], than name: String, in fileName: String) -> Bool {
+    guard let frame = testFrame(allocating: frames, inTestProcess: true) else { return false }
+    let function = functionName(frame.symbol ?? "")
+    guard role(of: function) == nil else { return false }
+    let baseName = { (name: Substring) in name.prefix { $0 != "(" }.split(separator: ".").last ?? "" }
+    let file = frame.file?.split(separator: "/").last
+    return baseName(function[...]) != baseName(name[...]) || (file.map { $0 != fileName } ?? false)
+  }
+
+  /// The frame of the test function ``test(allocating:inTestProcess:)`` names.
+  private static func testFrame(allocating frames: [StackFrame], inTestProcess: Bool) -> StackFrame? {
     // The test's code may call into the framework and be called back (an assertion's autoclosure
     // in a helper): the test is the candidate below the framework's outermost frames.
     var candidate: StackFrame?
@@ -49,9 +72,35 @@ public enum TestAttribution {
         candidate = frame
       }
     }
-    if let found { return name(of: found) }
+    if let found { return found }
     guard inTestProcess, endsInRuntime, let candidate, hasTheShapeOfATest(candidate) else { return nil }
-    return name(of: candidate)
+    return candidate
+  }
+
+  /// Whether a stack (innermost first) is the test framework's own: it has a framework frame and,
+  /// up to where the concurrency runtime runs it, no frame of other code, only forwarding code and
+  /// the standard and concurrency libraries (Swift Testing's runner adding the task of another
+  /// test, which runs while this one ends). What such a stack makes is not the test's, whichever
+  /// generation it falls in.
+  ///
+  /// ```text
+  /// [(3) suspend resume partial function for generic specialization <…> of closure #1 (inout
+  ///  Swift.ThrowingTaskGroup<(), Swift.Error>) async throws -> () in static Testing.Runner.(_forEach in _E393…)…]  →  true
+  /// ```
+  public static func isTestFrameworkCode(_ frames: [StackFrame]) -> Bool {
+    var hasFramework = false
+    for frame in frames {
+      guard let symbol = frame.symbol else { continue }
+      let name = DemangledName(symbol)
+      if isFramework(name) {
+        hasFramework = true
+      } else if isConcurrencyRuntime(symbol) {
+        break
+      } else if !passesCallsOn(name) {
+        return false
+      }
+    }
+    return hasFramework
   }
 
   /// How a frame the attribution chose is named: its function as people write it
@@ -95,9 +144,19 @@ public enum TestAttribution {
     // frames and the code its `@Test` macro expands to (mangled `…TestfMp_…`), also as parts of
     // async functions and in closures.
     let symbol = name.text
-    return name.declaration.hasPrefix("XCTest.") || name.declaration.hasPrefix("Testing.") || symbol.containsBytes(" in XCTest.")
+    let outermost = qualifiedName(name.contexts.last ?? name.declaration)
+    return outermost.hasPrefix("XCTest.") || outermost.hasPrefix("Testing.") || symbol.containsBytes(" in XCTest.")
       || symbol.containsBytes(" in Testing.") || symbol.containsBytes("__allTests__") || symbol.containsBytes("TestfMp_")
       || symbol.containsBytes("$test_container__")
+  }
+
+  /// A declaration's name from its module on: without `static ` and an extension's module
+  /// (`static (extension in Testing):Testing.TestCancellable.withCancellationHandling<A>(…)` →
+  /// `Testing.TestCancellable.withCancellationHandling<A>(…)`).
+  private static func qualifiedName(_ declaration: Substring) -> Substring {
+    var name = declaration.hasPrefix("static ") ? declaration.dropFirst("static ".count) : declaration
+    if name.hasPrefix("(extension in "), let end = name.firstRange(of: "):") { name = name[end.upperBound...] }
+    return name
   }
 
   /// Whether the frame is the concurrency runtime's code that runs tasks: the job runner, and the
@@ -130,10 +189,10 @@ public enum TestAttribution {
     return inTestDirectory || module(of: function).hasSuffix("Tests")
   }
 
-  /// The module a function's name starts with (`AppTests` of `static AppTests.Suite.make()`).
+  /// The module a function's name starts with (`AppTests` of `static AppTests.Suite.make()`,
+  /// `Swift` of `(extension in Swift):Swift.Sequence.map<A>(…)`).
   private static func module(of function: String) -> Substring {
-    let name = function.hasPrefix("static ") ? function.dropFirst("static ".count) : function[...]
-    return name.prefix { $0 != "." && $0 != "(" && $0 != "<" }
+    qualifiedName(function[...]).prefix { $0 != "." && $0 != "(" && $0 != "<" }
   }
 
   private static func isAsyncFunctionName(_ symbol: String) -> Bool {

@@ -24,15 +24,15 @@ extension AllocationTracker {
     UInt32(truncatingIfNeeded: entry.size)
   }
 
-  /// How many tasks made in `generation` (among those the registry remembers) have not
-  /// completed, read from this process while its threads run: the kernel reads each task's
-  /// words (``cleak_read_words_checked``), so a task freed meanwhile reads as something else and
-  /// is not counted. What a test's check asks before it captures anything.
-  package static func unfinishedTaskCount(inGeneration generation: Int) -> Int {
+  /// The creation stacks of the tasks made in `generation` (among those the registry remembers)
+  /// that have not completed, read from this process while its threads run: the kernel reads
+  /// each task's words (``cleak_read_words_checked``), so a task freed meanwhile reads as
+  /// something else and is left out. What a test's check asks before it captures anything.
+  package static func unfinishedTaskStacks(inGeneration generation: Int) -> [UInt32] {
     var seen: Set<UInt> = []
     let entries = registeredTasks().reversed().filter { Int($0.generation) == generation && seen.insert($0.object).inserted }
     let tasks = entries.map(\.object)
-    guard !tasks.isEmpty else { return 0 }
+    guard !tasks.isEmpty else { return [] }
     typealias Task = ConcurrencyLayout.Task
     func words(at addresses: [UInt]) -> [UInt] {
       var words = [UInt](repeating: 0, count: addresses.count)
@@ -43,12 +43,12 @@ extension AllocationTracker {
     let kinds = words(at: metadata)
     let jobFlags = words(at: tasks.map { $0 &+ Task.jobFlags })
     let status = words(at: tasks.map { $0 &+ Task.status })
-    return tasks.indices.count { index in
+    return tasks.indices.filter { index in
       metadata[index] != 0 && HeapObjectKind.of(kindWord: kinds[index]) == .task
         && UInt32(truncatingIfNeeded: jobFlags[index]) & Task.jobKindMask == Task.jobKindTask
         && UInt32(truncatingIfNeeded: jobFlags[index] >> Task.jobIDShift) == jobID(of: entries[index])
         && UInt32(truncatingIfNeeded: status[index]) & Task.statusIsComplete == 0
-    }
+    }.map { entries[$0].stack }
   }
 
   /// The registry's entries, oldest first; each may name a task that has ended since.
