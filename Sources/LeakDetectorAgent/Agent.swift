@@ -55,7 +55,10 @@ enum Agent {
     let arguments = commandLine()
     if arguments.contains("--dump-tests-json") || arguments.contains("--list-tests") { return }
     guard let loaded = RunProtocol.Settings(environment: { getenv($0.rawValue).map { String(cString: $0) } }),
-      let runDirectory = resolved(loaded.runDirectory)
+      // The run's own directory, which the path names while that run lasts (the path is the same
+      // from run to run): resolved once, so that a process that outlives its run writes nothing
+      // where a later run reads; nothing when the run has already ended.
+      let runDirectory = FileBytes.resolvedPath(loaded.runDirectory)
     else { return }
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
     if let reason = AgentRuntimeCheck.ofThisProcess(program: program).refusalReason {
@@ -74,15 +77,6 @@ enum Agent {
       _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0) })
     }
     if loaded.snapshotInterval != nil { startTakingSnapshotsOnInterval() }
-  }
-
-  /// The run's own directory, which the run directory's path names while that run lasts (the
-  /// path is the same from run to run): resolved once, so that a process that outlives its run
-  /// writes nothing where a later run reads. `nil` when the run has already ended.
-  private static func resolved(_ runDirectory: String) -> String? {
-    guard let path = realpath(runDirectory, nil) else { return nil }
-    defer { free(path) }
-    return String(cString: path)
   }
 
   /// Leaves this process unchecked: says why on its standard error and in the run directory,

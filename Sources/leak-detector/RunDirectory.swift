@@ -85,7 +85,7 @@ struct RunDirectory {
   /// capture took when the agent said so.
   func exitSnapshots() throws(InputFailure) -> [(snapshot: HeapSnapshot, duration: CaptureDuration?)] {
     var snapshots: [(pid: Int32, snapshot: HeapSnapshot)] = []
-    for name in entries() {
+    for name in files.entries() {
       guard let processID = RunProtocol.processID(ofExitSnapshot: name) else { continue }
       let file = "\(files.path)/\(name)"
       let bytes = try readFile(file)
@@ -104,7 +104,7 @@ struct RunDirectory {
   /// The processes the agents refused to check, with why, in the order of their ids (a file
   /// that is not a refusal is skipped).
   func refusals() -> [RunProtocol.Refusal] {
-    entries().compactMap { name -> (Int32, RunProtocol.Refusal)? in
+    files.entries().compactMap { name -> (Int32, RunProtocol.Refusal)? in
       guard let processID = RunProtocol.Refusal.processID(ofFile: name), let bytes = try? readFile("\(files.path)/\(name)"),
         let refusal = RunProtocol.Refusal(fileBytes: bytes)
       else { return nil }
@@ -119,9 +119,5 @@ struct RunDirectory {
       unlink(path)
       close(lockDescriptor)
     }
-  }
-
-  private func entries() -> [String] {
-    files.entries()
   }
 }

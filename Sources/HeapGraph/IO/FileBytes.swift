@@ -144,7 +144,7 @@ public enum FileBytes {
       try writeInPlace(to: path, write)
       return
     }
-    let target = exists ? resolvedPath(path) : path
+    let target = exists ? resolvedPath(path) ?? path : path
     let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
     let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
     var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
@@ -194,9 +194,9 @@ public enum FileBytes {
     }
   }
 
-  /// `path` with every symbolic link resolved, or `path` itself when that fails.
-  private static func resolvedPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
+  /// `path` with every symbolic link resolved, or `nil` when it names nothing that exists.
+  package static func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
   }

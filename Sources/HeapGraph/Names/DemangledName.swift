@@ -69,7 +69,7 @@ package struct DemangledName: Sendable, Hashable {
       contexts = [rest]
       return
     }
-    if let suffix = rest.firstRange(of: " with unmangled suffix ") { rest = rest[..<suffix.lowerBound] }
+    if let suffix = rest.utf8.firstRange(ofBytes: " with unmangled suffix ") { rest = rest[..<suffix.lowerBound] }
     var prefixes: [Prefix] = []
     while let prefix = Self.prefix(of: rest) {
       prefixes.append(prefix)
@@ -174,7 +174,7 @@ package struct DemangledName: Sendable, Hashable {
   /// (`implicit closure #1 () throws -> Any in Tests.testA() -> ()` → `Tests.testA()`).
   package var function: String {
     var name = isClosure ? contexts[contexts.count - 1] : declaration
-    if let arrow = name.firstRange(of: " -> ") { name = name[..<arrow.lowerBound] }
+    if let arrow = name.utf8.firstRange(ofBytes: " -> ") { name = name[..<arrow.lowerBound] }
     while let suffix = [" throws", " async"].first(where: name.hasSuffix) { name = name.dropLast(suffix.count) }
     return String(name)
   }
@@ -232,7 +232,7 @@ package struct DemangledName: Sendable, Hashable {
   /// then 32 hexadecimal digits and `)`.
   private static func isDiscriminator(_ text: Substring) -> Bool {
     let bytes = text.utf8
-    guard let close = bytes.firstIndex(of: UInt8(ascii: ")")), let marker = firstRange(of: "in _", in: bytes[..<close]) else {
+    guard let close = bytes.firstIndex(of: UInt8(ascii: ")")), let marker = bytes[..<close].firstRange(ofBytes: "in _") else {
       return false
     }
     let name = bytes[bytes.index(after: bytes.startIndex)..<marker.lowerBound]
@@ -242,19 +242,6 @@ package struct DemangledName: Sendable, Hashable {
   }
 
   private static let hexDigits = Set("0123456789abcdefABCDEF".utf8)
-
-  /// The first occurrence of the ASCII `word` in `bytes`.
-  private static func firstRange(of word: String, in bytes: Substring.UTF8View.SubSequence) -> Range<Substring.Index>? {
-    let wanted = Array(word.utf8)
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
-      if bytes[index] == wanted[0] && bytes[index...].starts(with: wanted) {
-        return index..<bytes.index(index, offsetBy: wanted.count)
-      }
-      index = bytes.index(after: index)
-    }
-    return nil
-  }
 
   /// The prefix `text` starts with, if any.
   private static func prefix(of text: Substring) -> Prefix? {
@@ -345,30 +332,30 @@ package struct DemangledName: Sendable, Hashable {
   /// A character that opens or closes a bracket.
   enum Bracket { case opening, closing }
 
-  /// Whether `character`, after `previous`, opens or closes a bracket: `(`, `<`, `[` and `{` open
-  /// one and their counterparts close it, except the `>` of an arrow `->`.
+  /// Whether `character`, after `previous`, opens or closes a bracket: what the byte version of
+  /// `bracket(_:after:)` says of its ASCII byte.
   static func bracket(_ character: Character, after previous: Character?) -> Bracket? {
-    switch character {
-    case "(", "<", "[", "{": .opening
-    case ">" where previous == "-": nil
-    case ")", ">", "]", "}": .closing
+    character.asciiValue.flatMap { bracket($0, after: previous?.asciiValue) }
+  }
+
+  /// Whether `byte`, after `previous`, opens or closes a bracket: `(`, `<`, `[` and `{` open one
+  /// and their counterparts close it, except the `>` of an arrow `->`.
+  static func bracket(_ byte: UInt8, after previous: UInt8?) -> Bracket? {
+    switch byte {
+    case UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "{"): .opening
+    case UInt8(ascii: ">") where previous == UInt8(ascii: "-"): nil
+    case UInt8(ascii: ")"), UInt8(ascii: ">"), UInt8(ascii: "]"), UInt8(ascii: "}"): .closing
     default: nil
     }
   }
 
-  /// Whether the byte at `index` opens or closes a bracket: as ``bracket(_:after:)`` says of its
-  /// character, and not the `<` or `>` of an operator's name (`Swift.<= infix`, `App.<~> prefix`).
+  /// Whether the byte at `index` opens or closes a bracket: what `bracket(_:after:)` says of it,
+  /// and not the `<` or `>` of an operator's name (`Swift.<= infix`, `App.<~> prefix`).
   private static func bracket(in bytes: Substring.UTF8View, at index: Substring.Index) -> Bracket? {
     let byte = bytes[index]
-    switch byte {
-    case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): return .opening
-    case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): return .closing
-    case UInt8(ascii: "<"): return isInOperatorName(bytes, at: index) ? nil : .opening
-    case UInt8(ascii: ">"):
-      if index > bytes.startIndex && bytes[bytes.index(before: index)] == UInt8(ascii: "-") { return nil }
-      return isInOperatorName(bytes, at: index) ? nil : .closing
-    default: return nil
-    }
+    let previous = index > bytes.startIndex ? bytes[bytes.index(before: index)] : nil
+    guard let bracket = bracket(byte, after: previous) else { return nil }
+    return (byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")) && isInOperatorName(bytes, at: index) ? nil : bracket
   }
 
   /// Whether the operator character at `index` belongs to an operator's name: a run of operator
@@ -380,7 +367,9 @@ package struct DemangledName: Sendable, Hashable {
     return rest.starts(with: " infix".utf8) || rest.starts(with: " prefix".utf8) || rest.starts(with: " postfix".utf8)
   }
 
-  private static let operatorBytes = Set("/=-+!*%<>&|^~?.".utf8)
+  /// The characters an operator's name is made of (all ASCII).
+  private static let operatorCharacters = "/=-+!*%<>&|^~?."
+  private static let operatorBytes = Set(operatorCharacters.utf8)
 
   /// Whether `text` starts with the characters of `prefix`, compared as UTF-8 (the prefixes the
   /// demangler writes are ASCII, and a byte comparison costs far less than one of characters).
@@ -393,5 +382,5 @@ package struct DemangledName: Sendable, Hashable {
     return (compared ?? nil) ?? text.utf8.starts(with: prefix.utf8)
   }
 
-  static func isOperatorCharacter(_ character: Character) -> Bool { "/=-+!*%<>&|^~?.".contains(character) }
+  static func isOperatorCharacter(_ character: Character) -> Bool { operatorCharacters.contains(character) }
 }

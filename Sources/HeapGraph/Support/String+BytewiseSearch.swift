@@ -19,6 +19,25 @@ extension String {
         return false
       }
     }
-    return (found ?? nil) ?? contains(word)
+    return (found ?? nil) ?? (Substring(self).utf8.firstRange(ofBytes: word) != nil)
+  }
+}
+
+extension Substring.UTF8View {
+  /// The first occurrence of `word`'s UTF-8 bytes, as a range of the text's indices (for the
+  /// text that does not give contiguous storage, and for searches within a part of a name).
+  ///
+  /// ```swift
+  /// "(_select in _6F9E…)"[...].utf8.firstRange(ofBytes: "in _")  // the indices of "in _"
+  /// ```
+  package func firstRange(ofBytes word: String) -> Range<Substring.Index>? {
+    let wanted = Array(word.utf8)
+    guard let first = wanted.first else { return nil }  // as `containsBytes("")`
+    var index = startIndex
+    while index < endIndex {
+      if self[index] == first && self[index...].starts(with: wanted) { return index..<self.index(index, offsetBy: wanted.count) }
+      index = self.index(after: index)
+    }
+    return nil
   }
 }

@@ -182,9 +182,7 @@ struct TaskReferences {
   /// The job id of the task at `address` (``ConcurrencyLayout/Task/jobIDShift``), or `nil` when
   /// its memory cannot be read.
   static func jobID(ofTask address: UInt) -> UInt32? {
-    MemoryReader.readWord(at: address &+ ConcurrencyLayout.Task.jobFlags).map {
-      UInt32(truncatingIfNeeded: $0 >> ConcurrencyLayout.Task.jobIDShift)
-    }
+    MemoryReader.readWord(at: address &+ ConcurrencyLayout.Task.jobFlags).map(ConcurrencyLayout.Task.jobID(inFlagsWord:))
   }
 
   /// Whether the task at `address`, which has not completed, runs on a thread now.

@@ -28,6 +28,8 @@ enum ConcurrencyLayout {
     /// `Job::Id` (32 bits), numbered as jobs are made, in the upper half of the flags' word: it
     /// tells a task from a later one made at the same address.
     static let jobIDShift = UInt((MemoryLayout<cleak_async_task_prefix>.offset(of: \.id)! - Int(jobFlags)) * 8)
+    /// The job id in the word at ``jobFlags``.
+    static func jobID(inFlagsWord word: UInt) -> UInt32 { UInt32(truncatingIfNeeded: word >> jobIDShift) }
     static let jobKindMask: UInt32 = 0xFF
     static let jobKindTask: UInt32 = 0
     static let isChildTask: UInt32 = 1 << 24

@@ -12,10 +12,8 @@ extension AllocationTracker {
   /// capture reads: it is found here, and its leak with it.
   static func waitingTasks(inGeneration generation: Int?) -> [cleak_tracked_object] {
     guard ConcurrencyLayoutCheck.mismatch == nil else { return [] }
-    var seen: Set<UInt> = []
-    return registeredTasks().reversed().filter { entry in  // the latest entry of an address first
-      (generation.map { Int(entry.generation) == $0 } ?? true) && seen.insert(entry.object).inserted
-        && TaskReferences.isWaiting(entry.object) && TaskReferences.jobID(ofTask: entry.object) == Self.jobID(of: entry)
+    return latestRegisteredTasks(inGeneration: generation).filter { entry in
+      TaskReferences.isWaiting(entry.object) && TaskReferences.jobID(ofTask: entry.object) == Self.jobID(of: entry)
     }
   }
 
@@ -29,8 +27,7 @@ extension AllocationTracker {
   /// each task's words (``cleak_read_words_checked``), so a task freed meanwhile reads as
   /// something else and is left out. What a test's check asks before it captures anything.
   package static func unfinishedTaskStacks(inGeneration generation: Int) -> [UInt32] {
-    var seen: Set<UInt> = []
-    let entries = registeredTasks().reversed().filter { Int($0.generation) == generation && seen.insert($0.object).inserted }
+    let entries = latestRegisteredTasks(inGeneration: generation)
     let tasks = entries.map(\.object)
     guard !tasks.isEmpty else { return [] }
     typealias Task = ConcurrencyLayout.Task
@@ -46,15 +43,20 @@ extension AllocationTracker {
     return tasks.indices.filter { index in
       metadata[index] != 0 && HeapObjectKind.of(kindWord: kinds[index]) == .task
         && UInt32(truncatingIfNeeded: jobFlags[index]) & Task.jobKindMask == Task.jobKindTask
-        && UInt32(truncatingIfNeeded: jobFlags[index] >> Task.jobIDShift) == jobID(of: entries[index])
+        && Task.jobID(inFlagsWord: jobFlags[index]) == jobID(of: entries[index])
         && UInt32(truncatingIfNeeded: status[index]) & Task.statusIsComplete == 0
     }.map { entries[$0].stack }
   }
 
-  /// The registry's entries, oldest first; each may name a task that has ended since.
-  private static func registeredTasks() -> ArraySlice<cleak_tracked_object> {
+  /// The registry's latest entry for each address among those made in `generation` (in every
+  /// generation when `nil`), latest first; each may name a task that has ended since, or whose
+  /// address a later task took.
+  private static func latestRegisteredTasks(inGeneration generation: Int?) -> [cleak_tracked_object] {
     var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
     let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
-    return buffer[..<count]
+    var seen: Set<UInt> = []
+    return buffer[..<count].reversed().filter { entry in  // the registry gives the oldest first
+      (generation.map { Int(entry.generation) == $0 } ?? true) && seen.insert(entry.object).inserted
+    }
   }
 }
