@@ -13,6 +13,12 @@ final class TypePatternTests: XCTestCase {
     XCTAssertTrue(TypePattern("Swift.Array<?>").matches("Swift.Array<A>"))
     XCTAssertTrue(TypePattern("*").matches(""))
     XCTAssertFalse(TypePattern("").matches("A"))
+    // Names are matched as UTF-8 bytes: `?` stands for one whole character, however many bytes.
+    XCTAssertTrue(TypePattern("App.Caf?").matches("App.Café"))
+    XCTAssertFalse(TypePattern("App.Caf??").matches("App.Café"))
+    XCTAssertTrue(TypePattern("*é.Entry").matches("App.Café.Entry"))
+    XCTAssertTrue(TypePattern("*?.Entry").matches("App.τ.Entry"))
+    XCTAssertFalse(TypePattern("App.Café").matches("App.Cafe"))
     let literal: TypePattern = "Foundation.*"
     XCTAssertEqual(literal, TypePattern("Foundation.*"))
     XCTAssertEqual(literal.description, "Foundation.*")

@@ -28,12 +28,23 @@ public struct OwnCode: Sendable, Hashable {
 
   /// Whether `frame`'s source file is the package's own.
   public func contains(_ frame: StackFrame) -> Bool {
-    guard let packageDirectory, let file = frame.file, !frame.isCompilerGenerated, frame.line != nil else { return false }
+    guard let packageDirectory, var file = frame.file, !frame.isCompilerGenerated, frame.line != nil else { return false }
     // A bare file name (`Feed.swift`) is the package's; a relative path with directories is a
     // library's as its build saw it (glibc's `../sysdeps/nptl/libc_start_call_main.h`).
     guard file.hasPrefix("/") else { return !file.contains("/") }
-    guard file.hasPrefix(packageDirectory + "/") else { return false }
-    return !file.dropFirst(packageDirectory.count + 1).split(separator: "/").dropLast().contains(where: Self.isBuildFolder)
+    return file.withUTF8 { path in
+      let directory = packageDirectory.utf8
+      guard path.count > directory.count, path.starts(with: directory), path[directory.count] == UInt8(ascii: "/") else {
+        return false
+      }
+      // The directories between the package's and the file: none may be a build folder.
+      var start = directory.count + 1
+      while let end = path[start...].firstIndex(of: UInt8(ascii: "/")) {
+        if Self.isBuildFolder(UnsafeBufferPointer(rebasing: path[start..<end])) { return false }
+        start = end + 1
+      }
+      return true
+    }
   }
 
   /// The position in `frames` (innermost first) of the first of the package's own frames of
@@ -72,8 +83,11 @@ public struct OwnCode: Sendable, Hashable {
     return modules
   }
 
-  private static func isBuildFolder(_ component: Substring) -> Bool {
-    component == ".build" || component.hasPrefix(".build-") || component.hasPrefix(".build_") || component == ".swiftpm"
-      || component == "checkouts"
+  private static func isBuildFolder(_ component: UnsafeBufferPointer<UInt8>) -> Bool {
+    func hasPrefix(_ prefix: StaticString) -> Bool {
+      component.count >= prefix.utf8CodeUnitCount && component.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+    }
+    func equals(_ name: StaticString) -> Bool { component.count == name.utf8CodeUnitCount && hasPrefix(name) }
+    return equals(".build") || hasPrefix(".build-") || hasPrefix(".build_") || equals(".swiftpm") || equals("checkouts")
   }
 }

@@ -73,9 +73,45 @@ public enum ReadableName {
 
   private static func moduleOfOutermostDeclaration(_ name: String) -> String? {
     guard let outermost = DemangledName(name).contexts.last else { return nil }
+    switch plainStart(of: outermost) {
+    case .module(let module): return module == "Swift" || Text.isGenericParameter(module) ? nil : module
+    case .noModule: return nil
+    case nil: break
+    }
     let components = Text(preparing: String(outermost)).pathComponents
     guard components.count >= 2, let first = components.first, first != "Swift", !Text.isGenericParameter(first) else { return nil }
     return first
+  }
+
+  /// How a declaration that starts plainly, with an ASCII name, starts.
+  private enum PlainStart {
+    /// The name, then a dot and another name: `AppTests.PairTests.testPair() -> ()` → `AppTests`.
+    case module(String)
+    /// The name, then a space: `variable initialization expression of …`, `static App.make()`.
+    case noModule
+  }
+
+  /// How `declaration` starts, read from its bytes, when what ``Text/pathComponents`` reads first
+  /// is plain; `nil` for any other start (an extension's context, a generic type, an operator,
+  /// a lazy variable's storage), which it reads.
+  private static func plainStart(of declaration: Substring) -> PlainStart? {
+    func isNameByte(_ byte: UInt8) -> Bool {
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+    }
+    let bytes = declaration.utf8
+    let end = bytes.firstIndex { !isNameByte($0) } ?? bytes.endIndex
+    guard end != bytes.startIndex, end != bytes.endIndex, declaration[..<end].utf8.firstRange(ofBytes: "$__lazy_storage_$_") == nil else { return nil }
+    switch bytes[end] {
+    case UInt8(ascii: "."):
+      let next = bytes.index(after: end)
+      return next != bytes.endIndex && isNameByte(bytes[next]) ? .module(String(declaration[..<end])) : nil
+    case UInt8(ascii: " "):
+      let operators = [" infix", " prefix", " postfix"]
+      return operators.contains { declaration.utf8.firstRange(ofBytes: $0) != nil } ? nil : .noModule
+    default:
+      return nil
+    }
   }
 
   /// The segments of `closure #1 in Local #1 in App.make()`, each made readable; only the last

@@ -34,25 +34,39 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible, Expressi
   /// - Complexity: O(*p* × *n*) in the worst case for a pattern of *p* characters and a name of
   ///   *n*; O(*p* + *n*) for patterns with at most one `*`.
   public func matches(_ name: String) -> Bool {
-    let pattern = Array(pattern.unicodeScalars), text = Array(name.unicodeScalars)
+    var pattern = pattern, name = name
+    return pattern.withUTF8 { pattern in name.withUTF8 { Self.matches(pattern: pattern, text: $0) } }
+  }
+
+  /// ``matches(_:)`` on UTF-8 bytes: `?` stands for one character, its first byte and the
+  /// continuation bytes after it.
+  private static func matches(pattern: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>) -> Bool {
+    func characterEnd(after t: Int) -> Int {
+      var end = t + 1
+      while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
+      return end
+    }
     var p = 0, t = 0, star = -1, resume = 0
     while t < text.count {
-      if p < pattern.count && (pattern[p] == "?" || pattern[p] == text[t]) {
+      if p < pattern.count && pattern[p] == UInt8(ascii: "?") {
+        p += 1
+        t = characterEnd(after: t)
+      } else if p < pattern.count && pattern[p] == text[t] {
         p += 1
         t += 1
-      } else if p < pattern.count && pattern[p] == "*" {
+      } else if p < pattern.count && pattern[p] == UInt8(ascii: "*") {
         star = p
         resume = t
         p += 1
       } else if star >= 0 {
         p = star + 1
-        resume += 1
+        resume = characterEnd(after: resume)
         t = resume
       } else {
         return false
       }
     }
-    while p < pattern.count && pattern[p] == "*" { p += 1 }
+    while p < pattern.count && pattern[p] == UInt8(ascii: "*") { p += 1 }
     return p == pattern.count
   }
 

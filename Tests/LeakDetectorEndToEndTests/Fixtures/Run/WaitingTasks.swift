@@ -58,5 +58,5 @@ startForgottenStream()
 startKeptStream()
 startFinishedStream()
 for _ in 0..<5_000 where started.load(ordering: .relaxed) < 3 { usleep(1_000) }
-usleep(100_000)  // each asks its stream for the next element, and waits (or ends)
+usleep(300_000)  // each asks its stream for the next element, and waits (or ends), also on a loaded machine
 exit(0)
