@@ -489,13 +489,20 @@ __attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, vo
   return made;
 }
 
+size_t cleak_task_registry_count(void) {
+  uint64_t made = atomic_load_explicit(&taskRegistryNext, memory_order_relaxed);
+  return made < CLEAK_TASK_REGISTRY_CAPACITY ? (size_t)made : CLEAK_TASK_REGISTRY_CAPACITY;
+}
+
 size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity) {
   cleak_tracked_object *registry = atomic_load_explicit(&taskRegistry, memory_order_acquire);
   size_t copied = 0;
-  // Oldest first: once the ring has gone round, the slot the next task takes.
+  // Oldest first: once the ring has gone round, the slot the next task takes. Before, only the
+  // slots tasks took so far (the others were never written).
   uint64_t made = atomic_load_explicit(&taskRegistryNext, memory_order_relaxed);
   size_t oldest = made > CLEAK_TASK_REGISTRY_CAPACITY ? (size_t)(made % CLEAK_TASK_REGISTRY_CAPACITY) : 0;
-  for (size_t step = 0; registry != NULL && step < CLEAK_TASK_REGISTRY_CAPACITY && copied < capacity; step++) {
+  size_t slots = made < CLEAK_TASK_REGISTRY_CAPACITY ? (size_t)made : CLEAK_TASK_REGISTRY_CAPACITY;
+  for (size_t step = 0; registry != NULL && step < slots && copied < capacity; step++) {
     size_t slot = (oldest + step) % CLEAK_TASK_REGISTRY_CAPACITY;
     uintptr_t task = __atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE);
     if (task == 0) continue;

@@ -296,15 +296,26 @@ int cleak_thread_local_symbol(uintptr_t address, char **symbol, uintptr_t *offse
   return *symbol != NULL;
 }
 
-bool cleak_is_in_swift_runtime(uintptr_t pc) {
+/// The file of the loaded image that maps `address` (empty for the program's own), or NULL when
+/// none does. glibc 2.35's `_dl_find_object` looks it up in a sorted table; `dladdr`, where it is
+/// missing, also looks for the nearest symbol through the image's whole symbol table.
+static const char *imageFile(uintptr_t address) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+  struct dl_find_object found;
+  if (_dl_find_object((void *)address, &found) != 0) return NULL;
+  return found.dlfo_link_map != NULL && found.dlfo_link_map->l_name != NULL ? found.dlfo_link_map->l_name : "";
+#else
   Dl_info info;
-  if (dladdr((const void *)pc, &info) == 0 || info.dli_fname == NULL) return false;
-  const char *name = strrchr(info.dli_fname, '/');
-  name = name == NULL ? info.dli_fname : name + 1;
+  return dladdr((const void *)address, &info) != 0 ? info.dli_fname : NULL;
+#endif
+}
+
+bool cleak_is_in_swift_runtime(uintptr_t pc) {
+  const char *file = imageFile(pc);
+  if (file == NULL) return false;
+  const char *name = strrchr(file, '/');
+  name = name == NULL ? file : name + 1;
   return strncmp(name, "libswift", strlen("libswift")) == 0;
 }
 
-bool cleak_is_in_loaded_image(uintptr_t address) {
-  Dl_info info;
-  return dladdr((const void *)address, &info) != 0 && info.dli_fname != NULL;
-}
+bool cleak_is_in_loaded_image(uintptr_t address) { return imageFile(address) != NULL; }

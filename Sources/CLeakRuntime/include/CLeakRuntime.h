@@ -147,6 +147,9 @@ enum { CLEAK_TASK_REGISTRY_CAPACITY = 1 << 16 };
 /// completed or been freed since, and its address a later task (whose id differs): the reader
 /// checks each. Returns how many were copied.
 size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity);
+/// How many slots of the registry tasks have taken: the tasks made so far, at most
+/// `CLEAK_TASK_REGISTRY_CAPACITY`.
+size_t cleak_task_registry_count(void);
 
 // MARK: - Process memory
 

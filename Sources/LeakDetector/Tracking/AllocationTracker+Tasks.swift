@@ -52,7 +52,9 @@ extension AllocationTracker {
   /// generation when `nil`), latest first; each may name a task that has ended since, or whose
   /// address a later task took.
   private static func latestRegisteredTasks(inGeneration generation: Int?) -> [cleak_tracked_object] {
-    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: Int(CLEAK_TASK_REGISTRY_CAPACITY))
+    // Room for the tasks made so far and a few made meanwhile (the copy stops when it is full).
+    let room = min(cleak_task_registry_count() + 64, Int(CLEAK_TASK_REGISTRY_CAPACITY))
+    var buffer = [cleak_tracked_object](repeating: cleak_tracked_object(), count: room)
     let count = buffer.withUnsafeMutableBufferPointer { cleak_task_registry_copy($0.baseAddress, $0.count) }
     var seen: Set<UInt> = []
     return buffer[..<count].reversed().filter { entry in  // the registry gives the oldest first
