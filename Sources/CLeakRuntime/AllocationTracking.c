@@ -489,9 +489,13 @@ __attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, vo
   return made;
 }
 
-size_t cleak_task_registry_count(void) {
-  uint64_t made = atomic_load_explicit(&taskRegistryNext, memory_order_relaxed);
+/// How many slots of the registry `made` tasks have taken.
+static size_t registrySlotsTaken(uint64_t made) {
   return made < CLEAK_TASK_REGISTRY_CAPACITY ? (size_t)made : CLEAK_TASK_REGISTRY_CAPACITY;
+}
+
+size_t cleak_task_registry_count(void) {
+  return registrySlotsTaken(atomic_load_explicit(&taskRegistryNext, memory_order_relaxed));
 }
 
 size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity) {
@@ -501,8 +505,7 @@ size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity) {
   // slots tasks took so far (the others were never written).
   uint64_t made = atomic_load_explicit(&taskRegistryNext, memory_order_relaxed);
   size_t oldest = made > CLEAK_TASK_REGISTRY_CAPACITY ? (size_t)(made % CLEAK_TASK_REGISTRY_CAPACITY) : 0;
-  size_t slots = made < CLEAK_TASK_REGISTRY_CAPACITY ? (size_t)made : CLEAK_TASK_REGISTRY_CAPACITY;
-  for (size_t step = 0; registry != NULL && step < slots && copied < capacity; step++) {
+  for (size_t step = 0; registry != NULL && step < registrySlotsTaken(made) && copied < capacity; step++) {
     size_t slot = (oldest + step) % CLEAK_TASK_REGISTRY_CAPACITY;
     uintptr_t task = __atomic_load_n(&registry[slot].object, __ATOMIC_ACQUIRE);
     if (task == 0) continue;

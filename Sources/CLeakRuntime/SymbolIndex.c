@@ -83,29 +83,26 @@ static int sortKeys(sortKey_t *keys, size_t count) {
   return 1;
 }
 
-/// Sorts `entries` as `compareEntries` orders them.
+/// Sorts `entries` as `compareEntries` orders them: by a radix sort of their keys, or by `qsort`
+/// when there is no memory for the keys.
 static void sortEntries(entry_t *entries, size_t count) {
   sortKey_t *keys = malloc(sizeof(sortKey_t) * count);
   entry_t *sorted = malloc(sizeof(entry_t) * count);
-  if (keys == NULL || sorted == NULL) {
-    free(keys);
-    free(sorted);
+  int isSorted = 0;
+  if (keys != NULL && sorted != NULL) {
+    for (size_t position = 0; position < count; position++) {
+      // Binding 0–3 and an index below 2^29: weakest binding first, then the latest index.
+      uint32_t tie = (uint32_t)entries[position].binding << 29 | (0x1FFFFFFFu - ((uint32_t)entries[position].index & 0x1FFFFFFFu));
+      keys[position] = (sortKey_t){entries[position].start, tie, (uint32_t)position};
+    }
+    isSorted = sortKeys(keys, count);
+  }
+  if (isSorted) {
+    for (size_t position = 0; position < count; position++) sorted[position] = entries[keys[position].position];
+    memcpy(entries, sorted, sizeof(entry_t) * count);
+  } else {
     qsort(entries, count, sizeof(entry_t), compareEntries);
-    return;
   }
-  for (size_t position = 0; position < count; position++) {
-    // Binding 0–3 and an index below 2^29: weakest binding first, then the latest index.
-    uint32_t tie = (uint32_t)entries[position].binding << 29 | (0x1FFFFFFFu - ((uint32_t)entries[position].index & 0x1FFFFFFFu));
-    keys[position] = (sortKey_t){entries[position].start, tie, (uint32_t)position};
-  }
-  if (!sortKeys(keys, count)) {
-    free(keys);
-    free(sorted);
-    qsort(entries, count, sizeof(entry_t), compareEntries);
-    return;
-  }
-  for (size_t position = 0; position < count; position++) sorted[position] = entries[keys[position].position];
-  memcpy(entries, sorted, sizeof(entry_t) * count);
   free(keys);
   free(sorted);
 }

@@ -41,12 +41,17 @@ struct LeakChecker {
   func check(generation: Int, runningTest: (name: String, fileName: String)? = nil) -> [LeakFinding] {
     guard configuration.isEnabled else { return [] }
     // A task the test framework's own code made meanwhile (the runner starting another test) is
-    // not the test's.
+    // not the test's; each creation stack is read once, not at every poll of the grace period.
+    var isFrameworkStack: [UInt32: Bool] = [:]
+    func isTestsTask(stack: UInt32) -> Bool {
+      if let known = isFrameworkStack[stack] { return !known }
+      let isFramework = TestAttribution.isTestFrameworkCode(AllocationTracker.allocationStack(ofStack: stack))
+      isFrameworkStack[stack] = isFramework
+      return !isFramework
+    }
     func hasSurvivors() -> Bool {
       AllocationTracker.liveObjects(inGeneration: generation).contains { !configuration.isAllowed(type: $0.typeName) }
-        || AllocationTracker.unfinishedTaskStacks(inGeneration: generation).contains {
-          !TestAttribution.isTestFrameworkCode(AllocationTracker.allocationStack(ofStack: $0))
-        }
+        || AllocationTracker.unfinishedTaskStacks(inGeneration: generation).contains(where: isTestsTask(stack:))
     }
     guard hasSurvivors() else { return [] }
     waitForGracePeriod { !hasSurvivors() }

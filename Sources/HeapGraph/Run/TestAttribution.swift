@@ -59,17 +59,16 @@ public enum TestAttribution {
     var candidate: StackFrame?
     var found: StackFrame?
     var endsInRuntime = false
-    for frame in frames {
-      guard let symbol = frame.symbol else { continue }
-      let name = DemangledName(symbol)
-      if isFramework(name) {
+    frames: for frame in frames {
+      switch kind(of: frame) {
+      case .framework:
         found = candidate ?? found
         candidate = nil
-      } else if isConcurrencyRuntime(symbol) {
+      case .concurrencyRuntime:
         endsInRuntime = true
-        break
-      } else if !passesCallsOn(name) {
-        candidate = frame
+        break frames
+      case .code: candidate = frame
+      case .forwarding, nil: continue
       }
     }
     if let found { return found }
@@ -90,17 +89,35 @@ public enum TestAttribution {
   public static func isTestFrameworkCode(_ frames: [StackFrame]) -> Bool {
     var hasFramework = false
     for frame in frames {
-      guard let symbol = frame.symbol else { continue }
-      let name = DemangledName(symbol)
-      if isFramework(name) {
-        hasFramework = true
-      } else if isConcurrencyRuntime(symbol) {
-        break
-      } else if !passesCallsOn(name) {
-        return false
+      switch kind(of: frame) {
+      case .framework: hasFramework = true
+      case .concurrencyRuntime: return hasFramework
+      case .code: return false
+      case .forwarding, nil: continue
       }
     }
     return hasFramework
+  }
+
+  /// What a frame of an allocation stack is to the attribution.
+  private enum FrameKind {
+    /// A test framework's (``isFramework(_:)``).
+    case framework
+    /// The concurrency runtime's, which runs a task: the stack's callers end there.
+    case concurrencyRuntime
+    /// Code that only passes a call on (``passesCallsOn(_:)``).
+    case forwarding
+    /// Code people wrote: the test's, a helper's, a library's.
+    case code
+  }
+
+  /// The kind of `frame`, or `nil` for a frame without a symbol.
+  private static func kind(of frame: StackFrame) -> FrameKind? {
+    guard let symbol = frame.symbol else { return nil }
+    let name = DemangledName(symbol)
+    if isFramework(name) { return .framework }
+    if isConcurrencyRuntime(symbol) { return .concurrencyRuntime }
+    return passesCallsOn(name) ? .forwarding : .code
   }
 
   /// How a frame the attribution chose is named: its function as people write it
