@@ -1,21 +1,33 @@
 #include "SymbolIndex.h"
 
 #include <libelf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/// A symbol of the index: 16 bytes, so that indexing a large library's table (libswiftCore has
+/// about 36,000 symbols) writes little fresh memory. Its name and section are read from the
+/// module's table when a lookup chooses it.
 typedef struct {
   GElf_Addr start;
-  GElf_Xword size;
-  const char *name;
-  int binding;        // stronger is larger
-  int index;          // in the module's table
-  GElf_Word section;  // its section's index
+  uint32_t tie;   // binding (0–3) << 29 | (2^29 - 1 - index in the module's table): sorts weakest binding, then latest index, first
+  uint32_t size;  // the symbol's size, at most 2^32 - 1
 } entry_t;
+
+enum { indexBits = 29 };
+static const uint32_t indexMask = (1u << indexBits) - 1;
+
+static int bindingOf(const entry_t *entry) {
+  return (int)(entry->tie >> indexBits);
+}
+
+static int indexOfEntry(const entry_t *entry) {
+  return (int)(indexMask - (entry->tie & indexMask));
+}
 
 typedef struct {
   Dwfl_Module *module;
-  entry_t *entries;  // by start, then weakest binding and latest index first
+  entry_t *entries;  // by start, then tie
   size_t count;
 } index_t;
 
@@ -37,30 +49,26 @@ static int bindingStrength(const GElf_Sym *symbol) {
 static int compareEntries(const void *left, const void *right) {
   const entry_t *a = left, *b = right;
   if (a->start != b->start) return a->start < b->start ? -1 : 1;
-  if (a->binding != b->binding) return a->binding < b->binding ? -1 : 1;
-  return a->index > b->index ? -1 : a->index < b->index;
+  return a->tie < b->tie ? -1 : a->tie > b->tie;
 }
 
-/// A sort key of an entry: the order of `compareEntries` as two unsigned numbers, and where
-/// the entry is.
-typedef struct {
-  uint64_t start;
-  uint32_t tie;  // weakest binding, then latest index, first
-  uint32_t position;
-} sortKey_t;
-
-/// Sorts `count` keys by start then tie, least significant byte first (a symbol table of a large
-/// library has tens of thousands of symbols: a comparison sort through a function pointer took
-/// milliseconds of each exit capture); only the bytes in which the keys differ are passed over.
-static int sortKeys(sortKey_t *keys, size_t count) {
-  sortKey_t *spare = malloc(sizeof(sortKey_t) * count);
-  if (spare == NULL) return 0;
-  uint64_t startBits = 0, tieBits = 0;
-  for (size_t position = 0; position < count; position++) {
-    startBits |= keys[position].start ^ keys[0].start;
-    tieBits |= keys[position].tie ^ keys[0].tie;
+/// Sorts `count` entries by start then tie, least significant byte first (a symbol table of a
+/// large library has tens of thousands of symbols: a comparison sort through a function pointer
+/// took milliseconds of each exit capture); only the bytes in which the entries differ are passed
+/// over. Falls back to `qsort` when there is no memory for the second buffer.
+static void sortEntries(entry_t *entries, size_t count) {
+  entry_t *spare = malloc(sizeof(entry_t) * count);
+  if (spare == NULL) {
+    qsort(entries, count, sizeof(entry_t), compareEntries);
+    return;
   }
-  sortKey_t *from = keys, *to = spare;
+  uint64_t startBits = 0;
+  uint32_t tieBits = 0;
+  for (size_t position = 0; position < count; position++) {
+    startBits |= entries[position].start ^ entries[0].start;
+    tieBits |= entries[position].tie ^ entries[0].tie;
+  }
+  entry_t *from = entries, *to = spare;
   for (int digit = 0; digit < 12; digit++) {  // the tie's 4 bytes, then the start's 8
     int shift = digit < 4 ? digit * 8 : (digit - 4) * 8;
     if (((digit < 4 ? tieBits : startBits) >> shift & 0xFF) == 0) continue;
@@ -74,37 +82,12 @@ static int sortKeys(sortKey_t *keys, size_t count) {
       uint64_t value = digit < 4 ? from[position].tie : from[position].start;
       to[counts[value >> shift & 0xFF]++] = from[position];
     }
-    sortKey_t *swap = from;
+    entry_t *swap = from;
     from = to;
     to = swap;
   }
-  if (from != keys) memcpy(keys, from, sizeof(sortKey_t) * count);
+  if (from != entries) memcpy(entries, from, sizeof(entry_t) * count);
   free(spare);
-  return 1;
-}
-
-/// Sorts `entries` as `compareEntries` orders them: by a radix sort of their keys, or by `qsort`
-/// when there is no memory for the keys.
-static void sortEntries(entry_t *entries, size_t count) {
-  sortKey_t *keys = malloc(sizeof(sortKey_t) * count);
-  entry_t *sorted = malloc(sizeof(entry_t) * count);
-  int isSorted = 0;
-  if (keys != NULL && sorted != NULL) {
-    for (size_t position = 0; position < count; position++) {
-      // Binding 0–3 and an index below 2^29: weakest binding first, then the latest index.
-      uint32_t tie = (uint32_t)entries[position].binding << 29 | (0x1FFFFFFFu - ((uint32_t)entries[position].index & 0x1FFFFFFFu));
-      keys[position] = (sortKey_t){entries[position].start, tie, (uint32_t)position};
-    }
-    isSorted = sortKeys(keys, count);
-  }
-  if (isSorted) {
-    for (size_t position = 0; position < count; position++) sorted[position] = entries[keys[position].position];
-    memcpy(entries, sorted, sizeof(entry_t) * count);
-  } else {
-    qsort(entries, count, sizeof(entry_t), compareEntries);
-  }
-  free(keys);
-  free(sorted);
 }
 
 static const index_t *indexOf(Dwfl_Module *module) {
@@ -121,8 +104,14 @@ static const index_t *indexOf(Dwfl_Module *module) {
     GElf_Word section = 0;
     const char *name = dwfl_module_getsym_info(module, index, &symbol, &address, &section, NULL, NULL);
     int type = GELF_ST_TYPE(symbol.st_info);
-    if (name == NULL || name[0] == 0 || section == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS) continue;
-    entries[kept++] = (entry_t){address, symbol.st_size, name, bindingStrength(&symbol), index, section};
+    // An empty name is one at offset 0 of the string table: asked of the symbol, not of the
+    // name's bytes, so that indexing reads none of the (megabytes of) names.
+    if (name == NULL || symbol.st_name == 0 || section == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS ||
+        (uint32_t)index > indexMask)
+      continue;
+    uint32_t size = symbol.st_size > UINT32_MAX ? UINT32_MAX : (uint32_t)symbol.st_size;
+    uint32_t tie = (uint32_t)bindingStrength(&symbol) << indexBits | (indexMask - (uint32_t)index);
+    entries[kept++] = (entry_t){address, tie, size};
   }
   if (kept > 0) sortEntries(entries, kept);
   indexes[indexCount] = (index_t){module, entries, kept};
@@ -131,7 +120,11 @@ static const index_t *indexOf(Dwfl_Module *module) {
 
 /// Whether `address` lies in the module's section number `section`: a label names only addresses
 /// of its own section (past the end of `.bss`, `_end` is no name for a thread-local block).
-static int isInSection(Dwfl_Module *module, GElf_Addr address, GElf_Word section) {
+static int isInSection(Dwfl_Module *module, GElf_Addr address, const entry_t *label) {
+  GElf_Sym symbol;
+  GElf_Addr start = 0;
+  GElf_Word section = 0;
+  if (dwfl_module_getsym_info(module, indexOfEntry(label), &symbol, &start, &section, NULL, NULL) == NULL) return 0;
   Dwarf_Addr relative = address, bias = 0;
   Elf_Scn *found = dwfl_module_address_section(module, &relative, &bias);
   return found != NULL && elf_ndxscn(found) == section;
@@ -140,9 +133,9 @@ static int isInSection(Dwfl_Module *module, GElf_Addr address, GElf_Word section
 /// Whether `candidate` is a better holder than `best` (NULL: none yet).
 static int isBetter(const entry_t *candidate, const entry_t *best) {
   if (best == NULL) return 1;
-  if (candidate->binding != best->binding) return candidate->binding > best->binding;
+  if (bindingOf(candidate) != bindingOf(best)) return bindingOf(candidate) > bindingOf(best);
   if (candidate->start != best->start) return candidate->start > best->start;
-  return candidate->index < best->index;
+  return indexOfEntry(candidate) < indexOfEntry(best);
 }
 
 int cleak_symbol_index_lookup(Dwfl_Module *module, GElf_Addr address, cleak_symbol *symbol) {
@@ -175,8 +168,12 @@ int cleak_symbol_index_lookup(Dwfl_Module *module, GElf_Addr address, cleak_symb
     if (entry->start + entry->size > sizedEnd) sizedEnd = entry->start + entry->size;
     if (address < entry->start + entry->size && isBetter(entry, best)) best = entry;
   }
-  if (best == NULL && label != NULL && label->start >= sizedEnd && isInSection(module, address, label->section)) best = label;
+  if (best == NULL && label != NULL && label->start >= sizedEnd && isInSection(module, address, label)) best = label;
   if (best == NULL) return 0;
-  *symbol = (cleak_symbol){best->name, best->start, best->size};
+  GElf_Sym entry;
+  GElf_Addr start = 0;
+  const char *name = dwfl_module_getsym_info(module, indexOfEntry(best), &entry, &start, NULL, NULL, NULL);
+  if (name == NULL || name[0] == 0) return 0;
+  *symbol = (cleak_symbol){name, best->start, best->size};
   return 1;
 }

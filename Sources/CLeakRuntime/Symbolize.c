@@ -10,6 +10,7 @@
 #include <elfutils/libdwfl.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,9 +19,54 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *session = NULL;
 static char *debuginfoPath = NULL;
 
+static int exists(const char *path) {
+  return access(path, R_OK) == 0;
+}
+
+/// Whether a separate debug file for the module is on this machine, where libdwfl's standard
+/// search looks: by build id under /usr/lib/debug/.build-id, or by the file's debug link beside
+/// it, in its .debug directory, or under /usr/lib/debug.
+static int hasLocalDebugFile(Dwfl_Module *module, const char *fileName, const char *debugLink) {
+  char path[4096];
+  const unsigned char *bits = NULL;
+  GElf_Addr vaddr = 0;
+  int length = dwfl_module_build_id(module, &bits, &vaddr);
+  if (length > 1 && length < 256) {
+    int used = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/", bits[0]);
+    for (int index = 1; index < length && used + 3 < (int)sizeof path; index++) used += snprintf(path + used, sizeof path - used, "%02x", bits[index]);
+    if (used + 7 < (int)sizeof path && (strcpy(path + used, ".debug"), exists(path))) return 1;
+  }
+  if (fileName == NULL) return 0;
+  const char *slash = strrchr(fileName, '/');
+  int directoryLength = slash == NULL ? 0 : (int)(slash - fileName);
+  const char *base = slash == NULL ? fileName : slash + 1;
+  char defaultLink[1024];
+  if (debugLink == NULL) {
+    if (snprintf(defaultLink, sizeof defaultLink, "%s.debug", base) >= (int)sizeof defaultLink) return 0;
+    debugLink = defaultLink;
+  }
+  static const char *const formats[] = {"%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s"};
+  for (size_t index = 0; index < sizeof formats / sizeof formats[0]; index++) {
+    int used = snprintf(path, sizeof path, formats[index], directoryLength, fileName, debugLink);
+    if (used > 0 && used < (int)sizeof path && strcmp(path, fileName) != 0 && exists(path)) return 1;
+  }
+  return 0;
+}
+
+/// libdwfl's standard search for a separate debug file, on this machine only. Where it finds no
+/// local file, the standard search asks debuginfod, which loads libcurl, GnuTLS and about thirty
+/// other libraries into the process (several milliseconds at every exit capture, and a
+/// network request when DEBUGINFOD_URLS is set): not something to do inside someone's program.
+static int findLocalDebuginfo(Dwfl_Module *module, void **userData, const char *moduleName, Dwarf_Addr base,
+                              const char *fileName, const char *debugLink, GElf_Word debugLinkCRC,
+                              char **debugFileName) {
+  if (!hasLocalDebugFile(module, fileName, debugLink)) return -1;
+  return dwfl_standard_find_debuginfo(module, userData, moduleName, base, fileName, debugLink, debugLinkCRC, debugFileName);
+}
+
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = findLocalDebuginfo,
     .debuginfo_path = &debuginfoPath,
 };
 

@@ -124,6 +124,17 @@ final class UnmanagedHolder: LeakReflectable {
   }
 }
 
+/// A class that declares a reference, and a subclass that inherits the declaration (its
+/// conformance is its superclass's).
+class DeclaringHolder: LeakReflectable {
+  var target: Unmanaged<AnyObject>?
+  var leakReferences: [DeclaredReference] {
+    target.map { [DeclaredReference("target", $0.takeUnretainedValue())] } ?? []
+  }
+}
+
+final class InheritingHolder: DeclaringHolder {}
+
 /// Descriptions of the cycles reachable from `object`, unqualified, each rotated to start at its
 /// smallest `Type.label` step (cycles of one type otherwise start at the lowest address, which
 /// varies from run to run).

@@ -274,6 +274,16 @@ final class RetainCycleDetectorTests: XCTestCase {
     XCTAssertEqual(cycles, ["Feed.onUpdate -> closure #1 in Feed.bindUnowned().capture #0: Feed (unowned) -> Feed"])
   }
 
+  func testDetector_declaredReferences_ofASubclass_comeFromItsSuperclassConformance() {
+    let holder = escaping(InheritingHolder())
+    let node = escaping(Node("target"))
+    holder.target = Unmanaged.passUnretained(node)
+    node.handler = { print(holder) }
+    let cycles = cycleDescriptions(from: holder)
+    XCTAssertEqual(cycles.count, 1)
+    XCTAssertTrue(cycles.first?.contains("InheritingHolder.target -> Node") == true, "\(cycles)")
+  }
+
   func testDetector_declaredReferences_closeCyclesReflectionCannotSee() {
     let holder = escaping(UnmanagedHolder())
     let node = escaping(Node("target"))

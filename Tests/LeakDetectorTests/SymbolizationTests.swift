@@ -22,6 +22,22 @@ final class SymbolizationTests: XCTestCase {
     XCTAssertEqual(Symbolicator.shared.frame(at: fixture + 1).symbol, "symbolizationFixture")
     XCTAssertEqual(checked, 15)
   }
+
+  /// Naming a frame with its file and line looks for a separate debug file of a module that has
+  /// no DWARF (libswiftCore), on this machine only: libdw's standard search would then ask
+  /// debuginfod, which loads libcurl and GnuTLS into the program (and asks a server when
+  /// DEBUGINFOD_URLS is set).
+  func testFrame_ofAModuleWithoutDebugInfo_neverLoadsTheDebuginfodClient() throws {
+    let client = "libdebuginfod.so.1"
+    let installed = ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
+      .contains { FileManager.default.fileExists(atPath: $0 + "/" + client) }
+    try XCTSkipUnless(installed, "\(client) is not installed: libdw could not load it")
+    let program = try XCTUnwrap(dlopen(nil, RTLD_NOW))
+    let start = UInt(bitPattern: try XCTUnwrap(dlsym(program, "swift_conformsToProtocol")))
+    let frame = Symbolicator.shared.frame(at: start + 3)
+    XCTAssertEqual(frame.symbol, "swift_conformsToProtocol")
+    XCTAssertNil(dlopen(client, RTLD_NOW | RTLD_NOLOAD), "\(client) was loaded into the program")
+  }
 }
 
 @_cdecl("symbolizationFixture") @inline(never) func symbolizationFixture() -> Int32 { 42 }

@@ -362,9 +362,11 @@ struct HeapWalk {
 
   /// References declared through `LeakReflectable` and the configured providers.
   private func declaredReferences(of address: UInt, kind: HeapObjectKind) -> [ObjectReference] {
-    guard kind == .classInstance else { return [] }
+    guard kind == .classInstance, let metadata = MemoryReader.readWord(at: address) else { return [] }
+    let isReflectable = reader.reflector.isLeakReflectable(metadata: metadata)
+    guard isReflectable || !configuration.referenceProviders.isEmpty else { return [] }
     let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
-    var declared = (object as? LeakReflectable)?.leakReferences ?? []
+    var declared = isReflectable ? (object as? LeakReflectable)?.leakReferences ?? [] : []
     for provider in configuration.referenceProviders { declared += provider(object) }
     return declared.compactMap { reference in
       let target = UInt(bitPattern: Unmanaged.passUnretained(reference.object).toOpaque())

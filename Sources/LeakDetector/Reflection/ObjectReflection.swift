@@ -52,6 +52,9 @@ public func reflect(_ object: AnyObject) -> ObjectReflection {
 /// Names targets and turns raw references into ``ObjectReference`` values.
 struct LiveObjectReader {
   var reflector = RuntimeReflector.shared
+  /// Thunk contexts already named, by address: a context is named where a reference reaches it
+  /// and again where it is read, and naming it reflects it. A reader lives for one walk.
+  private let thunkNames = ThunkNames()
 
   /// Reflects the object at `address`, which the caller keeps alive. `hint` says how the object
   /// was reached (through a closure, or as a captured-`var` box).
@@ -128,12 +131,22 @@ extension LiveObjectReader {
   /// A reabstraction thunk's context named by the closure it wraps, its first captured function:
   /// `reabstraction thunk of closure #1 in Container.register(_:)`.
   fileprivate func thunkName(context: UInt, kind: HeapObjectKind) -> String {
-    guard kind == .closureContext,
+    if let known = thunkNames.byContext[context] { return known }
+    var name = "reabstraction thunk"
+    if kind == .closureContext,
       let wrapped = reflector.reflect(address: context, asBox: false).references.first(where: { $0.function != 0 }),
-      let name = Symbolicator.shared.closureName(at: wrapped.function), name != "reabstraction thunk"
-    else { return "reabstraction thunk" }
-    return "reabstraction thunk of " + name
+      let wrappedName = Symbolicator.shared.closureName(at: wrapped.function), wrappedName != "reabstraction thunk"
+    {
+      name = "reabstraction thunk of " + wrappedName
+    }
+    thunkNames.byContext[context] = name
+    return name
   }
+}
+
+/// The names ``LiveObjectReader`` gave thunk contexts, by the context's address.
+private final class ThunkNames {
+  var byContext: [UInt: String] = [:]
 }
 
 /// How a target was reached, which names objects that carry no type name of their own.

@@ -108,6 +108,19 @@ final class RuntimeReflector: Sendable {
       return name == State.unknownClassName ? nil : name
     }
   }
+
+  /// Whether the class whose metadata is `metadata` declares its references through
+  /// ``LeakReflectable``: asked of the runtime once per class (a conformance lookup walks the
+  /// class's superclasses, and a capture asks it of every object).
+  func isLeakReflectable(metadata: UInt) -> Bool {
+    state.withLock { state in
+      if let known = state.leakReflectableClasses[metadata] { return known }
+      guard let pointer = UnsafeRawPointer(bitPattern: metadata) else { return false }
+      let conforms = unsafeBitCast(pointer, to: Any.Type.self) is LeakReflectable.Type
+      state.leakReflectableClasses[metadata] = conforms
+      return conforms
+    }
+  }
 }
 
 /// A reference as read from memory, before its target is named.
@@ -161,6 +174,7 @@ extension RuntimeReflector {
     var runtimeTypes: [UInt64: Any.Type?] = [:]
     var shortNames: [UInt64: String] = [:]
     var closureLayouts: [ClosureLayoutKey: [LayoutItem]] = [:]
+    var leakReflectableClasses: [UInt: Bool] = [:]
 
     static let maximumDepth = 48
 
