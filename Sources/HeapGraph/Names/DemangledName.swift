@@ -108,10 +108,13 @@ package struct DemangledName: Sendable, Hashable {
   /// `thunk for`, a partial application, an `@objc` thunk, a merged function or an outlined
   /// copy): a frame of such code is never the one a person wrote.
   package static func namesForwardingCode(_ text: String) -> Bool {
-    forwardingWords.contains { startsWith(text[...], $0) }
+    // Asked of every frame of every stack: most names start with none of the words' first letters.
+    guard let first = text.utf8.first, forwardingFirstBytes.contains(first) else { return false }
+    return forwardingWords.contains { startsWith(text[...], $0) }
   }
 
   private static let forwardingWords = ["reabstraction thunk", "partial apply", "thunk for", "@objc ", "merged ", "outlined "]
+  private static let forwardingFirstBytes = forwardingWords.compactMap(\.utf8.first)
 
   private static func isClosure(declaration: Substring) -> Bool { closureWordsLength(of: declaration) != nil }
 
