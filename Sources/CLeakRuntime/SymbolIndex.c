@@ -118,6 +118,72 @@ static const index_t *indexOf(Dwfl_Module *module) {
   return &indexes[indexCount++];
 }
 
+// MARK: - Functions by name
+
+/// A module's functions by a hash of their names: entries whose `start` is the hash and whose
+/// `tie` is the symbol's index in the table, so that sorting them puts equal hashes together,
+/// in the order of the table.
+static index_t nameIndexes[maximumModules];
+static size_t nameIndexCount = 0;
+
+static uint64_t nameHash(const char *name, size_t length) {  // FNV-1a
+  uint64_t hash = 0xcbf29ce484222325u;
+  for (size_t position = 0; position < length; position++) hash = (hash ^ (unsigned char)name[position]) * 0x100000001b3u;
+  return hash;
+}
+
+static const index_t *nameIndexOf(Dwfl_Module *module) {
+  for (size_t position = 0; position < nameIndexCount; position++) {
+    if (nameIndexes[position].module == module) return &nameIndexes[position];
+  }
+  if (nameIndexCount == maximumModules) return NULL;
+  int count = dwfl_module_getsymtab(module);
+  entry_t *entries = count > 0 ? malloc(sizeof(entry_t) * (size_t)count) : NULL;
+  if (entries == NULL) return NULL;
+  size_t kept = 0;
+  for (int index = 1; index < count; index++) {
+    GElf_Sym symbol;
+    GElf_Addr address = 0;
+    GElf_Word section = 0;
+    const char *name = dwfl_module_getsym_info(module, index, &symbol, &address, &section, NULL, NULL);
+    if (name == NULL || section == SHN_UNDEF || GELF_ST_TYPE(symbol.st_info) != STT_FUNC || (uint32_t)index > indexMask) continue;
+    entries[kept++] = (entry_t){nameHash(name, strlen(name)), (uint32_t)index, 0};
+  }
+  if (kept > 0) sortEntries(entries, kept);
+  nameIndexes[nameIndexCount] = (index_t){module, entries, kept};
+  return &nameIndexes[nameIndexCount++];
+}
+
+/// Whether the table's symbol `index` is the function `name` (`length` bytes); its address then.
+static int isFunctionNamed(Dwfl_Module *module, int index, const char *name, size_t length, GElf_Addr *address) {
+  GElf_Sym symbol;
+  const char *candidate = dwfl_module_getsym_info(module, index, &symbol, address, NULL, NULL, NULL);
+  return candidate != NULL && GELF_ST_TYPE(symbol.st_info) == STT_FUNC && strncmp(candidate, name, length) == 0 && candidate[length] == 0;
+}
+
+int cleak_symbol_index_find_function(Dwfl_Module *module, const char *name, size_t length, GElf_Addr *address) {
+  const index_t *index = nameIndexOf(module);
+  if (index == NULL) {  // no room for an index: the table in order
+    int count = dwfl_module_getsymtab(module);
+    for (int position = 1; position < count; position++) {
+      if (isFunctionNamed(module, position, name, length, address)) return 1;
+    }
+    return 0;
+  }
+  uint64_t hash = nameHash(name, length);
+  size_t low = 0, high = index->count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (index->entries[middle].start < hash) low = middle + 1; else high = middle;
+  }
+  for (size_t position = low; position < index->count && index->entries[position].start == hash; position++) {
+    if (isFunctionNamed(module, (int)index->entries[position].tie, name, length, address)) return 1;
+  }
+  return 0;
+}
+
+// MARK: - Lookups by address
+
 /// Whether `address` lies in the module's section number `section`: a label names only addresses
 /// of its own section (past the end of `.bss`, `_end` is no name for a thread-local block).
 static int isInSection(Dwfl_Module *module, GElf_Addr address, const entry_t *label) {

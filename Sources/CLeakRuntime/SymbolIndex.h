@@ -19,3 +19,10 @@ typedef struct {
 /// when there is none.
 /// The first lookup in a module reads and sorts its table; callers hold the symbolizer's lock.
 int cleak_symbol_index_lookup(Dwfl_Module *module, GElf_Addr address, cleak_symbol *symbol);
+
+/// The address of the function symbol named exactly `name` (`length` bytes) in `module`, the
+/// first such in its table, in `address`; returns 0 when there is none. The first search in a
+/// module indexes its functions by a hash of their names (a partial-apply forwarder is named by
+/// the function it forwards to, which is looked up by name for every such frame); callers hold
+/// the symbolizer's lock.
+int cleak_symbol_index_find_function(Dwfl_Module *module, const char *name, size_t length, GElf_Addr *address);

@@ -189,18 +189,9 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
   // A partial-apply forwarder ("…TA") has no source of its own: use the function it forwards to.
   Dwarf_Addr lookup = (Dwarf_Addr)pc;
   size_t nameLength = name == NULL ? 0 : strlen(name);
-  if (nameLength > 2 && strcmp(name + nameLength - 2, "TA") == 0) {
-    int count = dwfl_module_getsymtab(module);
-    for (int index = 1; index < count; index++) {
-      GElf_Sym entry;
-      GElf_Addr address = 0;
-      const char *candidate = dwfl_module_getsym_info(module, index, &entry, &address, NULL, NULL, NULL);
-      if (candidate != NULL && GELF_ST_TYPE(entry.st_info) == STT_FUNC && strncmp(candidate, name, nameLength - 2) == 0 &&
-          candidate[nameLength - 2] == 0) {
-        lookup = address;
-        break;
-      }
-    }
+  GElf_Addr forwardedTo = 0;
+  if (nameLength > 2 && strcmp(name + nameLength - 2, "TA") == 0 && cleak_symbol_index_find_function(module, name, nameLength - 2, &forwardedTo)) {
+    lookup = forwardedTo;
   }
   const char *source = NULL;
   Dwfl_Line *row = dwfl_module_getsrc(module, lookup);

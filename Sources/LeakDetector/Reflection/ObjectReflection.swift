@@ -52,9 +52,9 @@ public func reflect(_ object: AnyObject) -> ObjectReflection {
 /// Names targets and turns raw references into ``ObjectReference`` values.
 struct LiveObjectReader {
   var reflector = RuntimeReflector.shared
-  /// Thunk contexts already named, by address: a context is named where a reference reaches it
-  /// and again where it is read, and naming it reflects it. A reader lives for one walk.
-  private let thunkNames = ThunkNames()
+  /// What this reader learned of closure contexts, by address (a reader lives for one walk, and
+  /// a context's captures never change).
+  private let contexts = ContextMemo()
 
   /// Reflects the object at `address`, which the caller keeps alive. `hint` says how the object
   /// was reached (through a closure, or as a captured-`var` box).
@@ -62,7 +62,7 @@ struct LiveObjectReader {
     if let failure = RuntimeLayoutCheck.failure {
       return ObjectReflection(typeName: "<not read>", kind: .classInstance, references: [], diagnostics: [failure])
     }
-    let result = reflector.reflect(address: address, asBox: hint.isBox)
+    let result = hint.isBox ? reflector.reflect(address: address, asBox: true) : contextOrOtherReflection(of: address)
     let (kind, typeName) = describe(address: address, hint: hint) ?? (.classInstance, "<unreadable object>")
     var diagnostics = result.diagnostics
     var references: [ObjectReference] = []
@@ -131,22 +131,34 @@ extension LiveObjectReader {
   /// A reabstraction thunk's context named by the closure it wraps, its first captured function:
   /// `reabstraction thunk of closure #1 in Container.register(_:)`.
   fileprivate func thunkName(context: UInt, kind: HeapObjectKind) -> String {
-    if let known = thunkNames.byContext[context] { return known }
+    if let known = contexts.thunkNames[context] { return known }
     var name = "reabstraction thunk"
     if kind == .closureContext,
-      let wrapped = reflector.reflect(address: context, asBox: false).references.first(where: { $0.function != 0 }),
+      let wrapped = contextOrOtherReflection(of: context).references.first(where: { $0.function != 0 }),
       let wrappedName = Symbolicator.shared.closureName(at: wrapped.function), wrappedName != "reabstraction thunk"
     {
       name = "reabstraction thunk of " + wrappedName
     }
-    thunkNames.byContext[context] = name
+    contexts.thunkNames[context] = name
     return name
+  }
+
+  /// The reflection of the object at `address` (not as a box), remembered when it is a closure
+  /// context: a thunk's context is reflected to be named, where a reference reaches it, and
+  /// again where it is read; reading a context's captures asks the reflection library each time.
+  fileprivate func contextOrOtherReflection(of address: UInt) -> RuntimeReflector.Reflection {
+    if let known = contexts.reflections[address] { return known }
+    let reflection = reflector.reflect(address: address, asBox: false)
+    if reflection.kind == .closureContext { contexts.reflections[address] = reflection }
+    return reflection
   }
 }
 
-/// The names ``LiveObjectReader`` gave thunk contexts, by the context's address.
-private final class ThunkNames {
-  var byContext: [UInt: String] = [:]
+/// What ``LiveObjectReader`` learned of closure contexts: their reflections and the names it
+/// gave thunks, by the context's address.
+private final class ContextMemo {
+  var reflections: [UInt: RuntimeReflector.Reflection] = [:]
+  var thunkNames: [UInt: String] = [:]
 }
 
 /// How a target was reached, which names objects that carry no type name of their own.

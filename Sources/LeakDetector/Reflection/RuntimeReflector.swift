@@ -20,6 +20,13 @@ import HeapGraph
 final class RuntimeReflector: Sendable {
   static let shared = RuntimeReflector()
 
+  /// What ``reflect(address:asBox:)`` read of an object: its kind (`nil` when it is no readable
+  /// heap object), the name of its type, its references and diagnostics, and the storage its
+  /// values own.
+  typealias Reflection = (
+    kind: HeapObjectKind?, typeName: String, references: [RawReference], diagnostics: [String], storage: [OwnedStorage]
+  )
+
   private let state: Locked<State>
 
   private init() {
@@ -28,9 +35,7 @@ final class RuntimeReflector: Sendable {
 
   /// The references and diagnostics of the heap object at `address`, and the storage its
   /// values own (``OwnedStorage``: collection storage and string buffers, at any depth).
-  func reflect(address: UInt, asBox: Bool = false) -> (
-    kind: HeapObjectKind?, typeName: String, references: [RawReference], diagnostics: [String], storage: [OwnedStorage]
-  ) {
+  func reflect(address: UInt, asBox: Bool = false) -> Reflection {
     state.withLock { state in
       var references: [RawReference] = []
       var diagnostics: [String] = []
