@@ -37,8 +37,13 @@ struct EntryChoice {
   init(graph: ObjectGraph, ownCode: OwnCode) {
     self.graph = graph
     stackShapes = graph.stacks.map { stack in
-      let written = stack.frames.filter(\.isWrittenCode)
-      return (ownCode.firstOwnFrame(in: written) ?? Int.max, written.count)
+      var written = 0
+      var framesToOwnCode = Int.max
+      for frame in stack.frames where frame.isWrittenCode {
+        if framesToOwnCode == Int.max && ownCode.contains(frame) { framesToOwnCode = written }
+        written += 1
+      }
+      return (framesToOwnCode, written)
     }
     madeByOwnCode = graph.stacks.map { ownCode.made($0.frames) }
     ownModules = ownCode.modules(in: graph.stacks.lazy.map(\.frames))

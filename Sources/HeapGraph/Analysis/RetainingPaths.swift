@@ -79,7 +79,7 @@ struct RetainingPaths {
 
   /// `items[3]` → `items[*]`, `cache["a"].value` → `cache[*].value`.
   static func collapsingSubscripts(_ label: String) -> String {
-    guard label.contains("[") else { return label }
+    guard label.containsBytes("[") else { return label }
     var result = ""
     var depth = 0
     for character in label {

@@ -17,7 +17,7 @@ public enum DataLabel {
 
   /// `label` with the text of each quoted key (`["…"]`, escapes included) elided.
   public static func redacted(_ label: String) -> String {
-    guard label.contains("[\"") else { return label }
+    guard label.containsBytes("[\"") else { return label }
     var result = ""
     var rest = Substring(label)
     while let open = rest.firstRange(of: "[\"") {

@@ -59,7 +59,7 @@ public enum ReadableName {
   /// through ``symbol(_:keepingModule:)``.
   public static func type(_ name: String, keepingModule: Bool = false) -> String {
     remembered(.type, name, keepingModule) {
-      name.contains(" in ") || DemangledName(name).isClosure
+      name.containsBytes(" in ") || DemangledName(name).isClosure
         ? readableSymbol(name, keepingModule: keepingModule) : Text(preparing: name).typeText(keepingModule: keepingModule)
     } ?? name
   }

@@ -180,8 +180,8 @@ public enum TestAttribution {
   /// functions a task's first function returns to (`completeTask…`, C++ names mangled or not).
   private static func isConcurrencyRuntime(_ symbol: String) -> Bool {
     symbol.hasPrefix("swift::") || symbol.hasPrefix("_ZN5swift") || symbol.hasPrefix("swift_job_run")
-      || ((symbol.hasPrefix("_ZL") || symbol.hasPrefix("complete")) && symbol.contains("completeTask"))
-      || symbol.contains("completeInlineTask")
+      || ((symbol.hasPrefix("_ZL") || symbol.hasPrefix("complete")) && symbol.containsBytes("completeTask"))
+      || symbol.containsBytes("completeInlineTask")
   }
 
   /// Whether a frame only passes a call on, and is never the test's own: code the compiler made
@@ -213,6 +213,6 @@ public enum TestAttribution {
   }
 
   private static func isAsyncFunctionName(_ symbol: String) -> Bool {
-    DemangledName(symbol).isAsyncPartialFunction || symbol.contains(" async")
+    DemangledName(symbol).isAsyncPartialFunction || symbol.containsBytes(" async")
   }
 }

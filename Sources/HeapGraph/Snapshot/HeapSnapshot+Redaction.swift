@@ -4,7 +4,7 @@ extension HeapSnapshot {
   /// Labels are interned, so this costs a pass over the distinct labels and one over the
   /// references.
   public func withDataRedacted() -> HeapSnapshot {
-    guard labels.strings.contains(where: { $0.contains("[\"") }) else { return self }
+    guard labels.strings.contains(where: { $0.containsBytes("[\"") }) else { return self }
     var copy = self
     var redacted = StringTable()
     let newIndex = labels.strings.map { redacted.intern(DataLabel.redacted($0)) }
