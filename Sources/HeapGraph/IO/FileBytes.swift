@@ -60,16 +60,20 @@ public enum FileBytes {
     }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(expected + 1)
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    // Read in chunks of at most a mebibyte, never filled beforehand: a file of /proc (which says
+    // it holds nothing) is read in 64 KiB, where zeroing a mebibyte for a few bytes cost more
+    // than the read.
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(expected + 1, 64 << 10), 1 << 20), alignment: 16)
+    defer { chunk.deallocate() }
     while true {
       let wanted = min(chunk.count, limit + 1 - bytes.count)
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
+      let count = Glibc.read(descriptor, chunk.baseAddress, wanted)
       if count < 0 {
         if errno == EINTR { continue }
         throw Failure(path: name, reason: "cannot read: \(systemError())")
       }
       if count == 0 { break }
-      bytes.append(contentsOf: chunk[0..<count])
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
       guard bytes.count <= limit else { throw tooLarge(name, limit: limit) }
     }
     return bytes
