@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "leak-detector", targets: ["leak-detector"]),
     // Preloaded by `leak-detector run` into the program it checks (found next to the CLI).
     .library(name: "LeakDetectorAgent", type: .dynamic, targets: ["LeakDetectorAgent"]),
+    .library(name: "LeakDetectorPreload", type: .dynamic, targets: ["CLeakPreload"]),
     // `swift package leak-check`: the package's tests under `leak-detector run`.
     .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
     .executable(name: "leak-detector-demo", targets: ["FeedApp"]),
@@ -38,8 +39,9 @@ let package = Package(
     // Live-object reflection, tracking and capture (grows with the graph-builder and tracker issues).
     .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),
 
-    // The preloadable agent of `leak-detector run`: a C loader that decides whether this process
-    // is one to check, and the Swift side that tracks and captures it.
+    // The agent of `leak-detector run`: a small preloaded loader that decides whether a process
+    // is one to check and only then loads the agent, whose Swift side tracks and captures it.
+    .target(name: "CLeakPreload"),
     .target(name: "CLeakAgent"),
     .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "CLeakAgent"]),
 

@@ -39,10 +39,11 @@ done
 
 if [ -z "${LEAK_DETECTOR:-}" ]; then
   configuration="${CONFIGURATION:-release}"
-  echo "compare-leak-tools: building leak-detector and LeakDetectorAgent ($configuration)" >&2
+  echo "compare-leak-tools: building leak-detector, LeakDetectorAgent and LeakDetectorPreload ($configuration)" >&2
   # `swift build` builds only the last --product it is given, so one build per product.
   (cd "$root" && swift build -c "$configuration" --product leak-detector >&2 \
-    && swift build -c "$configuration" --product LeakDetectorAgent >&2)
+    && swift build -c "$configuration" --product LeakDetectorAgent >&2 \
+    && swift build -c "$configuration" --product LeakDetectorPreload >&2)
   LEAK_DETECTOR="$(cd "$root" && swift build -c "$configuration" --show-bin-path)/leak-detector"
 fi
 [ -x "$LEAK_DETECTOR" ] || { echo "compare-leak-tools: no leak-detector at $LEAK_DETECTOR" >&2; exit 1; }

@@ -14,7 +14,7 @@ DEPTH=${2:-16}
 LIVE=${3:-1000000}
 TASKS=${4:-200000}
 
-swift build -c release --product leak-detector --product LeakDetectorAgent >&2
+for product in leak-detector LeakDetectorAgent LeakDetectorPreload; do swift build -c release --product "$product" >&2; done
 BIN=.build/release
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -17,6 +17,7 @@ interval="${3:-524288}"
 command -v wrk >/dev/null || { echo "server-overhead: needs wrk (apt-get install wrk)" >&2; exit 1; }
 swift build -c release --product leak-detector >&2
 swift build -c release --product LeakDetectorAgent >&2
+swift build -c release --product LeakDetectorPreload >&2
 (cd Benchmarks/VaporServer && swift build -c release >&2)
 tool="$(swift build -c release --show-bin-path)/leak-detector"
 server="$(cd Benchmarks/VaporServer && swift build -c release --show-bin-path)/VaporServer"

@@ -20,6 +20,7 @@ shift || true
 [ "$#" -gt 0 ] || { echo "usage: Benchmarks/suite-overhead.sh [ROUNDS] PACKAGE..." >&2; exit 1; }
 swift build -c release --product leak-detector >&2
 swift build -c release --product LeakDetectorAgent >&2
+swift build -c release --product LeakDetectorPreload >&2
 tool="$(swift build -c release --show-bin-path)/leak-detector"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

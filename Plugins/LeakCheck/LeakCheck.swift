@@ -41,12 +41,13 @@ struct LeakCheck: CommandPlugin {
     }
   }
 
-  /// Builds `leak-detector` and `libLeakDetectorAgent.so` in release into the package's scratch
-  /// path, side by side (the command finds its agent next to itself), and returns the tool.
+  /// Builds `leak-detector`, `libLeakDetectorAgent.so` and its loader `libLeakDetectorPreload.so`
+  /// in release into the package's scratch path, side by side (the command finds its agent next
+  /// to itself), and returns the tool.
   private func buildTool(packageManager: PackageManager) throws -> URL {
     FileHandle.standardError.write(Data("Building leak-detector and its agent (release)…\n".utf8))
     var tool: URL?
-    for product in ["leak-detector", "LeakDetectorAgent"] {
+    for product in ["leak-detector", "LeakDetectorAgent", "LeakDetectorPreload"] {
       let result = try packageManager.build(.product(product), parameters: .init(configuration: .release, logging: .concise))
       guard result.succeeded else {
         print(result.logText)

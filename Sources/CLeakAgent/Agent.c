@@ -3,57 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-// The loader of the preloadable agent (libLeakDetectorAgent.so) that `leak-detector run` puts
-// in LD_PRELOAD. Every process the program starts loads it, compilers and shells included, so it
-// decides here, before any Swift code of the agent runs, whether this process is one to check:
-// its executable's name must match one of the patterns in CLEAK_AGENT_PROCESSES_VARIABLE.
-
-extern char *program_invocation_short_name;
-
-/// The file name of this process's executable.
-static const char *executableName(char *buffer, size_t size) {
-  ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
-  if (length <= 0) return program_invocation_short_name;
-  buffer[length] = 0;
-  const char *slash = strrchr(buffer, '/');
-  return slash ? slash + 1 : buffer;
-}
-
-/// Whether this process matches one of the newline-separated shell patterns in `patterns`
-/// (against the executable's file name, or the name it was invoked as).
-static bool processMatches(const char *patterns) {
-  if (patterns == NULL || *patterns == 0) return true;
-  char path[4096];
-  const char *executable = executableName(path, sizeof path);
-  const char *invoked = program_invocation_short_name;
-  char pattern[1024];
-  for (const char *start = patterns; *start;) {
-    const char *end = strchr(start, '\n');
-    size_t length = end ? (size_t)(end - start) : strlen(start);
-    if (length > 0 && length < sizeof pattern) {
-      memcpy(pattern, start, length);
-      pattern[length] = 0;
-      if (fnmatch(pattern, executable, 0) == 0 || (invoked && fnmatch(pattern, invoked, 0) == 0)) return true;
-    }
-    if (end == NULL) break;
-    start = end + 1;
-  }
-  return false;
-}
-
-__attribute__((constructor)) static void loadAgent(void) {
-  const char *runDirectory = getenv(CLEAK_AGENT_RUN_DIRECTORY_VARIABLE);
-  if (runDirectory == NULL || *runDirectory == 0) return;
-  if (!processMatches(getenv(CLEAK_AGENT_PROCESSES_VARIABLE))) return;
-  leak_detector_agent_start();
-}
+// The C side of the agent that `leak-detector run` loads (through its loader,
+// libLeakDetectorPreload.so, which decides whether this process is one to check and then calls
+// `leak_detector_agent_start`): the signals it watches.
 
 // MARK: - Watched signals: a self-pipe carrying each signal's number, read by a thread of the agent
 

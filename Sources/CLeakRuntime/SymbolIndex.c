@@ -10,7 +10,7 @@
 /// module's table when a lookup chooses it.
 typedef struct {
   GElf_Addr start;
-  uint32_t tie;   // binding (0–3) << 29 | (2^29 - 1 - index in the module's table): sorts weakest binding, then latest index, first
+  uint32_t tie;   // binding (0–3) << 29 | index in the module's table
   uint32_t size;  // the symbol's size, at most 2^32 - 1
 } entry_t;
 
@@ -22,12 +22,12 @@ static int bindingOf(const entry_t *entry) {
 }
 
 static int indexOfEntry(const entry_t *entry) {
-  return (int)(indexMask - (entry->tie & indexMask));
+  return (int)(entry->tie & indexMask);
 }
 
 typedef struct {
   Dwfl_Module *module;
-  entry_t *entries;  // by start, then tie
+  entry_t *entries;  // by start
   size_t count;
 } index_t;
 
@@ -52,10 +52,13 @@ static int compareEntries(const void *left, const void *right) {
   return a->tie < b->tie ? -1 : a->tie > b->tie;
 }
 
-/// Sorts `count` entries by start then tie, least significant byte first (a symbol table of a
-/// large library has tens of thousands of symbols: a comparison sort through a function pointer
-/// took milliseconds of each exit capture); only the bytes in which the entries differ are passed
-/// over. Falls back to `qsort` when there is no memory for the second buffer.
+/// Sorts `count` entries by start, least significant byte first (a symbol table of a large
+/// library has tens of thousands of symbols: a comparison sort through a function pointer took
+/// milliseconds of each exit capture); only the bytes in which the starts differ are passed over.
+/// The sort is stable: entries with the same start keep their order (a lookup by address chooses
+/// among them by binding and index itself; the name index relies on the table's order among
+/// equal hashes). Falls back to `qsort` by start then tie when there is no memory for the second
+/// buffer.
 static void sortEntries(entry_t *entries, size_t count) {
   entry_t *spare = malloc(sizeof(entry_t) * count);
   if (spare == NULL) {
@@ -63,25 +66,14 @@ static void sortEntries(entry_t *entries, size_t count) {
     return;
   }
   uint64_t startBits = 0;
-  uint32_t tieBits = 0;
-  for (size_t position = 0; position < count; position++) {
-    startBits |= entries[position].start ^ entries[0].start;
-    tieBits |= entries[position].tie ^ entries[0].tie;
-  }
+  for (size_t position = 0; position < count; position++) startBits |= entries[position].start ^ entries[0].start;
   entry_t *from = entries, *to = spare;
-  for (int digit = 0; digit < 12; digit++) {  // the tie's 4 bytes, then the start's 8
-    int shift = digit < 4 ? digit * 8 : (digit - 4) * 8;
-    if (((digit < 4 ? tieBits : startBits) >> shift & 0xFF) == 0) continue;
+  for (int shift = 0; shift < 64; shift += 8) {
+    if ((startBits >> shift & 0xFF) == 0) continue;
     size_t counts[257] = {0};
-    for (size_t position = 0; position < count; position++) {
-      uint64_t value = digit < 4 ? from[position].tie : from[position].start;
-      counts[(value >> shift & 0xFF) + 1]++;
-    }
+    for (size_t position = 0; position < count; position++) counts[(from[position].start >> shift & 0xFF) + 1]++;
     for (int byte = 0; byte < 256; byte++) counts[byte + 1] += counts[byte];
-    for (size_t position = 0; position < count; position++) {
-      uint64_t value = digit < 4 ? from[position].tie : from[position].start;
-      to[counts[value >> shift & 0xFF]++] = from[position];
-    }
+    for (size_t position = 0; position < count; position++) to[counts[from[position].start >> shift & 0xFF]++] = from[position];
     entry_t *swap = from;
     from = to;
     to = swap;
@@ -110,7 +102,7 @@ static const index_t *indexOf(Dwfl_Module *module) {
         (uint32_t)index > indexMask)
       continue;
     uint32_t size = symbol.st_size > UINT32_MAX ? UINT32_MAX : (uint32_t)symbol.st_size;
-    uint32_t tie = (uint32_t)bindingStrength(&symbol) << indexBits | (indexMask - (uint32_t)index);
+    uint32_t tie = (uint32_t)bindingStrength(&symbol) << indexBits | (uint32_t)index;
     entries[kept++] = (entry_t){address, tie, size};
   }
   if (kept > 0) sortEntries(entries, kept);
@@ -121,8 +113,8 @@ static const index_t *indexOf(Dwfl_Module *module) {
 // MARK: - Functions by name
 
 /// A module's functions by a hash of their names: entries whose `start` is the hash and whose
-/// `tie` is the symbol's index in the table, so that sorting them puts equal hashes together,
-/// in the order of the table.
+/// `tie` is the symbol's index in the table (binding 0); sorted, equal hashes come together, in
+/// the order of the table.
 static index_t nameIndexes[maximumModules];
 static size_t nameIndexCount = 0;
 

@@ -207,6 +207,28 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
   return *symbol != NULL || *file != NULL;
 }
 
+size_t cleak_symbol_index_disagreements(uintptr_t start, uintptr_t end, uintptr_t step, size_t *checked) {
+  size_t disagreements = 0;
+  *checked = 0;
+  pthread_mutex_lock(&lock);
+  Dwfl *dwfl = currentSession();
+  for (uintptr_t address = start; dwfl != NULL && step > 0 && address < end; address += step) {
+    Dwfl_Module *module = dwfl_addrmodule(dwfl, (Dwarf_Addr)address);
+    if (module == NULL) continue;
+    *checked += 1;
+    cleak_symbol indexed;
+    int found = cleak_symbol_index_lookup(module, (GElf_Addr)address, &indexed);
+    GElf_Off offset = 0;
+    GElf_Sym symbol;
+    const char *name = dwfl_module_addrinfo(module, (GElf_Addr)address, &offset, &symbol, NULL, NULL, NULL);
+    if ((name != NULL) != (found != 0) || (name != NULL && (strcmp(name, indexed.name) != 0 || address - offset != indexed.start))) {
+      disagreements += 1;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return disagreements;
+}
+
 uintptr_t cleak_local_symbol(uintptr_t addressInImage, const char *name) {
   uintptr_t found = 0;
   pthread_mutex_lock(&lock);

@@ -209,7 +209,9 @@ enum Agent {
   }
 }
 
+/// The agent's entry point, which its loader (libLeakDetectorPreload.so) looks up and calls in a
+/// process to check.
 @_cdecl("leak_detector_agent_start")
-func leakDetectorAgentStart() {
+public func leakDetectorAgentStart() {
   Agent.start()
 }

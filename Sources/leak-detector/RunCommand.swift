@@ -12,9 +12,10 @@ struct RunCommand: ParsableCommand {
     commandName: "run",
     abstract: "Run a program and report the Swift objects it leaked when it exits.",
     discussion: """
-      Starts PROGRAM with this package's agent (libLeakDetectorAgent.so, next to leak-detector) \
-      in LD_PRELOAD. In each process whose executable matches --process (by default PROGRAM \
-      itself, or the test binaries for `swift test`), the agent records every Swift object \
+      Starts PROGRAM with this package's agent loader (libLeakDetectorPreload.so, next to \
+      leak-detector) in LD_PRELOAD. In each process whose executable matches --process (by \
+      default PROGRAM itself, or the test binaries for `swift test`), it loads the agent \
+      (libLeakDetectorAgent.so, beside it), which records every Swift object \
       allocated, with its allocation stack, and when the process exits captures the live objects, \
       their references and the roots that hold them: global and static data, thread stacks, \
       thread-local storage, and reference counts that show a holder outside the Swift heap. An \
@@ -133,7 +134,7 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
-    let agent = try Self.agentPath()
+    let (agent, loader) = try Self.agentLibraries()
     let rules = try loadSuppressions()
     let graphviz = try gating.diagrams.graphviz()
     let gate = try baseline.map { path in
@@ -147,7 +148,7 @@ struct RunCommand: ParsableCommand {
     defer { directory.release() }
 
     let ending = try ProgramRun.run(
-      command, environment: programEnvironment(agent: agent, runDirectory: directory.path), forwarding: forwardedSignals)
+      command, environment: programEnvironment(agent: agent, loader: loader, runDirectory: directory.path), forwarding: forwardedSignals)
     let captures = try directory.exitSnapshots()
     let refusals = directory.refusals()
     let programStatus = status(of: ending, captured: !captures.isEmpty)
@@ -196,14 +197,21 @@ struct RunCommand: ParsableCommand {
     [SIGINT, SIGQUIT, SIGTERM, SIGHUP] + (snapshotSignalNumber.map { [$0] } ?? [])
   }
 
-  /// What the program's environment adds: the agent preloaded, and its settings.
-  private func programEnvironment(agent: String, runDirectory: String) -> [String: String] {
+  /// What the program's environment adds: the agent's loader preloaded, the agent it loads, and
+  /// the settings.
+  private func programEnvironment(agent: String, loader: String, runDirectory: String) -> [String: String] {
     let settings = RunProtocol.Settings(
       runDirectory: runDirectory, processPatterns: checkedProcessPatterns, recordsStacks: !noStacks,
       snapshotDirectory: snapshotDirectory, snapshotSignal: snapshotSignalNumber, snapshotInterval: snapshotInterval,
       sampleInterval: sampleInterval, writesProfiles: profile != nil)
     var environment = settings.environment
-    environment["LD_PRELOAD"] = agent + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
+    environment[RunProtocol.Variable.agentLibrary.rawValue] = agent
+    // The agent keeps its per-thread state in static TLS (the allocation path reads it with no
+    // call), and a library loaded after start-up finds room there only in glibc's surplus, 512
+    // bytes by default: the surplus is raised for the program's processes (a setting of the
+    // program's own, after it, wins).
+    environment["GLIBC_TUNABLES"] = "glibc.rtld.optional_static_tls=8192" + (getenv("GLIBC_TUNABLES").map { ":" + String(cString: $0) } ?? "")
+    environment["LD_PRELOAD"] = loader + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
     return environment
   }
 
@@ -305,20 +313,32 @@ struct RunCommand: ParsableCommand {
 
   /// The agent library: `LEAK_DETECTOR_AGENT`, or the one next to this executable (a build
   /// folder), or the one `Scripts/install` puts in `PREFIX/lib/leak-detector/` for
-  /// `PREFIX/bin/leak-detector`.
-  static func agentPath() throws(InputFailure) -> String {
-    if let configured = getenv("LEAK_DETECTOR_AGENT") { return String(cString: configured) }
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let executable = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
-    let candidates = [directory + "/libLeakDetectorAgent.so", directory + "/../lib/leak-detector/libLeakDetectorAgent.so"]
-    guard let path = candidates.first(where: { access($0, R_OK) == 0 }) else {
-      throw InputFailure(
-        message: "\(candidates[0]): the agent library is missing; build it with `swift build --product LeakDetectorAgent` "
-          + "(or set LEAK_DETECTOR_AGENT to its path)")
+  /// `PREFIX/bin/leak-detector`; and its loader, beside it. Only the loader is preloaded in every
+  /// process the program starts; it loads the agent in the processes to check.
+  static func agentLibraries() throws(InputFailure) -> (agent: String, loader: String) {
+    let agent: String
+    if let configured = getenv("LEAK_DETECTOR_AGENT") {
+      agent = String(cString: configured)
+    } else {
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+      let executable = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+      let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
+      let candidates = [directory + "/libLeakDetectorAgent.so", directory + "/../lib/leak-detector/libLeakDetectorAgent.so"]
+      guard let found = candidates.first(where: { access($0, R_OK) == 0 }) else {
+        throw InputFailure(
+          message: "\(candidates[0]): the agent library is missing; build it with `swift build --product LeakDetectorAgent` "
+            + "(or set LEAK_DETECTOR_AGENT to its path)")
+      }
+      agent = found
     }
-    return path
+    let loader = String(agent[..<(agent.lastIndex(of: "/").map { agent.index(after: $0) } ?? agent.startIndex)]) + "libLeakDetectorPreload.so"
+    guard access(loader, R_OK) == 0 else {
+      throw InputFailure(
+        message: "\(loader): the agent's loader is missing beside the agent; build it with "
+          + "`swift build --product LeakDetectorPreload`")
+    }
+    return (agent, loader)
   }
 
   /// The executables that run the tests of `swift test`: XCTest's bundle and Swift Testing's

@@ -70,12 +70,12 @@ final class RunProtocolTests: XCTestCase {
     for text in ["process 1", "leaky (pid x)", "leaky (pid 4", ""] { XCTAssertNil(RunProtocol.ProcessDescription(text), text) }
   }
 
-  /// The agent's C loader reads its variables before Swift runs, so `CLeakAgent.h` spells their
-  /// names too: each `CLEAK_AGENT_<NAME>_VARIABLE` must be the variable of the same name here.
-  func testAgentHeader_spellsEveryVariableItDefinesAsTheProtocolDoes() throws {
+  /// The agent's C loader reads its variables before Swift runs, so `CLeakPreload.h` spells their
+  /// names too: each `CLEAK_PRELOAD_<NAME>_VARIABLE` must be the variable of the same name here.
+  func testLoaderHeader_spellsEveryVariableItDefinesAsTheProtocolDoes() throws {
     let root = URL(fileURLWithPath: LeakTestSupport.directory(of: #filePath)).deletingLastPathComponent().deletingLastPathComponent()
-    let header = try String(contentsOf: root.appendingPathComponent("Sources/CLeakAgent/include/CLeakAgent.h"), encoding: .utf8)
-    let definition = try NSRegularExpression(pattern: #"^#define CLEAK_AGENT_([A-Z_]+)_VARIABLE "([^"]*)"$"#, options: .anchorsMatchLines)
+    let header = try String(contentsOf: root.appendingPathComponent("Sources/CLeakPreload/include/CLeakPreload.h"), encoding: .utf8)
+    let definition = try NSRegularExpression(pattern: #"^#define CLEAK_PRELOAD_([A-Z_]+)_VARIABLE "([^"]*)"$"#, options: .anchorsMatchLines)
     let defined = definition.matches(in: header, range: NSRange(header.startIndex..., in: header)).map { match in
       (name: String(header[Range(match.range(at: 1), in: header)!]), value: String(header[Range(match.range(at: 2), in: header)!]))
     }

@@ -9,14 +9,6 @@
 extern "C" {
 #endif
 
-/// The environment variables of `leak-detector run` that the loader reads before any Swift code
-/// runs, to decide whether this process is one to check: the run directory (unset, the process
-/// was not started by `run`) and the shell patterns of the executables to check, one a line.
-/// This is their only C spelling; the Swift side's is `RunProtocol.Variable` in HeapGraph, and a
-/// test keeps the two equal.
-#define CLEAK_AGENT_RUN_DIRECTORY_VARIABLE "LEAK_DETECTOR_RUN_DIRECTORY"
-#define CLEAK_AGENT_PROCESSES_VARIABLE "LEAK_DETECTOR_PROCESSES"
-
 /// Called on a thread of the agent's own, once per delivery of a watched signal, with its number.
 typedef void (*cleak_agent_signal_callback)(int signal);
 
@@ -36,8 +28,9 @@ bool cleak_agent_signal_is_default(int signal);
 /// ends as the signal would have ended it.
 void cleak_agent_raise_default(int signal);
 
-/// The agent's entry point, defined in Swift: reads the rest of the settings from the
-/// environment, starts tracking and arranges the captures.
+/// The agent's entry point, defined in Swift and called by its loader (libLeakDetectorPreload.so)
+/// in a process to check: reads the settings from the environment, starts tracking and arranges
+/// the captures.
 void leak_detector_agent_start(void);
 
 #ifdef __cplusplus

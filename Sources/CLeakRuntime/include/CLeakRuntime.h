@@ -350,6 +350,12 @@ void cleak_census_end(cleak_census *census);
 /// Returns whether anything was found.
 int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column);
 
+/// How many of the addresses `start`, `start + step`, … below `end` (in one module of this
+/// process) the symbol index names differently from libdwfl's own linear lookup
+/// (`dwfl_module_addrinfo`: another symbol, or one where the other finds none). The index's
+/// self-check, for tests. `checked` is how many addresses were in a module.
+size_t cleak_symbol_index_disagreements(uintptr_t start, uintptr_t end, uintptr_t step, size_t *checked);
+
 /// Whether the code address `pc` lies in one of the Swift toolchain's runtime libraries (an image
 /// whose file name starts with `libswift`: `libswiftCore.so`, `libswift_Concurrency.so`, …).
 bool cleak_is_in_swift_runtime(uintptr_t pc);

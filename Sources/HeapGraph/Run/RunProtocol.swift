@@ -3,8 +3,9 @@
 /// in the run directory, and how a snapshot names its process (``ProcessDescription``).
 ///
 /// The command writes what the agent reads, and reads what the agent writes, through these
-/// definitions only. The agent's C loader, which reads two of the variables before any Swift code
-/// runs, spells them in `CLeakAgent.h`, and a test keeps that spelling equal to ``Variable``'s.
+/// definitions only. The agent's C loader, which reads three of the variables before any Swift
+/// code runs, spells them in `CLeakPreload.h`, and a test keeps that spelling equal to
+/// ``Variable``'s.
 package enum RunProtocol {
   /// The environment variables the command sets for the agent.
   package enum Variable: String, CaseIterable, Sendable {
@@ -26,6 +27,9 @@ package enum RunProtocol {
     case sampleInterval = "LEAK_DETECTOR_SAMPLE_INTERVAL"
     /// `1` when the agent writes heap profiles (pprof) at exit and beside each snapshot.
     case profiles = "LEAK_DETECTOR_PROFILES"
+    /// The agent library that the preloaded loader loads in a process to check (without it, the
+    /// one beside the loader).
+    case agentLibrary = "LEAK_DETECTOR_AGENT_LIBRARY"
   }
 
   private static let exitSnapshotSuffix = ".exit.heapsnapshot.bin"

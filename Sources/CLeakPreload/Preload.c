@@ -1,0 +1,176 @@
+#define _GNU_SOURCE
+#include "CLeakPreload.h"
+
+#include <dlfcn.h>
+#include <fnmatch.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+// MARK: - The entry points passed on
+
+// Each entry point starts as the Swift runtime's own (found on its first call: libFoundation
+// allocates Swift objects before any constructor of a preloaded library runs) and becomes the
+// agent's once the agent is loaded. The call is passed on by a tail call, so that no frame of
+// this library lies between the program's code and the agent's, whose stack walk starts at its
+// own frame.
+
+typedef void *(*allocate_t)(const void *metadata, size_t size, size_t alignMask);
+typedef void (*deallocate_t)(void *object, size_t allocatedSize, size_t allocatedAlignMask);
+typedef void (*deallocate_partial_t)(void *object, const void *metadata, size_t size, size_t alignMask);
+typedef struct {
+  void *task;
+  void *initialContext;
+} task_and_context_t;
+typedef task_and_context_t (*task_create_t)(size_t flags, void *options, const void *resultType, void *entry,
+                                            void *context) __attribute__((swiftcall));
+
+static _Atomic(allocate_t) allocate = NULL;
+static _Atomic(deallocate_t) deallocate = NULL;
+static _Atomic(deallocate_partial_t) deallocatePartial = NULL;
+static _Atomic(task_create_t) createTask = NULL;
+
+/// The runtime's definition of `name`, the next after this library's.
+__attribute__((noinline)) static void *runtimes(const char *name) {
+  return dlsym(RTLD_NEXT, name);
+}
+
+void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
+  allocate_t next = atomic_load_explicit(&allocate, memory_order_acquire);
+  if (__builtin_expect(next == NULL, 0)) {
+    next = (allocate_t)runtimes("swift_allocObject");
+    allocate_t expected = NULL;
+    if (!atomic_compare_exchange_strong(&allocate, &expected, next)) next = expected;
+  }
+  __attribute__((musttail)) return next(metadata, size, alignMask);
+}
+
+void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
+  deallocate_t next = atomic_load_explicit(&deallocate, memory_order_acquire);
+  if (__builtin_expect(next == NULL, 0)) {
+    next = (deallocate_t)runtimes("swift_deallocClassInstance");
+    deallocate_t expected = NULL;
+    if (!atomic_compare_exchange_strong(&deallocate, &expected, next)) next = expected;
+  }
+  __attribute__((musttail)) return next(object, allocatedSize, allocatedAlignMask);
+}
+
+void swift_deallocPartialClassInstance(void *object, const void *metadata, size_t size, size_t alignMask) {
+  deallocate_partial_t next = atomic_load_explicit(&deallocatePartial, memory_order_acquire);
+  if (__builtin_expect(next == NULL, 0)) {
+    next = (deallocate_partial_t)runtimes("swift_deallocPartialClassInstance");
+    deallocate_partial_t expected = NULL;
+    if (!atomic_compare_exchange_strong(&deallocatePartial, &expected, next)) next = expected;
+  }
+  __attribute__((musttail)) return next(object, metadata, size, alignMask);
+}
+
+__attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
+                                                                void *entry, void *context) {
+  task_create_t next = atomic_load_explicit(&createTask, memory_order_acquire);
+  if (__builtin_expect(next == NULL, 0)) {
+    next = (task_create_t)runtimes("swift_task_create");
+    task_create_t expected = NULL;
+    if (!atomic_compare_exchange_strong(&createTask, &expected, next)) next = expected;
+  }
+  __attribute__((musttail)) return next(flags, options, resultType, entry, context);
+}
+
+// MARK: - Deciding, and loading the agent
+
+extern char *program_invocation_short_name;
+
+/// The file name of this process's executable.
+static const char *executableName(char *buffer, size_t size) {
+  ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
+  if (length <= 0) return program_invocation_short_name;
+  buffer[length] = 0;
+  const char *slash = strrchr(buffer, '/');
+  return slash ? slash + 1 : buffer;
+}
+
+/// Whether this process matches one of the newline-separated shell patterns in `patterns`
+/// (against the executable's file name, or the name it was invoked as).
+static bool processMatches(const char *patterns) {
+  if (patterns == NULL || *patterns == 0) return true;
+  char path[4096];
+  const char *executable = executableName(path, sizeof path);
+  const char *invoked = program_invocation_short_name;
+  char pattern[1024];
+  for (const char *start = patterns; *start;) {
+    const char *end = strchr(start, '\n');
+    size_t length = end ? (size_t)(end - start) : strlen(start);
+    if (length > 0 && length < sizeof pattern) {
+      memcpy(pattern, start, length);
+      pattern[length] = 0;
+      if (fnmatch(pattern, executable, 0) == 0 || (invoked && fnmatch(pattern, invoked, 0) == 0)) return true;
+    }
+    if (end == NULL) break;
+    start = end + 1;
+  }
+  return false;
+}
+
+/// One line on standard error, marked as the tool's.
+static void complain(const char *what, const char *detail) {
+  char line[4608];
+  int length = snprintf(line, sizeof line, "leak-detector: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+  if (length > 0) {
+    ssize_t written = write(2, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+    (void)written;
+  }
+}
+
+/// The agent's path: the environment's, or `CLEAK_PRELOAD_AGENT_FILE_NAME` in this library's
+/// directory.
+static bool agentPath(char *buffer, size_t size) {
+  const char *configured = getenv(CLEAK_PRELOAD_AGENT_LIBRARY_VARIABLE);
+  if (configured != NULL && *configured != 0) {
+    if (strlen(configured) >= size) return false;
+    strcpy(buffer, configured);
+    return true;
+  }
+  Dl_info info;
+  if (dladdr((const void *)agentPath, &info) == 0 || info.dli_fname == NULL) return false;
+  const char *slash = strrchr(info.dli_fname, '/');
+  size_t directory = slash == NULL ? 0 : (size_t)(slash - info.dli_fname) + 1;
+  if (directory + sizeof CLEAK_PRELOAD_AGENT_FILE_NAME > size) return false;
+  memcpy(buffer, info.dli_fname, directory);
+  memcpy(buffer + directory, CLEAK_PRELOAD_AGENT_FILE_NAME, sizeof CLEAK_PRELOAD_AGENT_FILE_NAME);
+  return true;
+}
+
+__attribute__((constructor)) static void loadAgentIfChecked(void) {
+  const char *runDirectory = getenv(CLEAK_PRELOAD_RUN_DIRECTORY_VARIABLE);
+  if (runDirectory == NULL || *runDirectory == 0) return;
+  if (!processMatches(getenv(CLEAK_PRELOAD_PROCESSES_VARIABLE))) return;
+  char path[4096];
+  if (!agentPath(path, sizeof path)) {
+    complain("cannot find the agent library", NULL);
+    return;
+  }
+  void *agent = dlopen(path, RTLD_LAZY | RTLD_GLOBAL);
+  if (agent == NULL) {
+    complain("cannot load the agent", dlerror());
+    return;
+  }
+  void (*start)(void) = (void (*)(void))dlsym(agent, "leak_detector_agent_start");
+  allocate_t agentsAllocate = (allocate_t)dlsym(agent, "swift_allocObject");
+  deallocate_t agentsDeallocate = (deallocate_t)dlsym(agent, "swift_deallocClassInstance");
+  deallocate_partial_t agentsDeallocatePartial = (deallocate_partial_t)dlsym(agent, "swift_deallocPartialClassInstance");
+  task_create_t agentsCreateTask = (task_create_t)dlsym(agent, "swift_task_create");
+  if (start == NULL || agentsAllocate == NULL || agentsDeallocate == NULL || agentsDeallocatePartial == NULL || agentsCreateTask == NULL) {
+    complain("the agent lacks the entry points its loader passes on", path);
+    return;
+  }
+  // Objects end through the agent before any begins there.
+  atomic_store_explicit(&deallocate, agentsDeallocate, memory_order_release);
+  atomic_store_explicit(&deallocatePartial, agentsDeallocatePartial, memory_order_release);
+  atomic_store_explicit(&createTask, agentsCreateTask, memory_order_release);
+  atomic_store_explicit(&allocate, agentsAllocate, memory_order_release);
+  start();
+}
