@@ -36,11 +36,14 @@ struct EntryChoice {
 
   init(graph: ObjectGraph, ownCode: OwnCode) {
     self.graph = graph
+    var facts = FrameMemo<(isWritten: Bool, isOwn: Bool)>()
     stackShapes = graph.stacks.map { stack in
       var written = 0
       var framesToOwnCode = Int.max
-      for frame in stack.frames where frame.isWrittenCode {
-        if framesToOwnCode == Int.max && ownCode.contains(frame) { framesToOwnCode = written }
+      for frame in stack.frames {
+        let (isWritten, isOwn) = facts.value(for: frame) { ($0.isWrittenCode, ownCode.contains($0)) }
+        guard isWritten else { continue }
+        if framesToOwnCode == Int.max && isOwn { framesToOwnCode = written }
         written += 1
       }
       return (framesToOwnCode, written)

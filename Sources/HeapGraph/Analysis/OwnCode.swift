@@ -75,9 +75,13 @@ public struct OwnCode: Sendable, Hashable {
   /// `AppTests.PairTests.testPair()`): the types of these modules are the package's own.
   public func modules(in stacks: some Sequence<[StackFrame]>) -> Set<String> {
     var modules: Set<String> = []
+    var moduleOfFrame = FrameMemo<String?>()
     for frames in stacks {
-      for frame in frames where contains(frame) {
-        if let symbol = frame.symbol, let module = ReadableName.module(of: symbol) { modules.insert(module) }
+      for frame in frames {
+        let module = moduleOfFrame.value(for: frame) { frame in
+          contains(frame) ? frame.symbol.flatMap(ReadableName.module(of:)) : nil
+        }
+        if let module { modules.insert(module) }
       }
     }
     return modules

@@ -122,9 +122,13 @@ public struct RunReport: Sendable {
       // A group's entry objects share a few allocation stacks (a leak made once per test, in
       // every test): each stack is read once.
       var testsByStack: [Int32: String?] = [:]
+      var kinds = FrameMemo<TestAttribution.FrameKind?>()
+      func test(allocating frames: [StackFrame]) -> String? {
+        TestAttribution.test(allocating: frames, inTestProcess: isTestProcess, kinds: &kinds)
+      }
       func test(allocating stack: Int32) -> String? {
         if let known = testsByStack[stack] { return known }
-        let test = TestAttribution.test(allocating: graph.stacks[Int(stack)].frames, inTestProcess: isTestProcess)
+        let test = test(allocating: graph.stacks[Int(stack)].frames)
         testsByStack[stack] = test
         return test
       }
@@ -153,7 +157,7 @@ public struct RunReport: Sendable {
         let stacks = cycleStacks + entryStacks.map { graph.stacks[Int($0)].frames }
         var tests: [String] = []
         let attributed =
-          cycleStacks.map { TestAttribution.test(allocating: $0, inTestProcess: isTestProcess) } + entryStacks.map(test(allocating:))
+          cycleStacks.map { test(allocating: $0) } + entryStacks.map { test(allocating: $0) }
         for case let test? in attributed where !tests.contains(test) {
           tests.append(test)
         }

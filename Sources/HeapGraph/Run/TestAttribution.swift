@@ -31,7 +31,14 @@ public enum TestAttribution {
   /// the stack shows none. `inTestProcess` allows the rule for stacks that end in the
   /// concurrency runtime (a test runner's process).
   public static func test(allocating frames: [StackFrame], inTestProcess: Bool) -> String? {
-    testFrame(allocating: frames, inTestProcess: inTestProcess).map(name(of:))
+    var kinds = FrameMemo<FrameKind?>()
+    return test(allocating: frames, inTestProcess: inTestProcess, kinds: &kinds)
+  }
+
+  /// ``test(allocating:inTestProcess:)``, with the kinds of frames already read for other stacks
+  /// of the snapshot (a report asks it of every group's stacks, which share most of their frames).
+  static func test(allocating frames: [StackFrame], inTestProcess: Bool, kinds: inout FrameMemo<FrameKind?>) -> String? {
+    testFrame(allocating: frames, inTestProcess: inTestProcess, kinds: &kinds).map(name(of:))
   }
 
   /// Whether an object with `frames` (innermost first) was allocated by a test other than the one
@@ -44,7 +51,8 @@ public enum TestAttribution {
   ///  (FeedTests.swift:9), …Testing.Runner…], than ("adopt()", "AdoptTests.swift")  →  true
   /// ```
   public static func isAnotherTest(allocating frames: [StackFrame], than name: String, in fileName: String) -> Bool {
-    guard let frame = testFrame(allocating: frames, inTestProcess: true) else { return false }
+    var kinds = FrameMemo<FrameKind?>()
+    guard let frame = testFrame(allocating: frames, inTestProcess: true, kinds: &kinds) else { return false }
     let function = functionName(frame.symbol ?? "")
     guard role(of: function) == nil else { return false }
     let baseName = { (name: Substring) in name.prefix { $0 != "(" }.split(separator: ".").last ?? "" }
@@ -53,14 +61,14 @@ public enum TestAttribution {
   }
 
   /// The frame of the test function ``test(allocating:inTestProcess:)`` names.
-  private static func testFrame(allocating frames: [StackFrame], inTestProcess: Bool) -> StackFrame? {
+  private static func testFrame(allocating frames: [StackFrame], inTestProcess: Bool, kinds: inout FrameMemo<FrameKind?>) -> StackFrame? {
     // The test's code may call into the framework and be called back (an assertion's autoclosure
     // in a helper): the test is the candidate below the framework's outermost frames.
     var candidate: StackFrame?
     var found: StackFrame?
     var endsInRuntime = false
     frames: for frame in frames {
-      switch kind(of: frame) {
+      switch kinds.value(for: frame, kind(of:)) {
       case .framework:
         found = candidate ?? found
         candidate = nil
@@ -100,7 +108,7 @@ public enum TestAttribution {
   }
 
   /// What a frame of an allocation stack is to the attribution.
-  private enum FrameKind {
+  enum FrameKind {
     /// A test framework's (``isFramework(_:)``).
     case framework
     /// The concurrency runtime's, which runs a task: the stack's callers end there.
