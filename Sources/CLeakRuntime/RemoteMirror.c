@@ -127,18 +127,14 @@ static bool addImage(const metadata_sections_t *sections, void *context) {
   return true;
 }
 
-extern swift_typeref_t swift_reflection_typeRefForMangledTypeName(SwiftReflectionContextRef, const char *, uint64_t);
-
 SwiftReflectionContextRef cleak_reflection_context_create(void) {
   SwiftReflectionContextRef context =
       swift_reflection_createReflectionContext(NULL, sizeof(void *), freeBytes, readBytes, stringLength, symbolAddress);
   if (context == NULL) return NULL;
+  // The first lookup of a field descriptor in an image indexes all of the image's descriptors
+  // (milliseconds for Foundation's). Looking up, here, a type that exists nowhere did not build
+  // those indexes (a capture's child still built them, in the same time), so each child builds
+  // the ones its lookups need.
   swift_enumerateAllMetadataSections(addImage, context);
-  // The first lookup of a field descriptor indexes the descriptors of the images it searches,
-  // which takes milliseconds per image. Look up a type that exists nowhere, so that every image
-  // is indexed now, once: capture children, forked later, then inherit the index.
-  static const char nowhere[] = "17CLeakRuntimeNowhere17CLeakRuntimeNowhereV";
-  swift_typeref_t missing = swift_reflection_typeRefForMangledTypeName(context, nowhere, sizeof nowhere - 1);
-  if (missing != 0) (void)swift_reflection_infoForTypeRef(context, missing);
   return context;
 }
