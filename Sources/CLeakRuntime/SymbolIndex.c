@@ -31,11 +31,16 @@ typedef struct {
   size_t count;
 } index_t;
 
-/// The modules indexed so far (a process maps a few hundred images at most; past that, lookups
-/// fall back to libdwfl's).
+/// The modules indexed so far, of one kind of index (a process maps a few hundred images at
+/// most; past that, lookups fall back to libdwfl's).
 enum { maximumModules = 1024 };
-static index_t indexes[maximumModules];
-static size_t indexCount = 0;
+typedef struct {
+  index_t modules[maximumModules];
+  size_t count;
+} index_list_t;
+
+/// The entry for the table's symbol `index`, in `entry`; 0 when the symbol is not indexed.
+typedef int (*entry_maker_t)(int index, const GElf_Sym *symbol, GElf_Addr address, GElf_Word section, const char *name, entry_t *entry);
 
 static int bindingStrength(const GElf_Sym *symbol) {
   switch (GELF_ST_BIND(symbol->st_info)) {
@@ -82,41 +87,49 @@ static void sortEntries(entry_t *entries, size_t count) {
   free(spare);
 }
 
-static const index_t *indexOf(Dwfl_Module *module) {
-  for (size_t position = 0; position < indexCount; position++) {
-    if (indexes[position].module == module) return &indexes[position];
+/// `module`'s index in `list`, made from its table by `makeEntry` (every symbol read once) and
+/// sorted the first time; NULL when there is no room or memory for it.
+static const index_t *indexIn(index_list_t *list, Dwfl_Module *module, entry_maker_t makeEntry) {
+  for (size_t position = 0; position < list->count; position++) {
+    if (list->modules[position].module == module) return &list->modules[position];
   }
-  if (indexCount == maximumModules) return NULL;
+  if (list->count == maximumModules) return NULL;
   int count = dwfl_module_getsymtab(module);
   entry_t *entries = count > 0 ? malloc(sizeof(entry_t) * (size_t)count) : NULL;
   size_t kept = 0;
-  for (int index = 1; entries != NULL && index < count; index++) {
+  for (int index = 1; entries != NULL && index < count && (uint32_t)index <= indexMask; index++) {
     GElf_Sym symbol;
     GElf_Addr address = 0;
     GElf_Word section = 0;
     const char *name = dwfl_module_getsym_info(module, index, &symbol, &address, &section, NULL, NULL);
-    int type = GELF_ST_TYPE(symbol.st_info);
-    // An empty name is one at offset 0 of the string table: asked of the symbol, not of the
-    // name's bytes, so that indexing reads none of the (megabytes of) names.
-    if (name == NULL || symbol.st_name == 0 || section == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS ||
-        (uint32_t)index > indexMask)
-      continue;
-    uint32_t size = symbol.st_size > UINT32_MAX ? UINT32_MAX : (uint32_t)symbol.st_size;
-    uint32_t tie = (uint32_t)bindingStrength(&symbol) << indexBits | (uint32_t)index;
-    entries[kept++] = (entry_t){address, tie, size};
+    if (name != NULL && section != SHN_UNDEF && makeEntry(index, &symbol, address, section, name, &entries[kept])) kept++;
   }
   if (kept > 0) sortEntries(entries, kept);
-  indexes[indexCount] = (index_t){module, entries, kept};
-  return &indexes[indexCount++];
+  list->modules[list->count] = (index_t){module, entries, kept};
+  return &list->modules[list->count++];
 }
+
+/// A symbol by its address: every named symbol but sections, files and thread-local variables.
+/// An empty name is one at offset 0 of the string table: asked of the symbol, not of the name's
+/// bytes, so that indexing reads none of the (megabytes of) names.
+static int addressEntry(int index, const GElf_Sym *symbol, GElf_Addr address, GElf_Word section, const char *name, entry_t *entry) {
+  (void)section;
+  (void)name;
+  int type = GELF_ST_TYPE(symbol->st_info);
+  if (symbol->st_name == 0 || type == STT_SECTION || type == STT_FILE || type == STT_TLS) return 0;
+  uint32_t size = symbol->st_size > UINT32_MAX ? UINT32_MAX : (uint32_t)symbol->st_size;
+  *entry = (entry_t){address, (uint32_t)bindingStrength(symbol) << indexBits | (uint32_t)index, size};
+  return 1;
+}
+
+static index_list_t addressIndexes;
 
 // MARK: - Functions by name
 
 /// A module's functions by a hash of their names: entries whose `start` is the hash and whose
 /// `tie` is the symbol's index in the table (binding 0); sorted, equal hashes come together, in
 /// the order of the table.
-static index_t nameIndexes[maximumModules];
-static size_t nameIndexCount = 0;
+static index_list_t nameIndexes;
 
 static uint64_t nameHash(const char *name, size_t length) {  // FNV-1a
   uint64_t hash = 0xcbf29ce484222325u;
@@ -124,26 +137,13 @@ static uint64_t nameHash(const char *name, size_t length) {  // FNV-1a
   return hash;
 }
 
-static const index_t *nameIndexOf(Dwfl_Module *module) {
-  for (size_t position = 0; position < nameIndexCount; position++) {
-    if (nameIndexes[position].module == module) return &nameIndexes[position];
-  }
-  if (nameIndexCount == maximumModules) return NULL;
-  int count = dwfl_module_getsymtab(module);
-  entry_t *entries = count > 0 ? malloc(sizeof(entry_t) * (size_t)count) : NULL;
-  if (entries == NULL) return NULL;
-  size_t kept = 0;
-  for (int index = 1; index < count; index++) {
-    GElf_Sym symbol;
-    GElf_Addr address = 0;
-    GElf_Word section = 0;
-    const char *name = dwfl_module_getsym_info(module, index, &symbol, &address, &section, NULL, NULL);
-    if (name == NULL || section == SHN_UNDEF || GELF_ST_TYPE(symbol.st_info) != STT_FUNC || (uint32_t)index > indexMask) continue;
-    entries[kept++] = (entry_t){nameHash(name, strlen(name)), (uint32_t)index, 0};
-  }
-  if (kept > 0) sortEntries(entries, kept);
-  nameIndexes[nameIndexCount] = (index_t){module, entries, kept};
-  return &nameIndexes[nameIndexCount++];
+/// A function by the hash of its name.
+static int functionNameEntry(int index, const GElf_Sym *symbol, GElf_Addr address, GElf_Word section, const char *name, entry_t *entry) {
+  (void)address;
+  (void)section;
+  if (GELF_ST_TYPE(symbol->st_info) != STT_FUNC) return 0;
+  *entry = (entry_t){nameHash(name, strlen(name)), (uint32_t)index, 0};
+  return 1;
 }
 
 /// Whether the table's symbol `index` is the function `name` (`length` bytes); its address then.
@@ -154,7 +154,7 @@ static int isFunctionNamed(Dwfl_Module *module, int index, const char *name, siz
 }
 
 int cleak_symbol_index_find_function(Dwfl_Module *module, const char *name, size_t length, GElf_Addr *address) {
-  const index_t *index = nameIndexOf(module);
+  const index_t *index = indexIn(&nameIndexes, module, functionNameEntry);
   if (index == NULL) {  // no room for an index: the table in order
     int count = dwfl_module_getsymtab(module);
     for (int position = 1; position < count; position++) {
@@ -197,7 +197,7 @@ static int isBetter(const entry_t *candidate, const entry_t *best) {
 }
 
 int cleak_symbol_index_lookup(Dwfl_Module *module, GElf_Addr address, cleak_symbol *symbol) {
-  const index_t *index = indexOf(module);
+  const index_t *index = indexIn(&addressIndexes, module, addressEntry);
   if (index == NULL) {
     GElf_Off offset = 0;
     GElf_Sym found;
