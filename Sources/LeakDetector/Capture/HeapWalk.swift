@@ -31,7 +31,7 @@ struct HeapWalk {
 
   let configuration: RetainCycleDetector.Configuration
   let progress: CaptureProcess.ProgressRecorder?
-  let reader = LiveObjectReader()
+  let reader = LiveObjectReader(remembersContexts: true)
   /// Generations, sizes and allocation stacks to record for tracked objects, by address.
   let annotations: [UInt: Annotation]
   /// The snapshot so far; the later phases add their roots to it.

@@ -52,9 +52,15 @@ public func reflect(_ object: AnyObject) -> ObjectReflection {
 /// Names targets and turns raw references into ``ObjectReference`` values.
 struct LiveObjectReader {
   var reflector = RuntimeReflector.shared
-  /// What this reader learned of closure contexts, by address (a reader lives for one walk, and
-  /// a context's captures never change).
-  private let contexts = ContextMemo()
+  /// What this reader learned of closure contexts, by address, when it reads a whole walk (a
+  /// reader lives for one walk, and a context's captures never change); `nil` for a reader of
+  /// one object, which has nothing to reuse (and allocates nothing for it).
+  private let contexts: ContextMemo?
+
+  /// A reader of one object, or of a walk's many (`remembersContexts`).
+  init(remembersContexts: Bool = false) {
+    contexts = remembersContexts ? ContextMemo() : nil
+  }
 
   /// Reflects the object at `address`, which the caller keeps alive. `hint` says how the object
   /// was reached (through a closure, or as a captured-`var` box).
@@ -131,7 +137,7 @@ extension LiveObjectReader {
   /// A reabstraction thunk's context named by the closure it wraps, its first captured function:
   /// `reabstraction thunk of closure #1 in Container.register(_:)`.
   fileprivate func thunkName(context: UInt, kind: HeapObjectKind) -> String {
-    if let known = contexts.thunkNames[context] { return known }
+    if let known = contexts?.thunkNames[context] { return known }
     var name = "reabstraction thunk"
     if kind == .closureContext,
       let wrapped = contextOrOtherReflection(of: context).references.first(where: { $0.function != 0 }),
@@ -139,7 +145,7 @@ extension LiveObjectReader {
     {
       name = "reabstraction thunk of " + wrappedName
     }
-    contexts.thunkNames[context] = name
+    contexts?.thunkNames[context] = name
     return name
   }
 
@@ -147,9 +153,9 @@ extension LiveObjectReader {
   /// context: a thunk's context is reflected to be named, where a reference reaches it, and
   /// again where it is read; reading a context's captures asks the reflection library each time.
   fileprivate func contextOrOtherReflection(of address: UInt) -> RuntimeReflector.Reflection {
-    if let known = contexts.reflections[address] { return known }
+    if let known = contexts?.reflections[address] { return known }
     let reflection = reflector.reflect(address: address, asBox: false)
-    if reflection.kind == .closureContext { contexts.reflections[address] = reflection }
+    if reflection.kind == .closureContext { contexts?.reflections[address] = reflection }
     return reflection
   }
 }
