@@ -28,7 +28,17 @@ public enum SleepingTaskLine {
 @inline(never) public func startTaskWaitingOnAContinuation() -> @Sendable () -> Void {
   let parked = ParkedContinuation()
   Task { await withCheckedContinuation { parked.park($0) } }
+  waitUntilSuspended { parked.isParked }
   return { parked.resume() }
+}
+
+/// Returns once a task that parks its continuation has parked it (`isParked`) and then suspended.
+/// The task parks it in the body of `with…Continuation`, before it suspends: until then it runs,
+/// and a capture in that moment (a slow machine, a sanitizer) reaches what it holds through the
+/// running task, not through where it waits.
+func waitUntilSuspended(_ isParked: () -> Bool) {
+  for _ in 0..<5_000 where !isParked() { usleep(1_000) }
+  usleep(50_000)
 }
 
 /// Where ``startTaskWaitingOnAContinuation()`` keeps its continuation.
@@ -47,6 +57,9 @@ public final class ParkedContinuation: @unchecked Sendable {
     }
     if resumeNow { continuation.resume() }
   }
+
+  /// Whether the task's continuation is here (resumed before it came, it never is).
+  var isParked: Bool { lock.withLock { continuation != nil || resumed } }
 
   func resume() {
     let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
@@ -91,6 +104,9 @@ public final class ParkedUnsafeContinuation: @unchecked Sendable {
 
   func park(_ continuation: UnsafeContinuation<Void, Never>) { lock.withLock { self.continuation = continuation } }
 
+  /// Whether the task's continuation is here.
+  var isParked: Bool { lock.withLock { continuation != nil } }
+
   /// Resumes the task once it waits.
   public func resume() {
     while true {
@@ -110,6 +126,7 @@ public final class ParkedUnsafeContinuation: @unchecked Sendable {
 /// A task that waits on an unsafe continuation that `parked` keeps.
 @inline(never) public func startTaskWaitingOnAnUnsafeContinuation(parkedIn parked: ParkedUnsafeContinuation) {
   Task { await withUnsafeContinuation { parked.park($0) } }
+  waitUntilSuspended { parked.isParked }
 }
 
 /// An actor whose `hold()` keeps its executor busy (blocking its thread) until `release()`.
