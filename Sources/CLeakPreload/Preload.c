@@ -29,55 +29,40 @@ typedef struct {
 typedef task_and_context_t (*task_create_t)(size_t flags, void *options, const void *resultType, void *entry,
                                             void *context) __attribute__((swiftcall));
 
-static _Atomic(allocate_t) allocate = NULL;
-static _Atomic(deallocate_t) deallocate = NULL;
-static _Atomic(deallocate_partial_t) deallocatePartial = NULL;
-static _Atomic(task_create_t) createTask = NULL;
+static _Atomic(void *) allocate = NULL;
+static _Atomic(void *) deallocate = NULL;
+static _Atomic(void *) deallocatePartial = NULL;
+static _Atomic(void *) createTask = NULL;
 
-/// The runtime's definition of `name`, the next after this library's.
-__attribute__((noinline)) static void *runtimes(const char *name) {
-  return dlsym(RTLD_NEXT, name);
+/// The runtime's definition of `name` (the next after this library's), kept in `slot` unless
+/// the agent's or another thread's is there first.
+__attribute__((noinline)) static void *resolve(_Atomic(void *) *slot, const char *name) {
+  void *expected = NULL, *runtimes = dlsym(RTLD_NEXT, name);
+  return atomic_compare_exchange_strong(slot, &expected, runtimes) ? runtimes : expected;
+}
+
+/// Where a call to `name` goes now: the function in `slot`, or the runtime's on the first call.
+static inline void *next(_Atomic(void *) *slot, const char *name) {
+  void *function = atomic_load_explicit(slot, memory_order_acquire);
+  return __builtin_expect(function != NULL, 1) ? function : resolve(slot, name);
 }
 
 void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
-  allocate_t next = atomic_load_explicit(&allocate, memory_order_acquire);
-  if (__builtin_expect(next == NULL, 0)) {
-    next = (allocate_t)runtimes("swift_allocObject");
-    allocate_t expected = NULL;
-    if (!atomic_compare_exchange_strong(&allocate, &expected, next)) next = expected;
-  }
-  __attribute__((musttail)) return next(metadata, size, alignMask);
+  __attribute__((musttail)) return ((allocate_t)next(&allocate, "swift_allocObject"))(metadata, size, alignMask);
 }
 
 void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
-  deallocate_t next = atomic_load_explicit(&deallocate, memory_order_acquire);
-  if (__builtin_expect(next == NULL, 0)) {
-    next = (deallocate_t)runtimes("swift_deallocClassInstance");
-    deallocate_t expected = NULL;
-    if (!atomic_compare_exchange_strong(&deallocate, &expected, next)) next = expected;
-  }
-  __attribute__((musttail)) return next(object, allocatedSize, allocatedAlignMask);
+  __attribute__((musttail)) return ((deallocate_t)next(&deallocate, "swift_deallocClassInstance"))(object, allocatedSize, allocatedAlignMask);
 }
 
 void swift_deallocPartialClassInstance(void *object, const void *metadata, size_t size, size_t alignMask) {
-  deallocate_partial_t next = atomic_load_explicit(&deallocatePartial, memory_order_acquire);
-  if (__builtin_expect(next == NULL, 0)) {
-    next = (deallocate_partial_t)runtimes("swift_deallocPartialClassInstance");
-    deallocate_partial_t expected = NULL;
-    if (!atomic_compare_exchange_strong(&deallocatePartial, &expected, next)) next = expected;
-  }
-  __attribute__((musttail)) return next(object, metadata, size, alignMask);
+  __attribute__((musttail)) return ((deallocate_partial_t)next(&deallocatePartial, "swift_deallocPartialClassInstance"))(
+      object, metadata, size, alignMask);
 }
 
 __attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
                                                                 void *entry, void *context) {
-  task_create_t next = atomic_load_explicit(&createTask, memory_order_acquire);
-  if (__builtin_expect(next == NULL, 0)) {
-    next = (task_create_t)runtimes("swift_task_create");
-    task_create_t expected = NULL;
-    if (!atomic_compare_exchange_strong(&createTask, &expected, next)) next = expected;
-  }
-  __attribute__((musttail)) return next(flags, options, resultType, entry, context);
+  __attribute__((musttail)) return ((task_create_t)next(&createTask, "swift_task_create"))(flags, options, resultType, entry, context);
 }
 
 // MARK: - Deciding, and loading the agent
@@ -168,9 +153,9 @@ __attribute__((constructor)) static void loadAgentIfChecked(void) {
     return;
   }
   // Objects end through the agent before any begins there.
-  atomic_store_explicit(&deallocate, agentsDeallocate, memory_order_release);
-  atomic_store_explicit(&deallocatePartial, agentsDeallocatePartial, memory_order_release);
-  atomic_store_explicit(&createTask, agentsCreateTask, memory_order_release);
-  atomic_store_explicit(&allocate, agentsAllocate, memory_order_release);
+  atomic_store_explicit(&deallocate, (void *)agentsDeallocate, memory_order_release);
+  atomic_store_explicit(&deallocatePartial, (void *)agentsDeallocatePartial, memory_order_release);
+  atomic_store_explicit(&createTask, (void *)agentsCreateTask, memory_order_release);
+  atomic_store_explicit(&allocate, (void *)agentsAllocate, memory_order_release);
   start();
 }
