@@ -102,7 +102,7 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
 
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
-    .target(name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakBenchmarkSupport"], path: "Tests/_LeakTestSupport"),
+    .target(name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakDetector", "LeakBenchmarkSupport"], path: "Tests/_LeakTestSupport"),
 
     // Types without reflection metadata, as in binaries built to hide it.
     .target(

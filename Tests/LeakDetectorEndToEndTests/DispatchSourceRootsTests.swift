@@ -37,11 +37,11 @@ final class DispatchSourceRootsTests: RunFixtureTestCase {
     process.standardError = FileHandle.nullDevice
     try process.run()
     defer { if process.isRunning { process.terminate() } }
-    XCTAssertTrue(waitFor { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
+    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
     kill(process.processIdentifier, SIGUSR1)
     var written: String?
     XCTAssertTrue(
-      waitFor {
+      eventually {
         written = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first { $0.hasSuffix(".heapsnapshot.json") }
         return written != nil
       }, "no snapshot was written on the signal")
@@ -64,16 +64,6 @@ final class DispatchSourceRootsTests: RunFixtureTestCase {
     XCTAssertTrue(
       labels.contains { $0.wholeMatch(of: /Dispatch read source \(fd [0-9]+\) event handler/) != nil }, "\(labels.sorted())",
       file: file, line: line)
-  }
-
-  /// Polls `condition` for up to 20 seconds (the program starts under the agent).
-  private func waitFor(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(50_000)
-    }
-    return condition()
   }
 
   private func temporaryDirectory() throws -> String {

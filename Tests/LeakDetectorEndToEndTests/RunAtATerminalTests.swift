@@ -15,7 +15,7 @@ final class RunAtATerminalTests: RunFixtureTestCase {
   func testInterruptSentToTheCommandOnly_endsTheProgramAndTheReportFollows() throws {
     let directory = try temporaryDirectory()
     let command = try started(["run", "--", programs + "/Interruptible", directory])
-    XCTAssertTrue(wait { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
+    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
     kill(command.process.processIdentifier, SIGINT)
     let result = command.finish()
     XCTAssertEqual(result.status, 128 + SIGINT, result.standardError)
@@ -42,11 +42,11 @@ final class RunAtATerminalTests: RunFixtureTestCase {
   func testSignalSnapshot_saysHowLongItTookAndLeavesNoChild() throws {
     let directory = try temporaryDirectory()
     let command = try started(["run", "--snapshot-signal", "USR2", "--snapshot-directory", directory, "--", programs + "/Interruptible", directory])
-    XCTAssertTrue(wait { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
+    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
     let program = try XCTUnwrap(children(of: command.process.processIdentifier).first, "leak-detector started no program")
     kill(command.process.processIdentifier, SIGUSR2)
-    XCTAssertTrue(wait { ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasSuffix(".heapsnapshot.json") } })
-    XCTAssertTrue(wait(seconds: 10) { self.children(of: program).isEmpty }, "the capture's process is still a child of the program: \(children(of: program))")
+    XCTAssertTrue(eventually { ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasSuffix(".heapsnapshot.json") } })
+    XCTAssertTrue(eventually(within: .seconds(10)) { self.children(of: program).isEmpty }, "the capture's process is still a child of the program: \(children(of: program))")
     kill(program, SIGTERM)
     let result = command.finish()
     XCTAssertEqual(result.status, 128 + SIGTERM, result.standardError)
@@ -150,15 +150,6 @@ final class RunAtATerminalTests: RunFixtureTestCase {
     return tasks.flatMap { task in
       ((try? String(contentsOfFile: "/proc/\(id)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
     }
-  }
-
-  private func wait(seconds: Double = 60, until condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(20_000)
-    }
-    return false
   }
 
   private func temporaryDirectory() throws -> String {

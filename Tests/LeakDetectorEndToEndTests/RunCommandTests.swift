@@ -116,7 +116,7 @@ final class RunCommandTests: RunFixtureTestCase {
     process.standardError = FileHandle.nullDevice
     try process.run()
     defer { if process.isRunning { process.terminate() } }
-    XCTAssertTrue(wait(for: directory + "/ready"), "the server did not start")
+    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the server did not start")
     kill(process.processIdentifier, SIGUSR2)  // leak-detector passes it on to the program
     let written = waitForFile(in: directory, suffix: ".heapsnapshot.json")
     XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/stop", contents: Data()))
@@ -241,23 +241,12 @@ final class RunCommandTests: RunFixtureTestCase {
     return path
   }
 
-  private func wait(for path: String, seconds: Double = 60) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-      if FileManager.default.fileExists(atPath: path) { return true }
-      usleep(20_000)
+  private func waitForFile(in directory: String, suffix: String) -> String? {
+    var found: String?
+    eventually(within: .seconds(60)) {
+      found = try? FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(suffix) }
+      return found != nil
     }
-    return false
-  }
-
-  private func waitForFile(in directory: String, suffix: String, seconds: Double = 60) -> String? {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-      if let name = try? FileManager.default.contentsOfDirectory(atPath: directory).first(where: { $0.hasSuffix(suffix) }) {
-        return directory + "/" + name
-      }
-      usleep(20_000)
-    }
-    return nil
+    return found.map { directory + "/" + $0 }
   }
 }

@@ -46,8 +46,7 @@ final class RunDirectoryTests: XCTestCase {
       _ = FileManager.default.createFile(atPath: release, contents: nil)
       holder.waitUntilExit()
     }
-    let deadline = Date().addingTimeInterval(60)
-    while !FileManager.default.fileExists(atPath: held) && Date() < deadline { usleep(20_000) }
+    eventually { FileManager.default.fileExists(atPath: held) }
     let first = try String(contentsOfFile: held, encoding: .utf8).trimmingCharacters(in: .newlines)
 
     let second = try run("echo $LEAK_DETECTOR_RUN_DIRECTORY; ls -A $LEAK_DETECTOR_RUN_DIRECTORY/")

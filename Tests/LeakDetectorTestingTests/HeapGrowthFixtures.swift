@@ -1,5 +1,6 @@
 import Foundation
 import LeakDetectorTesting
+import LeakTestSupport
 
 // Scenarios for expectNoHeapGrowth. What they keep is stored in globals, so that release builds
 // cannot keep it on the stack or drop it.
@@ -92,15 +93,13 @@ final class ParkedTasks: @unchecked Sendable {
 
 let parkedTasks = ParkedTasks()
 
-/// Starts a task that waits for a continuation nobody resumes, and waits until it is parked and
-/// has had time to suspend: the task parks its continuation just before it suspends, and until
-/// then it runs, so its thread still holds the continuation (a capture in that moment finds its
-/// canary through the running task, not through `parkedTasks`; seen under AddressSanitizer).
+/// Starts a task that waits for a continuation nobody resumes, and waits until it has suspended:
+/// the task parks its continuation just before it suspends, and until then it runs, so its thread
+/// still holds the continuation (a capture in that moment finds its canary through the running
+/// task, not through `parkedTasks`; seen under AddressSanitizer).
 @inline(never) func startNeverEndingTask() async {
-  let before = parkedTasks.count
-  Task { await withCheckedContinuation { parkedTasks.park($0) } }
-  while parkedTasks.count == before { await Task.yield() }
-  try? await Task.sleep(for: .milliseconds(50))
+  let task = Task { await withCheckedContinuation { parkedTasks.park($0) } }
+  await eventually { hasSuspended(task) }
 }
 
 /// The article's server, as it should not be: it logs every response it makes and never trims

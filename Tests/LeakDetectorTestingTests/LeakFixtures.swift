@@ -1,5 +1,6 @@
 import Foundation
 import LeakDetectorTesting
+import LeakTestSupport
 
 /// A view-model-style class that leaks through a closure capturing itself.
 final class LeakyViewModel {
@@ -66,19 +67,25 @@ final class SlowToDie: LeakReflectable {
     return page!.assumingMemoryBound(to: UInt8.self)
   }()
 
-  /// Keeps `object` alive until a capture reads it.
+  /// Keeps `object` alive until a capture reads it. The shared page says how far things went:
+  /// 1 armed, 2 a capture reached the object, 3 the object was released.
   static func holdUntilCaptured(_ object: SlowToDie) {
     holder = object
-    captured.pointee = 0
+    captured.pointee = 1
     Thread {
-      while SlowToDie.captured.pointee == 0 { usleep(1_000) }
+      eventually { SlowToDie.captured.pointee == 2 }
       SlowToDie.holder = nil
+      SlowToDie.captured.pointee = 3
     }.start()
   }
 
+  /// Read by the capture: once armed, it says it reached the object and goes on only once the
+  /// object is released, so that the capture outlasts the release.
   var leakReferences: [DeclaredReference] {
-    Self.captured.pointee = 1
-    usleep(50_000)  // the capture outlasts the release
+    if Self.captured.pointee == 1 {
+      Self.captured.pointee = 2
+      eventually { Self.captured.pointee == 3 }
+    }
     return []
   }
 }

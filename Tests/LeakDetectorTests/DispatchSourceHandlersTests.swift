@@ -141,15 +141,4 @@ final class DispatchSourceHandlersTests: XCTestCase {
     }
     return found
   }
-
-  /// Polls `condition` for up to two seconds: libdispatch registers and cancels a source on its
-  /// own threads, a moment later.
-  private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(2)
-    while Date() < deadline {
-      if condition() { return true }
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-    return condition()
-  }
 }

@@ -13,25 +13,21 @@ final class HiddenOwnersTests: XCTestCase {
     return RetainCycleDetector.cycles(from: owner).filter { cycle in cycle.elements.contains { $0.typeName == type } }.map(\.description)
   }
 
-  /// Waits until `owner`'s task is suspended (it has run to its first `await`).
-  private func settle() { Thread.sleep(forTimeInterval: 0.1) }
+  /// Waits until `owner`'s task has run to its first `await` and waits there.
+  private func waitUntilSuspended(_ owner: StreamCounter) {
+    XCTAssertTrue(eventually { owner.task.map(hasSuspended) ?? false }, "the task never reached its first await")
+  }
 
   func testTask_strongSelf_isACycleThroughTheTaskAndItsClosure() throws {
     let owner = StreamCounter()
     hiddenOwnerSink.append(owner)
     owner.start(weakly: false)
     defer { owner.stop() }
-    settle()
+    waitUntilSuspended(owner)
     let task = try XCTUnwrap(references(of: owner).first { $0.label == "task._task" })
     XCTAssertEqual(task.targetTypeName, "Task")
     XCTAssertEqual(task.targetKind, .task)
-    // On a busy machine the task may not have reached its first `await` yet: give it time.
-    var found = cycles(through: owner)
-    let deadline = ContinuousClock.now + .seconds(5)
-    while found.isEmpty, ContinuousClock.now < deadline {
-      settle()
-      found = cycles(through: owner)
-    }
+    let found = cycles(through: owner)
     XCTAssertTrue(
       found.contains {
         $0.hasPrefix("LeakTestSupport.StreamCounter.task._task -> Task.closure -> closure #")
@@ -44,7 +40,7 @@ final class HiddenOwnersTests: XCTestCase {
     hiddenOwnerSink.append(owner)
     owner.start(weakly: true)
     defer { owner.stop() }
-    settle()
+    waitUntilSuspended(owner)
     XCTAssertEqual(cycles(through: owner), [])
   }
 
@@ -53,7 +49,8 @@ final class HiddenOwnersTests: XCTestCase {
     hiddenOwnerSink.append(sleeping)
     sleeping.startSleeping()
     defer { sleeping.stop() }
-    try await Task.sleep(for: .milliseconds(100))
+    let hasSlept = await eventually { sleeping.task.map(hasSuspended) ?? false }
+    XCTAssertTrue(hasSlept, "the task never reached its sleep")
     XCTAssertTrue(cycles(through: sleeping).contains { $0.contains("Task.closure -> closure #1 in LeakDetectorTests.SleepingTaskOwner.startSleeping()") })
 
     let completed = SleepingTaskOwner()
@@ -99,9 +96,7 @@ final class HiddenOwnersTests: XCTestCase {
     XCTAssertEqual(handler.ownership, .strong)
     owner.stop()
     // libdispatch releases a cancelled source's handlers on its queue, a moment later.
-    let deadline = Date().addingTimeInterval(2)
-    while !cycles(through: owner).isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-    XCTAssertEqual(cycles(through: owner), [])
+    XCTAssertTrue(eventually { cycles(through: owner).isEmpty }, "\(cycles(through: owner))")
   }
 
   func testDispatchSource_weakSelf_hasNoCycle() {
@@ -144,7 +139,7 @@ final class HiddenOwnersTests: XCTestCase {
     strong?.start(weakly: false)
     weak let weakStrong = strong
     strong = nil
-    settle()
+    if let weakStrong { waitUntilSuspended(weakStrong) }
     defer { weakStrong?.stop() }
     let snapshot = AllocationTracker.snapshot(inGeneration: generation)
     let graph = ObjectGraph(snapshot)
@@ -303,16 +298,6 @@ final class HiddenOwnersTests: XCTestCase {
     return "\(labels[node] ?? ""): " + steps.joined(separator: " -> ")
   }
 
-  /// Polls `condition` for up to two seconds: tasks and run loops change state a moment later.
-  private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(2)
-    while Date() < deadline {
-      if condition() { return true }
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-    return condition()
-  }
-
   func testSleepingTask_holdsWhatItsClosureCaptures_untilCancelled() throws {
     try skipWhereThreadSanitizerWrapsDispatchBlocks()
     let napper = Napper()
@@ -335,7 +320,7 @@ final class HiddenOwnersTests: XCTestCase {
     hiddenOwnerSink.append(napper)
     let task = napper.napForAnHour(weakly: true)
     defer { task.cancel() }
-    Thread.sleep(forTimeInterval: 0.1)
+    XCTAssertTrue(eventually { hasSuspended(task) }, "the task never reached its sleep")
     XCTAssertFalse(runtimePath(to: napper).contains("Task.closure"), runtimePath(to: napper))
   }
 
@@ -409,7 +394,7 @@ final class HiddenOwnersTests: XCTestCase {
     defer { weakMetronome?.stop() }
     napper = nil
     metronome = nil
-    Thread.sleep(forTimeInterval: 0.1)  // until the task sleeps
+    XCTAssertTrue(eventually { hasSuspended(task) }, "the task never reached its sleep")
     let analysis = HeapAnalysis(graph: ObjectGraph(AllocationTracker.snapshot(inGeneration: generation)))
     let summaries = analysis.leaks.leakGroups.map(\.summary)
     XCTAssertFalse(summaries.contains { $0.contains("Napper") || $0.contains("Metronome") }, "\(summaries)")

@@ -205,6 +205,8 @@ public func countAStream(into total: StreamTotal, finishing: Bool) -> AsyncStrea
   continuation.yield(1)
   if finishing { continuation.finish() }
   StreamTotal.taskLine = #line + 1
-  Task { for await x in stream { total.count.add(x, ordering: .relaxed) } }
+  let task = Task { for await x in stream { total.count.add(x, ordering: .relaxed) } }
+  // Returns once the task waits for the next element, or has ended with the finished stream.
+  eventually { finishing ? hasCompleted(task) : hasSuspended(task) && total.count.load(ordering: .relaxed) == 1 }
   return continuation
 }

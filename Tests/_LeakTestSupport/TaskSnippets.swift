@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Tasks as tests leave them: each made by a function of its own, so that a report names the
 /// line; each returns what ends the task, for the test to call after the check.
@@ -9,13 +10,12 @@ import Foundation
   return Task { try? await Task.sleep(for: .seconds(3600)) }
 }
 
-/// ``startSleepingTask()``, returning once the task has had time to run up to its sleep: on a
-/// loaded machine a task can still be queued for a thread when a check looks, and a queued task
-/// is pending work that the executor holds, not one left waiting.
+/// ``startSleepingTask()``, returning once the task sleeps: on a loaded machine a task can still
+/// be queued for a thread when a check looks, and a queued task is pending work that the executor
+/// holds, not one left waiting.
 public func startSleepingTaskAndLetItSleep() async -> Task<Void, Never> {
   let task = startSleepingTask()
-  for _ in 0..<50 { await Task.yield() }
-  try? await Task.sleep(for: .milliseconds(50))
+  await eventually { hasSuspended(task) }
   return task
 }
 
@@ -27,18 +27,12 @@ public enum SleepingTaskLine {
 /// A task that waits on a checked continuation the returned closure resumes.
 @inline(never) public func startTaskWaitingOnAContinuation() -> @Sendable () -> Void {
   let parked = ParkedContinuation()
-  Task { await withCheckedContinuation { parked.park($0) } }
-  waitUntilSuspended { parked.isParked }
+  let task = Task { await withCheckedContinuation { parked.park($0) } }
+  // The task parks its continuation in the body of `withCheckedContinuation`, before it
+  // suspends: until then it runs, and a capture in that moment (a slow machine, a sanitizer)
+  // reaches what it holds through the running task, not through where it waits.
+  eventually { hasSuspended(task) }
   return { parked.resume() }
-}
-
-/// Returns once a task that parks its continuation has parked it (`isParked`) and then suspended.
-/// The task parks it in the body of `with…Continuation`, before it suspends: until then it runs,
-/// and a capture in that moment (a slow machine, a sanitizer) reaches what it holds through the
-/// running task, not through where it waits.
-func waitUntilSuspended(_ isParked: () -> Bool) {
-  for _ in 0..<5_000 where !isParked() { usleep(1_000) }
-  usleep(50_000)
 }
 
 /// Where ``startTaskWaitingOnAContinuation()`` keeps its continuation.
@@ -57,9 +51,6 @@ public final class ParkedContinuation: @unchecked Sendable {
     }
     if resumeNow { continuation.resume() }
   }
-
-  /// Whether the task's continuation is here (resumed before it came, it never is).
-  var isParked: Bool { lock.withLock { continuation != nil || resumed } }
 
   func resume() {
     let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
@@ -104,40 +95,42 @@ public final class ParkedUnsafeContinuation: @unchecked Sendable {
 
   func park(_ continuation: UnsafeContinuation<Void, Never>) { lock.withLock { self.continuation = continuation } }
 
-  /// Whether the task's continuation is here.
-  var isParked: Bool { lock.withLock { continuation != nil } }
-
-  /// Resumes the task once it waits.
+  /// Resumes the task once its continuation is here.
   public func resume() {
-    while true {
-      let continuation = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
-        defer { self.continuation = nil }
-        return self.continuation
+    var taken: UnsafeContinuation<Void, Never>?
+    eventually {
+      taken = lock.withLock {
+        defer { continuation = nil }
+        return continuation
       }
-      if let continuation {
-        continuation.resume()
-        return
-      }
-      usleep(1_000)
+      return taken != nil
     }
+    taken?.resume()
   }
 }
 
 /// A task that waits on an unsafe continuation that `parked` keeps.
 @inline(never) public func startTaskWaitingOnAnUnsafeContinuation(parkedIn parked: ParkedUnsafeContinuation) {
-  Task { await withUnsafeContinuation { parked.park($0) } }
-  waitUntilSuspended { parked.isParked }
+  let task = Task { await withUnsafeContinuation { parked.park($0) } }
+  eventually { hasSuspended(task) }
 }
 
 /// An actor whose `hold()` keeps its executor busy (blocking its thread) until `release()`.
 public actor Gate {
   private let semaphore = DispatchSemaphore(value: 0)
+  private let isHeld = Atomic<Bool>(false)
   public private(set) var visits = 0
 
   public init() {}
 
   /// Blocks the actor's thread until `release()`: work queued on the actor meanwhile waits.
-  public func hold() { semaphore.wait() }
+  public func hold() {
+    isHeld.store(true, ordering: .releasing)
+    semaphore.wait()
+  }
+
+  /// Whether a task holds the actor in ``hold()``.
+  public nonisolated var isHolding: Bool { isHeld.load(ordering: .acquiring) }
 
   public nonisolated func release() { semaphore.signal() }
 
@@ -147,7 +140,7 @@ public actor Gate {
 /// A task that holds `gate`, then one queued on it behind that: returns when the second waits.
 @inline(never) public func startTaskQueuedBehindABusyActor(_ gate: Gate) {
   Task { await gate.hold() }
-  usleep(20_000)  // the first task holds the actor
-  Task { await gate.visit() }
-  usleep(20_000)  // the second is queued behind it
+  eventually { gate.isHolding }
+  let queued = Task { await gate.visit() }
+  eventually { hasSuspended(queued) }  // it waits for the actor
 }

@@ -26,7 +26,7 @@ import HeapGraph
 ///
 /// The layout is ``ConcurrencyLayout``, the concurrency runtime's layout version 1 (a 208-byte
 /// task); with any other runtime the reader says so and reads nothing.
-struct TaskReferences {
+package struct TaskReferences {
   var reflector: RuntimeReflector
 
   /// The runtime's exported constants, or `nil` when they do not describe the known layout.
@@ -188,6 +188,25 @@ struct TaskReferences {
   /// Whether the task at `address`, which has not completed, runs on a thread now.
   static func isRunning(_ address: UInt) -> Bool {
     State(ofTask: address)?.isRunning ?? false
+  }
+
+  /// Whether the task at `address` has run to a suspension point and waits there: it neither runs
+  /// nor has completed, and its resume context is no longer the initial context it was made with
+  /// (a task made but not run yet still resumes there). Tests wait for this state instead of for
+  /// time; a task resumed but not yet running again counts too.
+  package static func hasSuspended(_ address: UInt) -> Bool {
+    guard Runtime.current != nil, isTask(address), let state = State(ofTask: address), !state.isRunning,
+      let initial = TaskReferences(reflector: RuntimeReflector.shared).initialContext(ofTask: address, jobFlags: state.jobFlags),
+      let resumeContext = MemoryReader.read(\cleak_async_task_prefix.resumeContext, of: address)
+    else { return false }
+    return resumeContext != initial
+  }
+
+  /// Whether the task at `address` has completed (its closure and what it captured are released
+  /// before the runtime marks it so); `false` for memory that is not a task.
+  package static func hasCompleted(_ address: UInt) -> Bool {
+    guard isTask(address), let status = MemoryReader.readWord(at: address &+ ConcurrencyLayout.Task.status) else { return false }
+    return UInt32(truncatingIfNeeded: status) & ConcurrencyLayout.Task.statusIsComplete != 0
   }
 
   /// What a task that wakes a task in `Task.sleep` stands for, from its sleep token.

@@ -29,10 +29,9 @@ package enum ConcurrencyLayoutCheck: LibraryLayoutCheck {
   package static let layouts = "the concurrency runtime's task layouts"
   package static let unread = "what tasks hold and where they wait"
 
-  /// Where the probe task parks: its continuation, once it waits; whether it has ended.
+  /// Where the probe task parks its continuation.
   private final class Parking: Sendable {
     let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    let ended = Atomic<Bool>(false)
   }
 
   /// Every fact, read from a task made now; none when the task did not wait in time.
@@ -41,26 +40,23 @@ package enum ConcurrencyLayoutCheck: LibraryLayoutCheck {
     let parking = Parking()
     let task = Task.detached {
       await withCheckedContinuation { continuation in parking.continuation.withLock { $0 = continuation } }
-      parking.ended.store(true, ordering: .releasing)
     }
+    let taskAddress = withUnsafeBytes(of: task) { $0.load(as: UInt.self) }
     defer {
-      // Resumed, and waited for, so that what it allocated (the canary) is gone before the
-      // capture that asked for the check: a leak check would see it in its generation.
+      // Resumed, and waited for until it has completed (the runtime releases the task's closure
+      // first), so that what it allocated (the canary) is gone before the capture that asked for
+      // the check: a leak check would see it in its generation.
       parking.continuation.withLock {
         $0?.resume()
         $0 = nil
       }
-      for _ in 0..<2_000 where !parking.ended.load(ordering: .acquiring) { usleep(1_000) }
-      usleep(1_000)  // the task's last release of its closure
+      waitUntil { TaskReferences.hasCompleted(taskAddress) }
       withExtendedLifetime(task) {}
     }
-    let taskAddress = withUnsafeBytes(of: task) { $0.load(as: UInt.self) }
     var canary: UInt = 0
-    var waiting = false
-    for _ in 0..<2_000 where !waiting {
+    let waiting = waitUntil {
       canary = parking.continuation.withLock { continuation in continuation.map { withUnsafeBytes(of: $0) { $0.load(as: UInt.self) } } ?? 0 }
-      waiting = canary != 0 && TaskReferences.isWaiting(taskAddress) && !TaskReferences.isRunning(taskAddress)
-      if !waiting { usleep(1_000) }
+      return canary != 0 && TaskReferences.hasSuspended(taskAddress)
     }
     guard waiting else { return [] }
     let reader = TaskReferences(reflector: RuntimeReflector.shared)
@@ -75,6 +71,18 @@ package enum ConcurrencyLayoutCheck: LibraryLayoutCheck {
       RuntimeLayoutCheck.Fact(name: "the closure a task runs", expected: "the check's closure", found: describe(closure)),
       RuntimeLayoutCheck.Fact(name: "where a waiting task waits", expected: "the check's closure", found: describe(waitsIn)),
     ]
+  }
+
+  /// Asks `state` every millisecond until it holds, for two seconds at most (a pool whose every
+  /// thread is blocked runs no task), and returns whether it held.
+  @discardableResult
+  private static func waitUntil(_ state: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(2)
+    while !state() {
+      guard ContinuousClock.now < deadline else { return false }
+      usleep(1_000)
+    }
+    return true
   }
 
   /// `the check's closure` for a function of this check, the name found otherwise.

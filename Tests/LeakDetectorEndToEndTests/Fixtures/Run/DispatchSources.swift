@@ -111,10 +111,38 @@ let waiting = DispatchGroup()
   escapes.forgotten = forgotten
 }
 
+/// Returns once every thread of the cooperative pool has come back for new work, all at the same
+/// time (as many tasks as the pool has threads, one per processor, each waiting until all have
+/// arrived): the tasks above, which ran on those threads, then wait in `for await`. Gives up after
+/// ten seconds, for a pool narrower than the processors.
+func passOverEveryPoolThread() {
+  let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+  let deadline = ContinuousClock.now + .seconds(10)
+  let barrier = DispatchGroup()
+  let arrived = Barrier()
+  for _ in 0..<width {
+    barrier.enter()
+    Task.detached {
+      arrived.arrive()
+      while arrived.count < width && ContinuousClock.now < deadline { sched_yield() }
+      barrier.leave()
+    }
+  }
+  _ = barrier.wait(timeout: .now() + 10)
+}
+
+/// How many tasks arrived at the barrier.
+final class Barrier: @unchecked Sendable {
+  private let lock = NSLock()
+  private var arrivals = 0
+  var count: Int { lock.withLock { arrivals } }
+  func arrive() { lock.withLock { arrivals += 1 } }
+}
+
 startTasks()
 leak()
 waiting.wait()
-usleep(100_000)  // until the tasks wait in `for await`
+passOverEveryPoolThread()
 if CommandLine.arguments.count > 1 {
   let directory = CommandLine.arguments[1]
   _ = FileManager.default.createFile(atPath: directory + "/ready", contents: Data())

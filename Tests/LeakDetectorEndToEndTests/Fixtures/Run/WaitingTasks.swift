@@ -54,26 +54,35 @@ nonisolated(unsafe) var keptContinuation: AsyncStream<Int>.Continuation?
   }
 }
 
-/// How many of the tasks that pass over the pool's threads at the end have run.
-let passed = Atomic<Int>(0)
+/// How many tasks of the barrier have arrived, and how many have left it.
+let arrived = Atomic<Int>(0)
+let left = Atomic<Int>(0)
+
+/// Returns once every thread of the cooperative pool has come back for new work, all at the same
+/// time: as many tasks as the pool has threads (one per processor) each wait until all have
+/// arrived. Each thread has then finished what it ran before: the tasks above asked their streams
+/// for the next element and wait, or ended. A thread of the pool that last ran the forgotten task
+/// also kept its address in a frame of the loop it waits in, and a capture takes a thread's stack
+/// words as roots (it cannot tell a stale word from a held one): the barrier's task runs over
+/// those words, as any program's later work does. Gives up waiting after ten seconds (a pool that is
+/// narrower than the processors), which leaves the words and the check to chance.
+func passOverEveryPoolThread() {
+  let width = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+  let deadline = ContinuousClock.now + .seconds(10)
+  for _ in 0..<width {
+    Task.detached {
+      arrived.add(1, ordering: .relaxed)
+      while arrived.load(ordering: .relaxed) < width && ContinuousClock.now < deadline { sched_yield() }
+      left.add(1, ordering: .relaxed)
+    }
+  }
+  while left.load(ordering: .relaxed) < width && ContinuousClock.now < deadline { sched_yield() }
+}
 
 startForgottenStream()
 startKeptStream()
 startFinishedStream()
-for _ in 0..<5_000 where started.load(ordering: .relaxed) < 3 { usleep(1_000) }
-usleep(300_000)  // each asks its stream for the next element, and waits (or ends), also on a loaded machine
-// A thread of the pool that last ran the forgotten task keeps its address in a frame of the
-// loop it waits in, and a capture takes a thread's stack words as roots (it cannot tell a stale
-// word from a held one): the task would then look held. Tasks that each hold a thread of the
-// pool for a while, twice as many as there are processors, run on every thread of it and leave
-// their own (freed) addresses there instead, as any program's later work does.
-let passing = 2 * max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-for _ in 0..<passing {
-  Task {
-    usleep(20_000)
-    passed.add(1, ordering: .relaxed)
-  }
-}
-for _ in 0..<5_000 where passed.load(ordering: .relaxed) < passing { usleep(1_000) }
-usleep(50_000)
+let startedBy = ContinuousClock.now + .seconds(60)
+while started.load(ordering: .relaxed) < 3 && ContinuousClock.now < startedBy { sched_yield() }  // each took its first element
+passOverEveryPoolThread()
 exit(0)
