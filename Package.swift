@@ -39,11 +39,15 @@ let package = Package(
     // Live-object reflection, tracking and capture (grows with the graph-builder and tracker issues).
     .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),
 
+    // How `leak-detector run` runs a program under the tool and hears back from its agent: the
+    // environment, the run directory's files, the agent's runtime policy, and the run's report.
+    .target(name: "LeakDetectorRun", dependencies: ["HeapGraph"]),
+
     // The agent of `leak-detector run`: a small preloaded loader that decides whether a process
     // is one to check and only then loads the agent, whose Swift side tracks and captures it.
     .target(name: "CLeakPreload"),
     .target(name: "CLeakAgent"),
-    .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "CLeakAgent"]),
+    .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "LeakDetectorRun", "CLeakAgent"]),
 
     // XCTest and Swift Testing integrations.
     .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector", "HeapGraph"]),
@@ -52,7 +56,7 @@ let package = Package(
     .executableTarget(
       name: "leak-detector",
       dependencies: [
-        "HeapGraph",
+        "HeapGraph", "LeakDetectorRun",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -114,8 +118,9 @@ let package = Package(
     .testTarget(
       name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
+    .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport"]),
     .testTarget(
-      name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector", "FeedApp"],
+      name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakDetectorRun", "LeakTestSupport", "leak-detector", "FeedApp"],
       exclude: ["Fixtures", "__Snapshots__"]),
   ]
 )

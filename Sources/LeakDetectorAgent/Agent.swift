@@ -1,6 +1,7 @@
 import CLeakAgent
 import HeapGraph
 import LeakDetector
+import LeakDetectorRun
 
 #if canImport(Glibc)
   import Glibc

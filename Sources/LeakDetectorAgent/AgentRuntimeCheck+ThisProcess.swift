@@ -1,5 +1,6 @@
 import CLeakAgent
 import HeapGraph
+import LeakDetectorRun
 
 #if canImport(Glibc)
   import Glibc

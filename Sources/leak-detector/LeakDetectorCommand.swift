@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeapGraph
+import LeakDetectorRun
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import HeapGraph
+import LeakDetectorRun
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +14,7 @@ extension RunCommand {
     var grew = false
     let stream = gating.output.output == nil && gating.format == .text ? standardOutput : standardError
     for process in processes {
-      guard let processID = RunProtocol.ProcessDescription(process.description)?.processID else { continue }
+      guard let processID = process.processID else { continue }
       let files = liveSnapshots(of: processID)
       stream.write("\n")
       guard files.count >= 3 else {

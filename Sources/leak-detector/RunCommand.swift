@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeapGraph
+import LeakDetectorRun
 
 #if canImport(Glibc)
   import Glibc
@@ -162,10 +163,13 @@ struct RunCommand: ParsableCommand {
         message: "no process matched --process \(checkedProcessPatterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
           + "name the Swift processes to check with --process")
     }
-    if let profile { writeExitProfiles(of: captures.map(\.snapshot), runDirectory: directory.path, to: profile) }
+    if let profile { writeExitProfiles(of: captures.map(\.processID), runDirectory: directory.path, to: profile) }
     var report = RunReport(analyses: try analyses(of: captures.map(\.snapshot)), suppressions: rules)
-    report.refusals = refusals
-    for (index, capture) in captures.enumerated() { report.processes[index].captureDuration = capture.duration }
+    report.refusals = refusals.map(\.reported)
+    for (index, capture) in captures.enumerated() {
+      report.processes[index].processID = capture.processID
+      report.processes[index].captureDuration = capture.duration
+    }
     var status = try gate.map { try self.gate(report, with: $0) } ?? emit(report, graphviz: graphviz)
     if growth, try reportGrowth(of: report.processes) && status == .success { status = .found }
     if programStatus != 0 { throw ProgramExit(code: programStatus) }

@@ -1,4 +1,5 @@
 import HeapGraph
+import LeakDetectorRun
 
 #if canImport(Glibc)
   import Glibc
@@ -83,7 +84,7 @@ struct RunDirectory {
 
   /// The exit snapshots written, in the order of their processes' ids, each with how long its
   /// capture took when the agent said so.
-  func exitSnapshots() throws(InputFailure) -> [(snapshot: HeapSnapshot, duration: CaptureDuration?)] {
+  func exitSnapshots() throws(InputFailure) -> [(processID: Int32, snapshot: HeapSnapshot, duration: CaptureDuration?)] {
     var snapshots: [(pid: Int32, snapshot: HeapSnapshot)] = []
     for name in files.entries() {
       guard let processID = RunProtocol.processID(ofExitSnapshot: name) else { continue }
@@ -97,7 +98,7 @@ struct RunDirectory {
     }
     return snapshots.sorted { $0.pid < $1.pid }.map { process in
       let seconds = try? readFile("\(files.path)/\(RunProtocol.captureDurationFileName(processID: process.pid))")
-      return (process.snapshot, seconds.flatMap { CaptureDuration(secondsText: String(decoding: $0, as: UTF8.self)) })
+      return (process.pid, process.snapshot, seconds.flatMap { CaptureDuration(secondsText: String(decoding: $0, as: UTF8.self)) })
     }
   }
 

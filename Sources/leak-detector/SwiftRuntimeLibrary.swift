@@ -1,4 +1,5 @@
 import HeapGraph
+import LeakDetectorRun
 
 #if canImport(Glibc)
   import Glibc

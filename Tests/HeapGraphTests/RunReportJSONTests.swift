@@ -42,6 +42,8 @@ final class RunReportJSONTests: XCTestCase {
         analysis(process: "PetsPackageTests.xctest --testing-library swift-testing (pid 11)", test: "PetsTests.adopt()", failures: 0),
       ], suppressions: .standard)
     report.processes[0].captureDuration = CaptureDuration(seconds: 0.4127)
+    report.processes[0].processID = 10
+    report.processes[1].processID = 11
     return report
   }
 

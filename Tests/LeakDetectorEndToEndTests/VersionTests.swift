@@ -1,5 +1,6 @@
 import Foundation
 import HeapGraph
+import LeakDetectorRun
 import LeakTestSupport
 import XCTest
 

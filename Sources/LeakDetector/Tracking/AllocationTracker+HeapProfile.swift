@@ -79,7 +79,7 @@ extension AllocationTracker {
       if frames[stack] == nil { frames[stack] = allocationStack(ofStack: stack) }
       sites[index].site.frames = frames[stack]
     }
-    let process = process ?? RunProtocol.ProcessDescription(arguments: CommandLine.arguments, processID: getpid()).description
+    let process = process ?? CommandLine.arguments.joined(separator: " ") + " (pid \(getpid()))"
     let profile = HeapProfile(
       sites: sites.map(\.site), samplingInterval: interval, timeNanos: HeapProfile.nowNanoseconds(), comments: ["live objects of \(process)"])
     return profile.describingThisProcess()

@@ -25,8 +25,8 @@ extension RunReport {
       writer.beginArray(multiline: true)
       for refusal in refusals {
         writer.beginObject()
-        writer.field("description", refusal.process.description)
-        writer.field("pid", Int(refusal.process.processID))
+        writer.field("description", refusal.process)
+        writer.field("pid", Int(refusal.processID))
         writer.field("reason", refusal.reason)
         writer.endObject()
       }
@@ -79,7 +79,7 @@ extension RunReport {
   private static func write(_ process: Process, into writer: inout JSONWriter) {
     writer.beginObject(multiline: true)
     writer.field("description", process.description)
-    if let processID = RunProtocol.ProcessDescription(process.description)?.processID { writer.field("pid", Int(processID)) }
+    if let processID = process.processID { writer.field("pid", Int(processID)) }
     writer.field("objects", process.objectCount)
     writer.field("leaked", process.leakedObjectCount)
     if let duration = process.captureDuration { writer.field("captureMilliseconds", Int((duration.seconds * 1000).rounded())) }

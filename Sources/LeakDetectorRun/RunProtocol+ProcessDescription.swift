@@ -1,3 +1,5 @@
+import HeapGraph
+
 extension RunProtocol {
   /// A checked process as its snapshots and the report name it: its command line, then its id.
   ///

@@ -28,6 +28,8 @@ public struct RunReport: Sendable {
   public struct Process: Sendable, Hashable {
     /// Its command line and pid (`leaky (pid 4242)`).
     public var description: String
+    /// Its process id, when the run knows it (the name of the file its snapshot came in).
+    public var processID: Int32? = nil
     /// Objects in its exit snapshot.
     public var objectCount: Int
     /// Of those, unreachable from every root (suppressed ones included).
@@ -100,9 +102,24 @@ public struct RunReport: Sendable {
   }
 
   public var processes: [Process]
+  /// A process the agent was asked to check and did not, with why.
+  package struct Refusal: Sendable, Hashable {
+    /// Its command line and pid (`helper --serve (pid 11)`).
+    package var process: String
+    package var processID: Int32
+    /// Why, as a clause: `it has its own copy of the Swift runtime linked in …`.
+    package var reason: String
+
+    package init(process: String, processID: Int32, reason: String) {
+      self.process = process
+      self.processID = processID
+      self.reason = reason
+    }
+  }
+
   /// The processes the agent was asked to check and refused (it does not understand their Swift
   /// runtime), in the order of their pids.
-  package var refusals: [RunProtocol.Refusal] = []
+  package var refusals: [Refusal] = []
   /// Leaks to report: those the package's own code made first, then largest retained size first.
   public var leaks: [Leak]
   /// Leaks a suppression rule matched, with the first such rule.

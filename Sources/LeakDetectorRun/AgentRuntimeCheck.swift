@@ -1,3 +1,5 @@
+import HeapGraph
+
 /// Whether the agent of `leak-detector run` understands the Swift runtime of a process it was
 /// asked to check, from what the process's images say (the agent reads them; this decides and
 /// words the answer).

@@ -1,3 +1,5 @@
+import HeapGraph
+
 extension RunProtocol {
   /// A process the agent was asked to check and did not, with why (an
   /// ``AgentRuntimeCheck/refusalReason``): the agent says it on the process's standard error and
@@ -14,6 +16,11 @@ extension RunProtocol {
     package init(process: ProcessDescription, reason: String) {
       self.process = process
       self.reason = reason
+    }
+
+    /// The refusal as the run's report lists it.
+    package var reported: RunReport.Refusal {
+      RunReport.Refusal(process: process.description, processID: process.processID, reason: reason)
     }
 
     /// `not checking Leaky (pid 4242): it has its own copy of the Swift runtime linked in …`.

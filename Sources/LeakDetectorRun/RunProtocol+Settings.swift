@@ -1,3 +1,5 @@
+import HeapGraph
+
 extension RunProtocol {
   /// What the command asks of the agent, written to the program's environment
   /// (``environment``) and read back from it by the agent (``init(environment:)``).

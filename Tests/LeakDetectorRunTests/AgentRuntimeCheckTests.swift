@@ -1,4 +1,5 @@
 import HeapGraph
+import LeakDetectorRun
 import LeakTestSupport
 import XCTest
 
@@ -108,24 +109,5 @@ final class AgentRuntimeCheckTests: XCTestCase {
     XCTAssertEqual(readBack?.message, "not checking sh -c a b (pid 4242): it is not a Swift program")
     XCTAssertNil(RunProtocol.Refusal(fileBytes: Array("sh\n".utf8)))
     XCTAssertNil(RunProtocol.Refusal(fileBytes: []))
-  }
-
-  /// A refused process is a note after the processes checked, in the text, JSON and HTML reports.
-  func testRunReport_notesTheRefusedProcesses_golden() {
-    var builder = HeapSnapshot.Builder(metadata: HeapSnapshot.Metadata(tool: "test", process: "Server (pid 10)"))
-    builder.addObject(id: 1, type: "Server.Cache", address: 0x1000, size: 32)
-    builder.addRoot(object: 1, kind: .global, label: "Server.cache")
-    let analysis = HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true))
-    var report = RunReport(analyses: [("Server (pid 10)", false, analysis)], suppressions: .standard)
-    report.refusals = [
-      RunProtocol.Refusal(
-        process: RunProtocol.ProcessDescription(arguments: ["/usr/bin/helper", "--serve"], processID: 11),
-        reason: "it has its own copy of the Swift runtime linked in (built with --static-swift-stdlib), whose allocations the agent "
-          + "cannot see; build it without --static-swift-stdlib to check it")
-    ]
-    assertMatchesGolden(report.renderText(), named: "run-report-refused.txt")
-    assertMatchesGolden(report.renderJSON(exitStatus: 0), named: "run-report-refused.json")
-    XCTAssertTrue(report.renderHTML(command: "Server").contains("<li>Not checked <code>helper --serve (pid 11)</code>: it has its own copy"))
-    XCTAssertTrue(report.reportText().markedUp.contains("Not checked helper --serve (pid 11)"), report.reportText().markedUp)
   }
 }

@@ -1,3 +1,5 @@
+import HeapGraph
+
 /// How `leak-detector run` and the agent it preloads into the program talk: the environment the
 /// command starts the program with (``Settings``), the exit snapshot each checked process leaves
 /// in the run directory, and how a snapshot names its process (``ProcessDescription``).

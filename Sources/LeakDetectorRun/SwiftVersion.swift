@@ -1,3 +1,5 @@
+import HeapGraph
+
 /// A Swift release's version: `6.3.1` for a compiler, `6.3` for a runtime (which names its
 /// minor releases only).
 ///

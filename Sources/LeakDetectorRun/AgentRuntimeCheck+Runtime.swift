@@ -1,3 +1,5 @@
+import HeapGraph
+
 extension AgentRuntimeCheck {
   /// One `libswiftCore.so`: where it is, which build, which release.
   package struct Runtime: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import HeapGraph
+
 /// The GNU build id of an ELF image (its `NT_GNU_BUILD_ID` note): the linker's digest of the
 /// image's contents, equal for two files only when they are the same build.
 package struct BuildID: Sendable, Hashable, CustomStringConvertible {

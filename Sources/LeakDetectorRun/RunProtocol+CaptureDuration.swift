@@ -1,3 +1,5 @@
+import HeapGraph
+
 extension RunProtocol {
   private static let captureDurationSuffix = ".exit.capture-seconds"
 
