@@ -117,6 +117,18 @@ with tempfile.NamedTemporaryFile("w", suffix=".json") as document:
             print(f"process memory: report schema: {error.message}")
             failures += 1
 
+# The captured process as fields: the schema accepts what the agent writes and refuses a process id
+# that no process has.
+process = {"format": "swift-heap-snapshot", "version": 1, "objects": [], "references": [],
+           "metadata": {"process": "Server --port 8080 (pid 4242)", "processID": 4242,
+                        "arguments": ["/srv/Server", "--port", "8080"], "captureMilliseconds": 412}}
+for error in snapshots.iter_errors(process):
+    print(f"process fields: snapshot schema: {error.message}")
+    failures += 1
+if snapshots.is_valid({**process, "metadata": {"processID": 0}}):
+    print("the snapshot schema accepts process id 0")
+    failures += 1
+
 # The gate's SARIF against the official OASIS SARIF 2.1.0 schema (draft-04), shipped as test data.
 sarif_schema_path = os.path.join(ROOT, "Tests/LeakDetectorEndToEndTests/Fixtures/sarif-schema-2.1.0.json")
 sarif_checked = 0

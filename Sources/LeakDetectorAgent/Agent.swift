@@ -63,7 +63,7 @@ enum Agent {
     else { return }
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
     if let reason = AgentRuntimeCheck.ofThisProcess(program: program).refusalReason {
-      refuse(.init(process: .init(arguments: arguments, processID: getpid()), reason: reason), runDirectory: runDirectory)
+      refuse(RunReport.Refusal(process: .init(arguments: arguments, processID: getpid()), reason: reason), runDirectory: runDirectory)
       return
     }
     settings = Settings(
@@ -82,9 +82,9 @@ enum Agent {
 
   /// Leaves this process unchecked: says why on its standard error and in the run directory,
   /// where the command reads it.
-  private static func refuse(_ refusal: RunProtocol.Refusal, runDirectory: String) {
+  private static func refuse(_ refusal: RunReport.Refusal, runDirectory: String) {
     complain(refusal.message)
-    let path = "\(runDirectory)/\(RunProtocol.Refusal.fileName(processID: refusal.process.processID))"
+    let path = "\(runDirectory)/\(RunReport.Refusal.fileName(processID: refusal.processID))"
     do {
       try FileBytes.writeAtomically(refusal.fileBytes, to: path)
     } catch {
@@ -128,16 +128,14 @@ enum Agent {
     captureLock.withLock { _ in
       guard AllocationTracker.isRunning else { return }
       let start = ContinuousClock.now
-      let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
-      let duration = CaptureDuration(since: start)
+      var (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
+      describeThisProcess(in: &snapshot, capturedSince: start)
       if settings.writesProfiles {
         writeHeapProfile(of: snapshot, to: "\(settings.runDirectory)/\(RunProtocol.exitProfileFileName(processID: settings.processID))")
       }
       AllocationTracker.stop()
       let path = "\(settings.runDirectory)/\(RunProtocol.exitSnapshotFileName(processID: settings.processID))"
-      let durationPath = "\(settings.runDirectory)/\(RunProtocol.captureDurationFileName(processID: settings.processID))"
       do {
-        try FileBytes.writeAtomically(Array(duration.secondsText.utf8), to: durationPath)
         try FileBytes.writeAtomically(snapshot.binaryBytes(), to: path)
       } catch {
         complain("cannot write the exit snapshot: \(error)")
@@ -151,8 +149,8 @@ enum Agent {
       guard AllocationTracker.isRunning else { return }
       taken += 1
       let start = ContinuousClock.now
-      let (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
-      let duration = CaptureDuration(since: start)
+      var (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
+      let duration = describeThisProcess(in: &snapshot, capturedSince: start)
       let encoding = snapshot.encodingChosenBySize
       let path = "\(settings.snapshotDirectory)/"
         + RunProtocol.liveSnapshotFileName(
@@ -190,6 +188,19 @@ enum Agent {
       complain("cannot write the heap profile: \(error)")
       return false
     }
+  }
+
+  /// Records this process's id and command line in `snapshot`, and how long its capture took,
+  /// which it returns.
+  @discardableResult
+  private static func describeThisProcess(in snapshot: inout HeapSnapshot, capturedSince start: ContinuousClock.Instant)
+    -> CaptureDuration
+  {
+    let duration = CaptureDuration(since: start)
+    snapshot.metadata.processID = settings.processID
+    snapshot.metadata.arguments = commandLine()
+    snapshot.metadata.captureMilliseconds = Int((duration.seconds * 1000).rounded())
+    return duration
   }
 
   /// `FooPackageTests.xctest --testing-library swift-testing (pid 4242)`.

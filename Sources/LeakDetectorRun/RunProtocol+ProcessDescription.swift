@@ -7,8 +7,8 @@ extension RunProtocol {
   /// PetsPackageTests.xctest --testing-library swift-testing (pid 4242)
   /// ```
   ///
-  /// The agent writes it into each snapshot's `metadata.process`; the command reads it back to
-  /// tell test runners from other programs.
+  /// The agent writes it into each snapshot's `metadata.process`, for people to read; the
+  /// command reads the process's id and command line from the snapshot's own fields.
   package struct ProcessDescription: Sendable, Hashable, CustomStringConvertible {
     /// The longest command line kept; a longer one is cut and ends with `…`.
     package static let maxCommandLineLength = 200
@@ -43,15 +43,6 @@ extension RunProtocol {
         }
       }
       return kept
-    }
-
-    /// The description `description` writes, or `nil` when it does not end with a process id.
-    package init?(_ description: String) {
-      guard description.hasSuffix(")"), let open = description.ranges(of: " (pid ").last,
-        let processID = Int32(description[open.upperBound..<description.index(before: description.endIndex)])
-      else { return nil }
-      self.commandLine = String(description[..<open.lowerBound])
-      self.processID = processID
     }
 
     /// `leaky (pid 4242)`.

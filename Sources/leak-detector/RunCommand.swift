@@ -165,7 +165,7 @@ struct RunCommand: ParsableCommand {
     }
     if let profile { writeExitProfiles(of: captures.map(\.processID), runDirectory: directory.path, to: profile) }
     var report = RunReport(analyses: try analyses(of: captures.map(\.snapshot)), suppressions: rules)
-    report.refusals = refusals.map(\.reported)
+    report.refusals = refusals
     for (index, capture) in captures.enumerated() {
       report.processes[index].processID = capture.processID
       report.processes[index].captureDuration = capture.duration
@@ -248,7 +248,8 @@ struct RunCommand: ParsableCommand {
     for (index, capture) in captures.enumerated() {
       if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }
       let process = capture.metadata.process ?? "process \(index + 1)"
-      let isTestProcess = RunProtocol.ProcessDescription(process).map { Self.isTestRunner($0.program) } ?? false
+      let program = capture.metadata.arguments?.first.map { String($0.split(separator: "/").last ?? "") }
+      let isTestProcess = program.map(Self.isTestRunner) ?? false
       analyses.append((process, isTestProcess, HeapAnalysis(graph: ObjectGraph(gating.output.shareable(capture)), options: options)))
     }
     return analyses

@@ -97,20 +97,17 @@ struct RunDirectory {
       }
     }
     return snapshots.sorted { $0.pid < $1.pid }.map { process in
-      let seconds = try? readFile("\(files.path)/\(RunProtocol.captureDurationFileName(processID: process.pid))")
-      return (process.pid, process.snapshot, seconds.flatMap { CaptureDuration(secondsText: String(decoding: $0, as: UTF8.self)) })
+      (process.pid, process.snapshot, process.snapshot.metadata.captureMilliseconds.map { CaptureDuration(seconds: Double($0) / 1000) })
     }
   }
 
   /// The processes the agents refused to check, with why, in the order of their ids (a file
   /// that is not a refusal is skipped).
-  func refusals() -> [RunProtocol.Refusal] {
-    files.entries().compactMap { name -> (Int32, RunProtocol.Refusal)? in
-      guard let processID = RunProtocol.Refusal.processID(ofFile: name), let bytes = try? readFile("\(files.path)/\(name)"),
-        let refusal = RunProtocol.Refusal(fileBytes: bytes)
-      else { return nil }
-      return (processID, refusal)
-    }.sorted { $0.0 < $1.0 }.map(\.1)
+  func refusals() -> [RunReport.Refusal] {
+    files.entries().compactMap { name -> RunReport.Refusal? in
+      guard let processID = RunReport.Refusal.processID(ofFile: name), let bytes = try? readFile("\(files.path)/\(name)") else { return nil }
+      return RunReport.Refusal(fileBytes: bytes, processID: processID)
+    }.sorted { $0.processID < $1.processID }
   }
 
   /// Removes the run's directory and what the agents wrote in it, and gives the slot back.

@@ -27,6 +27,37 @@ final class BinaryCodingTests: XCTestCase {
     XCTAssertThrowsError(try HeapSnapshot(binaryBytes: bytes + [0]))
   }
 
+  /// The process's fields, each alone and all together, in both encodings (version 5 only when
+  /// one is there), truncations included; `strip` removes the id and the command line.
+  func testProcessFields_roundTripInBothEncodings_andStripRemovesWhoItWas() throws {
+    let base = try sampleSnapshot()
+    XCTAssertEqual(base.binaryBytes()[4], 4, "no process field, no version 5")
+    let variants: [(Int32?, [String]?, Int?)] = [(4242, nil, nil), (nil, ["/srv/Server", "--port", "8080"], nil), (nil, nil, 0), (7, [], 412)]
+    for (processID, arguments, milliseconds) in variants {
+      var snapshot = base
+      snapshot.metadata.processID = processID
+      snapshot.metadata.arguments = arguments
+      snapshot.metadata.captureMilliseconds = milliseconds
+      let bytes = snapshot.binaryBytes()
+      XCTAssertEqual(bytes[4], 5)
+      XCTAssertEqual(try HeapSnapshot(binaryBytes: bytes), snapshot)
+      XCTAssertEqual(try HeapSnapshot(jsonBytes: snapshot.jsonBytes()), snapshot)
+      for length in stride(from: 0, to: bytes.count, by: 97) {
+        XCTAssertThrowsError(try HeapSnapshot(binaryBytes: Array(bytes[..<length])), "truncated to \(length) bytes")
+      }
+      let stripped = snapshot.stripped()
+      XCTAssertNil(stripped.metadata.processID)
+      XCTAssertNil(stripped.metadata.arguments)
+      XCTAssertEqual(stripped.metadata.captureMilliseconds, milliseconds)
+    }
+    let json = String(decoding: base.jsonBytes(), as: UTF8.self)
+    for bad in ["0", "-3", "4294967296", "\"4242\""] {
+      let text = json.replacingOccurrences(of: "\"metadata\": {", with: "\"metadata\": {\"processID\": \(bad), ")
+      XCTAssertNotEqual(text, json)
+      XCTAssertThrowsError(try HeapSnapshot(jsonBytes: Array(text.utf8)), bad)
+    }
+  }
+
   func testEncodingChosenBySize_isBinaryFromTheThreshold() {
     var builder = HeapSnapshot.Builder()
     for id in 1..<Int64(HeapSnapshot.binaryEncodingThreshold) { builder.addObject(id: id, type: "T") }

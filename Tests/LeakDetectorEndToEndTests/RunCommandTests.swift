@@ -59,6 +59,11 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertTrue(result.standardOutput.contains("1 × Unreferenced.me → Unreferenced"), result.standardOutput)
 
     let snapshot = try HeapSnapshot(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/roots.json"))))
+    XCTAssertEqual(snapshot.metadata.arguments, [programs + "/Roots"], "the process's command line, as a field")
+    let processID = try XCTUnwrap(snapshot.metadata.processID)
+    XCTAssertEqual(snapshot.metadata.process, "Roots (pid \(processID))")
+    XCTAssertNotNil(snapshot.metadata.captureMilliseconds)
+    XCTAssertTrue(result.standardOutput.contains("Checked Roots (pid \(processID)): "), result.standardOutput)
     var typeByID: [Int64: String] = [:]
     for index in 0..<snapshot.objectCount { typeByID[snapshot.object(at: index).id] = snapshot.object(at: index).type }
     let roots = Set(snapshot.roots.map { "\(typeByID[$0.object] ?? "?") \($0.kind.rawValue) \($0.label ?? "")" })

@@ -98,16 +98,16 @@ final class AgentRuntimeCheckTests: XCTestCase {
   }
 
   func testRefusal_fileReadsBack_otherNamesAreNone() {
-    let refusal = RunProtocol.Refusal(
+    let refusal = RunReport.Refusal(
       process: RunProtocol.ProcessDescription(arguments: ["/bin/sh", "-c", "a\nb"], processID: 4242), reason: "it is not\na Swift program")
-    XCTAssertEqual(RunProtocol.Refusal.fileName(processID: 4242), "4242.refused")
-    XCTAssertEqual(RunProtocol.Refusal.processID(ofFile: "4242.refused"), 4242)
-    XCTAssertNil(RunProtocol.Refusal.processID(ofFile: "4242.exit.heapsnapshot.bin"))
+    XCTAssertEqual(RunReport.Refusal.fileName(processID: 4242), "4242.refused")
+    XCTAssertEqual(RunReport.Refusal.processID(ofFile: "4242.refused"), 4242)
+    XCTAssertNil(RunReport.Refusal.processID(ofFile: "4242.exit.heapsnapshot.bin"))
     XCTAssertEqual(String(decoding: refusal.fileBytes, as: UTF8.self), "sh -c a b (pid 4242)\nit is not a Swift program\n")
-    let readBack = RunProtocol.Refusal(fileBytes: refusal.fileBytes)
-    XCTAssertEqual(readBack?.process.processID, 4242)
+    let readBack = RunReport.Refusal(fileBytes: refusal.fileBytes, processID: 4242)
+    XCTAssertEqual(readBack?.processID, 4242)
     XCTAssertEqual(readBack?.message, "not checking sh -c a b (pid 4242): it is not a Swift program")
-    XCTAssertNil(RunProtocol.Refusal(fileBytes: Array("sh\n".utf8)))
-    XCTAssertNil(RunProtocol.Refusal(fileBytes: []))
+    XCTAssertNil(RunReport.Refusal(fileBytes: Array("sh\n".utf8), processID: 1))
+    XCTAssertNil(RunReport.Refusal(fileBytes: [], processID: 1))
   }
 }

@@ -1,9 +1,8 @@
 /// How long a capture took, as `leak-detector run` and its agent say it: on each snapshot line,
 /// in the text report's "Checked …" lines, and as a number of seconds in the JSON run report.
 ///
-/// The agent measures its exit capture and leaves the seconds in the run directory next to the
-/// exit snapshot (`RunProtocol.captureDurationFileName(processID:)`), so that the snapshot
-/// itself, and any golden file made from one, holds no timing.
+/// The agent measures each capture and records it in the snapshot's metadata
+/// (`captureMilliseconds`).
 ///
 /// ```swift
 /// print(CaptureDuration(seconds: 0.4127).description)
@@ -27,16 +26,10 @@ public struct CaptureDuration: Sendable, Hashable, CustomStringConvertible {
   /// `captured in 0.41 s`: to the hundredth of a second.
   public var description: String { "captured in \(secondsText) s" }
 
-  /// The seconds to two decimals (`0.41`), as the agent writes them for the command.
+  /// The seconds to two decimals (`0.41`).
   package var secondsText: String {
     let hundredths = Int((seconds * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-  }
-
-  /// The duration the agent wrote as ``secondsText``, or `nil` for other text.
-  package init?(secondsText text: String) {
-    guard let seconds = Double(text.filter { !$0.isWhitespace }), seconds.isFinite else { return nil }
-    self.init(seconds: seconds)
   }
 }

@@ -4,9 +4,10 @@ extension HeapSnapshot {
   /// their sentences, version 3 the process's memory after them, version 4 writes each distinct
   /// frame once, in a table the stacks index (a test suite's stacks share most of their frames:
   /// hummingbird's exit capture holds 188,000 frames, 1,989 of them distinct), and says whether
-  /// the memory is there. Each is written only for a snapshot that needs it, so that a snapshot
-  /// without records, memory or frames reads in every reader of version 1.
-  private static let binaryVersions: ClosedRange<UInt32> = 1...4
+  /// the memory is there; version 5 adds the process's id, command line and capture time. Each
+  /// is written only for a snapshot that needs it, so that a snapshot without records, memory,
+  /// frames or process fields reads in every reader of version 1.
+  private static let binaryVersions: ClosedRange<UInt32> = 1...5
 
   /// How a snapshot file is encoded.
   public enum FileEncoding: String, Sendable, CaseIterable {
@@ -52,7 +53,8 @@ extension HeapSnapshot {
   /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
   package func write(into writer: inout BinaryWriter) {
     let version: UInt32 =
-      stacks.contains(where: { !$0.frames.isEmpty }) ? 4
+      metadata.hasProcessFields ? 5
+      : stacks.contains(where: { !$0.frames.isEmpty }) ? 4
       : metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
     writer.integer(Self.binaryMagic)
     writer.integer(version)
@@ -63,6 +65,7 @@ extension HeapSnapshot {
     if version >= 2 { writeRecords(of: metadata.diagnosticRecords, into: &writer) }
     if version >= 4 { writer.integer(UInt8(metadata.memory == nil ? 0 : 1)) }
     if version >= 3, let memory = metadata.memory { Self.write(memory, into: &writer) }
+    if version >= 5 { writeProcessFields(into: &writer) }
     writeStrings(typeNames.strings, into: &writer)
     writeStrings(labels.strings, into: &writer)
     writer.array(objectIDs)
@@ -191,6 +194,7 @@ extension HeapSnapshot {
     if version >= 2 { try Self.readRecords(into: &metadata.diagnosticRecords, from: &reader) }
     let hasMemory = version >= 4 ? try Self.readFlag(&reader, "the memory's presence") : version == 3
     if hasMemory { metadata.memory = try Self.readMemory(from: &reader) }
+    if version >= 5 { try Self.readProcessFields(into: &metadata, from: &reader) }
     let names = try Self.readStrings(&reader)
     typeNames.reserveCapacity(names.count)
     for name in names { _ = typeNames.intern(name) }
@@ -386,6 +390,34 @@ extension HeapSnapshot {
       if index < ProcessMemory.fields.count, value >= 0 { memory[keyPath: ProcessMemory.fields[index].value] = Int(value) }
     }
     return memory
+  }
+
+  /// The process's id, command line and capture time (version 5): a byte of which are there
+  /// (1 the id, 2 the command line, 4 the time), then those that are, in that order.
+  private func writeProcessFields(into writer: inout BinaryWriter) {
+    let present =
+      (metadata.processID == nil ? 0 : 1) | (metadata.arguments == nil ? 0 : 2) | (metadata.captureMilliseconds == nil ? 0 : 4)
+    writer.integer(UInt8(present))
+    if let processID = metadata.processID { writer.integer(processID) }
+    if let arguments = metadata.arguments { writeStrings(arguments, into: &writer) }
+    if let milliseconds = metadata.captureMilliseconds { writer.integer(Int64(milliseconds)) }
+  }
+
+  /// Reads what ``writeProcessFields(into:)`` wrote.
+  private static func readProcessFields(into metadata: inout Metadata, from reader: inout BinaryReader) throws(BinaryDecodingError) {
+    let present: UInt8 = try reader.integer()
+    guard present & ~7 == 0 else {
+      throw BinaryDecodingError(message: "metadata: process fields flagged \(present); expected a combination of 1, 2 and 4")
+    }
+    if present & 1 != 0 { metadata.processID = try reader.integer(Int32.self) }
+    if present & 2 != 0 { metadata.arguments = try readStrings(&reader) }
+    if present & 4 != 0 {
+      let milliseconds = try reader.integer(Int64.self)
+      guard milliseconds >= 0, milliseconds <= Int64(Int32.max) else {
+        throw BinaryDecodingError(message: "metadata.captureMilliseconds: \(milliseconds) is out of range; expected 0 or more")
+      }
+      metadata.captureMilliseconds = Int(milliseconds)
+    }
   }
 
   private static func readStrings(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [String] {

@@ -150,6 +150,16 @@ private struct SnapshotJSONReader: JSONRecordReading {
         reader.snapshot.metadata.createdAt = try reader.scanner.readOptionalString()
       } else if key.equals("process") {
         reader.snapshot.metadata.process = try reader.scanner.readOptionalString()
+      } else if key.equals("processID") {
+        reader.snapshot.metadata.processID = try reader.readProcessID()
+      } else if key.equals("arguments") {
+        var arguments: [String] = []
+        try reader.forEachElement("an array of strings") { reader, _ throws(SnapshotDecodingError) in
+          arguments.append(try reader.scanner.readString())
+        }
+        reader.snapshot.metadata.arguments = arguments
+      } else if key.equals("captureMilliseconds") {
+        reader.snapshot.metadata.captureMilliseconds = try reader.readNonNegative().map { Int($0) }
       } else if key.equals("diagnostics") {
         try reader.forEachElement("an array of strings") { reader, _ throws(SnapshotDecodingError) in
           messages.append(try reader.scanner.readString())
@@ -202,6 +212,16 @@ private struct SnapshotJSONReader: JSONRecordReading {
 
   /// `metadata.memory`: the fields of ``ProcessMemory/fields`` it has, each an integer ≥ 0 or
   /// `null`; `null` for the whole is no memory recorded.
+  /// A process id: a positive integer that fits 32 bits, or `null`.
+  private mutating func readProcessID() throws(SnapshotDecodingError) -> Int32? {
+    let start = scanner.valueStart()
+    guard let value = try scanner.readOptionalInteger() else { return nil }
+    guard let processID = Int32(exactly: value), processID > 0 else {
+      throw scanner.failure(.invalidValue("\(value) is not a process id; expected a positive 32-bit integer"), at: start)
+    }
+    return processID
+  }
+
   private mutating func readMemory() throws(SnapshotDecodingError) -> ProcessMemory? {
     if try scanner.consumeNull() { return nil }
     var memory = ProcessMemory()

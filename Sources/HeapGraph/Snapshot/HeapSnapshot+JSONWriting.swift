@@ -86,6 +86,14 @@ extension HeapSnapshot.Metadata {
     if let tool { writer.field("tool", tool) }
     if let createdAt { writer.field("createdAt", createdAt) }
     if let process { writer.field("process", process) }
+    if let processID { writer.field("processID", processID) }
+    if let arguments {
+      writer.key("arguments")
+      writer.beginArray()
+      for argument in arguments { writer.string(argument) }
+      writer.endArray()
+    }
+    if let captureMilliseconds { writer.field("captureMilliseconds", captureMilliseconds) }
     if !diagnosticRecords.isEmpty {
       writer.key("diagnostics")
       writer.beginArray(multiline: true)

@@ -1,6 +1,6 @@
 extension HeapSnapshot {
   /// The snapshot without what a user may not want to share (LeakCanary's strip-hprof
-  /// analogue): the process name and creation time, the program counters of stack frames (which
+  /// analogue): the process's name, id and command line, the creation time, the program counters of stack frames (which
   /// reveal the memory layout), and the directories of source files (or the files altogether).
   /// Types, labels, ownership, generations and line numbers stay, so the analysis is unchanged
   /// (but for which code is the checked package's own, which needs the files' directories:
@@ -10,6 +10,8 @@ extension HeapSnapshot {
   public func stripped(keepingFileNames: Bool = true) -> HeapSnapshot {
     var copy = self
     copy.metadata.process = nil
+    copy.metadata.processID = nil
+    copy.metadata.arguments = nil
     copy.metadata.createdAt = nil
     copy.replaceStackFrames { stack in
       stack.frames.map { frame in

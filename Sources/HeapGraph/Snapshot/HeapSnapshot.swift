@@ -92,14 +92,24 @@ extension HeapSnapshot {
     public var tool: String?
     /// When the snapshot was taken, as an ISO 8601 string.
     public var createdAt: String?
-    /// The process (or test) that was captured.
+    /// The process (or test) that was captured, as people read it: `Server --port 8080 (pid 4242)`.
     public var process: String?
+    /// The id of the process that was captured, when the producer recorded it.
+    public var processID: Int32?
+    /// The command line of the process that was captured (the executable's path, then its
+    /// arguments), when the producer recorded it.
+    public var arguments: [String]?
+    /// How long the capture took, in milliseconds, when the producer measured it.
+    public var captureMilliseconds: Int?
     /// What the capture could not see or had to retry (types without reflection metadata, a
     /// capture attempt that crashed), each with its kind and fields when the snapshot records
     /// them; empty when it saw everything.
     public var diagnosticRecords: [CaptureDiagnostic]
     /// The memory of the process at the instant of the capture, when the producer recorded it.
     public var memory: ProcessMemory?
+
+    /// Whether the process's id, command line or capture time is recorded.
+    package var hasProcessFields: Bool { processID != nil || arguments != nil || captureMilliseconds != nil }
 
     /// The sentences of ``diagnosticRecords``, in plain words.
     ///
@@ -116,11 +126,15 @@ extension HeapSnapshot {
     }
 
     public init(
-      tool: String? = nil, createdAt: String? = nil, process: String? = nil, diagnostics: [String] = [], memory: ProcessMemory? = nil
+      tool: String? = nil, createdAt: String? = nil, process: String? = nil, diagnostics: [String] = [], memory: ProcessMemory? = nil,
+      processID: Int32? = nil, arguments: [String]? = nil, captureMilliseconds: Int? = nil
     ) {
       self.tool = tool
       self.createdAt = createdAt
       self.process = process
+      self.processID = processID
+      self.arguments = arguments
+      self.captureMilliseconds = captureMilliseconds
       self.diagnosticRecords = diagnostics.map { CaptureDiagnostic(message: $0) }
       self.memory = memory
     }
