@@ -27,6 +27,11 @@ let package = Package(
     // The pure core: snapshot format, graph model, cycle search, reports. No C, no runtime hooks.
     .target(name: "HeapGraph"),
 
+    // gzip through the system's zlib (Debian's zlib1g-dev), for the heap profiles (.pb.gz) that
+    // the CLI and the agent write: HeapGraph serializes a profile, they compress it.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "GzipCompression", dependencies: ["CZlib"]),
+
     // The only target that touches Swift-runtime internals and C libraries.
     .target(
       name: "CLeakRuntime",
@@ -37,13 +42,13 @@ let package = Package(
     ),
 
     // Live-object reflection, tracking and capture (grows with the graph-builder and tracker issues).
-    .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),
+    .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime", "GzipCompression"]),
 
     // The agent of `leak-detector run`: a small preloaded loader that decides whether a process
     // is one to check and only then loads the agent, whose Swift side tracks and captures it.
     .target(name: "CLeakPreload"),
     .target(name: "CLeakAgent"),
-    .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "CLeakAgent"]),
+    .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "CLeakAgent", "GzipCompression"]),
 
     // XCTest and Swift Testing integrations.
     .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector", "HeapGraph"]),
@@ -53,6 +58,7 @@ let package = Package(
       name: "leak-detector",
       dependencies: [
         "HeapGraph",
+        "GzipCompression",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -102,7 +108,8 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
 
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
-    .target(name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakBenchmarkSupport"], path: "Tests/_LeakTestSupport"),
+    .target(
+      name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakBenchmarkSupport", "GzipCompression", "CZlib"], path: "Tests/_LeakTestSupport"),
 
     // Types without reflection metadata, as in binaries built to hide it.
     .target(
@@ -114,6 +121,7 @@ let package = Package(
     .testTarget(
       name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
+    .testTarget(name: "GzipCompressionTests", dependencies: ["GzipCompression", "HeapGraph", "LeakTestSupport"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakTestSupport", "leak-detector", "FeedApp"],
       exclude: ["Fixtures", "__Snapshots__"]),

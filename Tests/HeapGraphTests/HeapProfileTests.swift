@@ -70,7 +70,6 @@ final class HeapProfileTests: XCTestCase {
     let table = message.strings(6)
     XCTAssertEqual(table.first, "", "the string table starts with the empty string")
     XCTAssertEqual(Set(table).count, table.count, "each string once")
-    XCTAssertEqual(try ExternalTool.gunzip(profile.gzippedBytes()), bytes)
     XCTAssertEqual(profile.serializedBytes(), bytes, "the same profile, the same bytes")
 
     XCTAssertEqual(try PprofProfile(decoding: PprofProfile().serializedBytes()), PprofProfile())
@@ -117,7 +116,7 @@ final class HeapProfileTests: XCTestCase {
     let profile = HeapProfile(snapshot: snapshot())
     XCTAssertEqual(profile.objectCount, 5, "closure values and suspension points are no allocations")
     XCTAssertEqual(profile.byteCount, 48 + 48 + 64 + 32)
-    let decoded = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let decoded = try PprofProfile(decoding: profile.pprofProfile.serializedBytes())
     XCTAssertEqual(decoded, profile.pprofProfile)
 
     XCTAssertEqual(
@@ -167,7 +166,9 @@ final class HeapProfileTests: XCTestCase {
   }
 
   func testSnapshotProfile_doesNotDependOnTheOrderOfTheSnapshotsRecords() {
-    XCTAssertEqual(HeapProfile(snapshot: snapshot()).fileBytes(), HeapProfile(snapshot: snapshot(reversed: true)).fileBytes())
+    XCTAssertEqual(
+      HeapProfile(snapshot: snapshot()).pprofProfile.serializedBytes(),
+      HeapProfile(snapshot: snapshot(reversed: true)).pprofProfile.serializedBytes())
   }
 
   func testAllocatingInitializers_areLeftOut_unlessNothingElseIsLeft() {
@@ -219,7 +220,7 @@ final class HeapProfileTests: XCTestCase {
       .init(start: 0x9000, limit: 0xA000, fileOffset: 0, path: "/usr/lib/libunused.so"),
     ]
     profile.mangledNames = [0x2020: "$s3App4makeAA4FeedCyF"]
-    let decoded = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let decoded = try PprofProfile(decoding: profile.pprofProfile.serializedBytes())
     XCTAssertEqual(decoded.mappings.map(\.filename), ["/app/App"], "the images a location falls in, the executable first")
     XCTAssertEqual(decoded.mappings[0].memoryStart, 0x2000)
     XCTAssertEqual(decoded.mappings[0].memoryLimit, 0x4000)
@@ -234,7 +235,7 @@ final class HeapProfileTests: XCTestCase {
     // An address no symbol was found for: a location without lines, in a mapping still said to
     // be symbolized, so that pprof does not look the binary's (Swift) symbols up again.
     profile.sites.append(.init(typeName: "App.Stripped", frames: [StackFrame(pc: 0x2300)], objects: 1, bytes: 16))
-    let stripped = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let stripped = try PprofProfile(decoding: profile.pprofProfile.serializedBytes())
     let unknown = try XCTUnwrap(stripped.locations.first { $0.address == 0x2300 })
     XCTAssertEqual(unknown.lines, [])
     XCTAssertEqual(unknown.mappingID, 1)

@@ -3,6 +3,9 @@ extension PprofProfile {
   /// repeated integers packed, fields at their default left out, and the string table built from
   /// the strings in the order they are first written (`""` first, at index 0). The same profile
   /// always gives the same bytes.
+  ///
+  /// pprof's files (`.pb.gz`) hold these bytes gzipped; this module, which uses no C library,
+  /// leaves the compression to its caller (the CLI and the agent compress with zlib).
   public func serializedBytes() -> [UInt8] {
     var strings = Strings()
     var body = ProtobufWriter()
@@ -76,12 +79,6 @@ extension PprofProfile {
     for string in strings.table { profile.string(6, string) }
     profile.append(tail)
     return profile.bytes
-  }
-
-  /// The profile as pprof's files hold it: ``serializedBytes()`` compressed with gzip (DEFLATE with its
-  /// fixed Huffman codes, written by this module).
-  public func gzippedBytes() -> [UInt8] {
-    Gzip.compress(serializedBytes())
   }
 
   /// The string table being built: each string once, in the order first asked for.
