@@ -27,6 +27,11 @@ let package = Package(
     // The pure core: snapshot format, graph model, cycle search, reports. No C, no runtime hooks.
     .target(name: "HeapGraph"),
 
+    // gzip through the system's zlib (Debian's zlib1g-dev), for the heap profiles (.pb.gz) that
+    // the CLI and the agent write: HeapGraph serializes a profile, they compress it.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "GzipCompression", dependencies: ["CZlib"]),
+
     // The only target that touches Swift-runtime internals and C libraries.
     .target(
       name: "CLeakRuntime",
@@ -37,7 +42,7 @@ let package = Package(
     ),
 
     // Live-object reflection, tracking and capture (grows with the graph-builder and tracker issues).
-    .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime"]),
+    .target(name: "LeakDetector", dependencies: ["HeapGraph", "CLeakRuntime", "GzipCompression"]),
 
     // How `leak-detector run` runs a program under the tool and hears back from its agent: the
     // environment, the run directory's files, the agent's runtime policy, and the run's report.
@@ -47,7 +52,7 @@ let package = Package(
     // is one to check and only then loads the agent, whose Swift side tracks and captures it.
     .target(name: "CLeakPreload"),
     .target(name: "CLeakAgent"),
-    .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "LeakDetectorRun", "CLeakAgent"]),
+    .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "LeakDetectorRun", "CLeakAgent", "GzipCompression"]),
 
     // XCTest and Swift Testing integrations.
     .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector", "HeapGraph"]),
@@ -56,7 +61,7 @@ let package = Package(
     .executableTarget(
       name: "leak-detector",
       dependencies: [
-        "HeapGraph", "LeakDetectorRun",
+        "HeapGraph", "LeakDetectorRun", "GzipCompression",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -106,7 +111,9 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
 
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
-    .target(name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakDetector", "LeakBenchmarkSupport"], path: "Tests/_LeakTestSupport"),
+    .target(
+      name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakDetector", "LeakBenchmarkSupport", "GzipCompression", "CZlib"],
+      path: "Tests/_LeakTestSupport"),
 
     // Types without reflection metadata, as in binaries built to hide it.
     .target(
@@ -119,6 +126,7 @@ let package = Package(
       name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport"]),
+    .testTarget(name: "GzipCompressionTests", dependencies: ["GzipCompression", "HeapGraph", "LeakTestSupport"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakDetectorRun", "LeakTestSupport", "leak-detector", "FeedApp"],
       exclude: ["Fixtures", "__Snapshots__"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes a fresh machine ready to build: checks for Swift, installs the system libraries the
-# package links (libdw for symbolication, libunwind for allocation stacks) when they are missing.
+# package links (libdw for symbolication, libunwind for allocation stacks, zlib for the gzipped
+# heap profiles) when they are missing.
 # With --tests, also what the tests use: headless Chromium (the HTML report is rendered in it),
 # Graphviz (the report's Graphviz layout) and Go (`go tool pprof` reads the heap profiles).
 set -euo pipefail
@@ -11,7 +12,7 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-packages=(libdw-dev libunwind-dev)
+packages=(libdw-dev libunwind-dev zlib1g-dev)
 if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz golang-go); fi
 missing=()
 for package in "${packages[@]}"; do

@@ -51,11 +51,11 @@ struct LeakCheck: CommandPlugin {
       let result = try packageManager.build(.product(product), parameters: .init(configuration: .release, logging: .concise))
       guard result.succeeded else {
         print(result.logText)
-        let linksMissing = ["-ldw", "-lunwind", "-lelf"].contains { result.logText.contains($0) }
+        let linksMissing = ["-ldw", "-lunwind", "-lelf", "-lz"].contains { result.logText.contains($0) }
         throw LeakCheckFailure(
           "building \(product) failed (its log is above)"
             + (linksMissing
-              ? "; it links libdw and libunwind: install libdw-dev and libunwind-dev "
+              ? "; it links libdw, libunwind and zlib: install libdw-dev, libunwind-dev and zlib1g-dev "
                 + "(.build/checkouts/swift-leak-detector/Scripts/bootstrap.sh does)" : ""))
       }
       if let executable = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == product }) {

@@ -1,4 +1,5 @@
 import CLeakAgent
+import GzipCompression
 import HeapGraph
 import LeakDetector
 import LeakDetectorRun
@@ -174,15 +175,15 @@ enum Agent {
   /// Writes the heap profile of this process to `path`, beside `snapshot`, which was just
   /// captured: when every object is tracked, the snapshot's objects (so the profile counts what
   /// the snapshot counts, owned storage included); with sampled tracking, the tracker's samples,
-  /// which only the tracker can scale and count allocations for. Says why on standard error when
-  /// it cannot.
+  /// which only the tracker can scale and count allocations for; gzipped, as pprof's files are.
+  /// Says why on standard error when it cannot.
   @discardableResult
   private static func writeHeapProfile(of snapshot: HeapSnapshot, to path: String) -> Bool {
     let profile =
       AllocationTracker.sampleInterval > 0
       ? AllocationTracker.heapProfile(process: processDescription()) : HeapProfile(snapshot: snapshot).describingThisProcess()
     do {
-      try FileBytes.writeAtomically(profile.fileBytes(), to: path)
+      try FileBytes.writeAtomically(Gzip.compress(profile.pprofProfile.serializedBytes()), to: path)
       return true
     } catch {
       complain("cannot write the heap profile: \(error)")

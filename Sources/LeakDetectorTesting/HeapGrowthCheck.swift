@@ -19,7 +19,7 @@ struct HeapGrowthCheck {
   /// Snapshots taken so far, the first before the first measured iteration.
   private var snapshots: [HeapSnapshot] = []
   /// Why a capture failed, if one did.
-  private var captureFailure: String?
+  private var captureFailure: CaptureFailure?
   private let startedTracker: Bool
 
   /// Begins a check, or returns `nil` when checks are disabled.

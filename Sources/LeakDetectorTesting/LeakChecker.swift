@@ -151,7 +151,7 @@ struct LeakChecker {
   /// A survivor the capture could not explain: it is alive after the grace period, so it is
   /// reported all the same, with why nothing more is known.
   private func unexplained(
-    typeName: String, address: UInt, trackedAt: (file: String, line: Int)?, allocationSite: StackFrame?, _ failure: String
+    typeName: String, address: UInt, trackedAt: (file: String, line: Int)?, allocationSite: StackFrame?, _ failure: CaptureFailure
   ) -> LeakFinding {
     LeakFinding(
       kind: configuration.isKnownLeak(type: typeName) ? .knownLeak : .leaked, typeName: typeName, address: address,

@@ -57,9 +57,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// Whether the object is a task that the test made and that has not completed (goleak's check:
   /// a task left waiting after the test).
   public var isTask = false
-  /// Why the heap could not be captured to explain the survivor (every capture attempt failed);
-  /// `nil` when it was.
-  public var captureFailure: String? = nil
+  /// Why the heap could not be captured to explain the survivor (every capture attempt failed,
+  /// or the runtime's layouts are not the ones this build reads); `nil` when it was.
+  public var captureFailure: CaptureFailure? = nil
   /// What grew in every iteration, for a finding of `expectNoHeapGrowth(iterations:warmUp:configuration:file:line:_:)`
   /// (its ``typeName`` is that of the objects that grew, its ``allocationSite`` the line that
   /// added the most of them, its address 0); `nil` for the other checks.
@@ -79,7 +79,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     case .knownLeak:
       text = "Known leak: \(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
     case .grew:
-      return "The heap could not be captured to check what grows: \(captureFailure ?? "no snapshot")."
+      return "The heap could not be captured to check what grows: \(captureFailure.map(String.init(describing:)) ?? "no snapshot")."
     case .leaked where isTask:
       text = "A task the test made (0x\(String(address, radix: 16))) has not completed \(seconds) s after the test.\n"
     case .leaked:

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GzipCompression
 import HeapGraph
 
 /// `leak-detector convert SNAPSHOT --output FILE`: the same snapshot in the other encoding, or
@@ -40,7 +41,7 @@ struct ConvertCommand: ParsableCommand {
   func run() throws {
     let (heap, encoding) = try loadSnapshotFile(snapshot)
     if to == .pprof {
-      try writeFile(HeapProfile(snapshot: heap).fileBytes(), to: output)
+      try writeFile(Gzip.compress(HeapProfile(snapshot: heap).pprofProfile.serializedBytes()), to: output)
     } else {
       try writeFile(heap.fileBytes(to?.snapshotEncoding ?? (encoding == .json ? .binary : .json)), to: output)
     }

@@ -2,6 +2,40 @@ import HeapGraph
 import LeakTestSupport
 import XCTest
 
+/// A profile with every field of every message set to something other than its default.
+private func everyFieldProfile() -> PprofProfile {
+  var profile = PprofProfile()
+  profile.sampleTypes = [.init(type: "objects", unit: "count"), .init(type: "space", unit: "bytes")]
+  profile.samples = [
+    .init(
+      locationIDs: [2, 1], values: [3, -40],
+      labels: [.init(key: "object", string: "App.Feed"), .init(key: "bytes", number: 48, unit: "bytes")])
+  ]
+  profile.mappings = [
+    .init(
+      id: 1, memoryStart: 0x1000, memoryLimit: 0x9000, fileOffset: 0x200, filename: "/app/App", buildID: "b521f25f",
+      hasFunctions: true, hasFilenames: true, hasLineNumbers: true, hasInlineFrames: true)
+  ]
+  profile.locations = [
+    .init(id: 1, mappingID: 1, address: 0x1234, lines: [.init(functionID: 1, line: 12, column: 5)], isFolded: true),
+    .init(id: 2, lines: [.init(functionID: 2, line: 3), .init(functionID: 1, line: 14)]),
+  ]
+  profile.functions = [
+    .init(id: 1, name: "App.load() -> ()", systemName: "$s3App4loadyyF", filename: "Load.swift", startLine: 10),
+    .init(id: 2, name: "App.Feed.init()"),
+  ]
+  profile.dropFrames = "swift_allocObject"
+  profile.keepFrames = "App\\..*"
+  profile.timeNanos = 1_795_341_600_000_000_000
+  profile.durationNanos = 5_000_000_000
+  profile.periodType = .init(type: "space", unit: "bytes")
+  profile.period = 524_288
+  profile.comments = ["heap snapshot of App", "second comment"]
+  profile.defaultSampleType = "space"
+  profile.docURL = "https://example.com/heap"
+  return profile
+}
+
 /// Heap profiles in pprof's format: the protobuf wire format, every field of the profile read
 /// back from the written bytes, the snapshot's objects by type and stack as Go lays out a heap
 /// profile, sampling scaled as Go scales it, mappings and mangled names when known.
@@ -33,48 +67,31 @@ final class HeapProfileTests: XCTestCase {
   }
 
   func testEveryField_readsBackFromTheWrittenBytes() throws {
-    var profile = PprofProfile()
-    profile.sampleTypes = [.init(type: "objects", unit: "count"), .init(type: "space", unit: "bytes")]
-    profile.samples = [
-      .init(
-        locationIDs: [2, 1], values: [3, -40],
-        labels: [.init(key: "object", string: "App.Feed"), .init(key: "bytes", number: 48, unit: "bytes")])
-    ]
-    profile.mappings = [
-      .init(
-        id: 1, memoryStart: 0x1000, memoryLimit: 0x9000, fileOffset: 0x200, filename: "/app/App", buildID: "b521f25f",
-        hasFunctions: true, hasFilenames: true, hasLineNumbers: true, hasInlineFrames: true)
-    ]
-    profile.locations = [
-      .init(id: 1, mappingID: 1, address: 0x1234, lines: [.init(functionID: 1, line: 12, column: 5)], isFolded: true),
-      .init(id: 2, lines: [.init(functionID: 2, line: 3), .init(functionID: 1, line: 14)]),
-    ]
-    profile.functions = [
-      .init(id: 1, name: "App.load() -> ()", systemName: "$s3App4loadyyF", filename: "Load.swift", startLine: 10),
-      .init(id: 2, name: "App.Feed.init()"),
-    ]
-    profile.dropFrames = "swift_allocObject"
-    profile.keepFrames = "App\\..*"
-    profile.timeNanos = 1_795_341_600_000_000_000
-    profile.durationNanos = 5_000_000_000
-    profile.periodType = .init(type: "space", unit: "bytes")
-    profile.period = 524_288
-    profile.comments = ["heap snapshot of App", "second comment"]
-    profile.defaultSampleType = "space"
-    profile.docURL = "https://example.com/heap"
-
+    let profile = everyFieldProfile()
     let bytes = profile.serializedBytes()
     XCTAssertEqual(try PprofProfile(decoding: bytes), profile)
     let message = try ProtobufMessage(bytes)
     XCTAssertEqual(message.fieldNumbers, message.fieldNumbers.sorted(), "fields in the order of their numbers")
-    let table = message.strings(6)
+    let table = message.strings(PprofField.Profile.stringTable)
     XCTAssertEqual(table.first, "", "the string table starts with the empty string")
     XCTAssertEqual(Set(table).count, table.count, "each string once")
-    XCTAssertEqual(try ExternalTool.gunzip(profile.gzippedBytes()), bytes)
     XCTAssertEqual(profile.serializedBytes(), bytes, "the same profile, the same bytes")
 
     XCTAssertEqual(try PprofProfile(decoding: PprofProfile().serializedBytes()), PprofProfile())
     XCTAssertEqual(PprofProfile().serializedBytes(), [0x32, 0], "an empty profile is its string table's empty string")
+  }
+
+  /// The bytes themselves, as a hex dump, 32 bytes a line: a change of the encoder that changes
+  /// no field's value still changes none of them.
+  private func hexLines(_ bytes: [UInt8]) -> String {
+    stride(from: 0, to: bytes.count, by: 32).map { start in
+      bytes[start..<min(start + 32, bytes.count)].map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined(separator: " ")
+    }.joined(separator: "\n") + "\n"
+  }
+
+  func testSerializedBytes_ofEveryFieldAndOfASnapshot_areTheGoldenBytes() {
+    assertMatchesGolden(hexLines(everyFieldProfile().serializedBytes()), named: "pprof-every-field.hex.txt")
+    assertMatchesGolden(hexLines(HeapProfile(snapshot: snapshot()).pprofProfile.serializedBytes()), named: "pprof-snapshot.hex.txt")
   }
 
   // MARK: From a snapshot
@@ -117,7 +134,7 @@ final class HeapProfileTests: XCTestCase {
     let profile = HeapProfile(snapshot: snapshot())
     XCTAssertEqual(profile.objectCount, 5, "closure values and suspension points are no allocations")
     XCTAssertEqual(profile.byteCount, 48 + 48 + 64 + 32)
-    let decoded = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let decoded = try PprofProfile(decoding: profile.pprofProfile.serializedBytes())
     XCTAssertEqual(decoded, profile.pprofProfile)
 
     XCTAssertEqual(
@@ -167,7 +184,9 @@ final class HeapProfileTests: XCTestCase {
   }
 
   func testSnapshotProfile_doesNotDependOnTheOrderOfTheSnapshotsRecords() {
-    XCTAssertEqual(HeapProfile(snapshot: snapshot()).fileBytes(), HeapProfile(snapshot: snapshot(reversed: true)).fileBytes())
+    XCTAssertEqual(
+      HeapProfile(snapshot: snapshot()).pprofProfile.serializedBytes(),
+      HeapProfile(snapshot: snapshot(reversed: true)).pprofProfile.serializedBytes())
   }
 
   func testAllocatingInitializers_areLeftOut_unlessNothingElseIsLeft() {
@@ -219,7 +238,7 @@ final class HeapProfileTests: XCTestCase {
       .init(start: 0x9000, limit: 0xA000, fileOffset: 0, path: "/usr/lib/libunused.so"),
     ]
     profile.mangledNames = [0x2020: "$s3App4makeAA4FeedCyF"]
-    let decoded = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let decoded = try PprofProfile(decoding: profile.pprofProfile.serializedBytes())
     XCTAssertEqual(decoded.mappings.map(\.filename), ["/app/App"], "the images a location falls in, the executable first")
     XCTAssertEqual(decoded.mappings[0].memoryStart, 0x2000)
     XCTAssertEqual(decoded.mappings[0].memoryLimit, 0x4000)
@@ -234,7 +253,7 @@ final class HeapProfileTests: XCTestCase {
     // An address no symbol was found for: a location without lines, in a mapping still said to
     // be symbolized, so that pprof does not look the binary's (Swift) symbols up again.
     profile.sites.append(.init(typeName: "App.Stripped", frames: [StackFrame(pc: 0x2300)], objects: 1, bytes: 16))
-    let stripped = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let stripped = try PprofProfile(decoding: profile.pprofProfile.serializedBytes())
     let unknown = try XCTUnwrap(stripped.locations.first { $0.address == 0x2300 })
     XCTAssertEqual(unknown.lines, [])
     XCTAssertEqual(unknown.mappingID, 1)

@@ -108,6 +108,11 @@ final class LeakCheckXCTests: XCTestCase {
       report.finding.description.contains(
         "The heap could not be captured to explain what holds it: the capture process was killed by signal 11"),
       report.finding.description)
+    let failure = try XCTUnwrap(report.finding.captureFailure)
+    XCTAssertEqual(failure.attempts, 3)
+    XCTAssertTrue(failure.description.hasSuffix("; the capture was given up after 3 attempts"), failure.description)
+    XCTAssertTrue(
+      report.finding.description.contains("The heap could not be captured to explain what holds it: \(failure)."), report.finding.description)
   }
 
   /// The failure text people read, for a cycle and for a chain of references from a global

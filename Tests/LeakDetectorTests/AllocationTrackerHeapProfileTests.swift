@@ -26,7 +26,7 @@ final class AllocationTrackerHeapProfileTests: XCTestCase {
   }
 
   private func decoded(_ profile: HeapProfile) throws -> PprofProfile {
-    let pprof = try PprofProfile(decoding: ExternalTool.gunzip(profile.fileBytes()))
+    let pprof = try PprofProfile(decoding: profile.pprofProfile.serializedBytes())
     XCTAssertEqual(pprof, profile.pprofProfile)
     return pprof
   }

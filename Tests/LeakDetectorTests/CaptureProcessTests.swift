@@ -40,10 +40,10 @@ final class CaptureProcessTests: XCTestCase {
     let detector = detector()
     detector.addCandidate(start)
     XCTAssertEqual(detector.findRetainCycles().map(normalized), ["Node.next -> Node.next -> Node"])
-    XCTAssertEqual(Self.capturesOwn(detector.diagnostics).count, 1, "\(detector.diagnostics)")
+    XCTAssertEqual(Self.capturesOwn(detector.diagnostics.map(\.message)).count, 1, "\(detector.diagnostics)")
     XCTAssertTrue(
-      detector.diagnostics[0].hasPrefix("the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; captured again"),
-      detector.diagnostics[0])
+      detector.diagnostics[0].message.hasPrefix("the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; captured again"),
+      detector.diagnostics[0].message)
   }
 
   func testCapture_childHangsEveryTime_isStoppedAndTheCaptureGivenUp() {
@@ -55,10 +55,10 @@ final class CaptureProcessTests: XCTestCase {
     let began = clock.now
     XCTAssertEqual(detector.findRetainCycles(), [])
     XCTAssertLessThan(clock.now - began, .seconds(5))
-    XCTAssertEqual(Self.capturesOwn(detector.diagnostics).count, 2, "\(detector.diagnostics)")
-    XCTAssertTrue(detector.diagnostics[0].hasPrefix("the capture process made no progress for 0.2 seconds"), detector.diagnostics[0])
-    XCTAssertTrue(detector.diagnostics[0].hasSuffix("it was stopped; captured again"), detector.diagnostics[0])
-    XCTAssertTrue(detector.diagnostics[1].hasSuffix("; the capture was given up after 2 attempts"), detector.diagnostics[1])
+    XCTAssertEqual(Self.capturesOwn(detector.diagnostics.map(\.message)).count, 2, "\(detector.diagnostics)")
+    XCTAssertTrue(detector.diagnostics[0].message.hasPrefix("the capture process made no progress for 0.2 seconds"), detector.diagnostics[0].message)
+    XCTAssertTrue(detector.diagnostics[0].message.hasSuffix("it was stopped; captured again"), detector.diagnostics[0].message)
+    XCTAssertTrue(detector.diagnostics[1].message.hasSuffix("; the capture was given up after 2 attempts"), detector.diagnostics[1].message)
     XCTAssertEqual(detector.lastSnapshot?.objectCount, 0)
   }
 
@@ -69,7 +69,7 @@ final class CaptureProcessTests: XCTestCase {
     let detector = detector(CaptureLimits(stallTimeout: .seconds(60), timeLimit: .milliseconds(1500), attempts: 2))
     detector.addCandidate(start)
     XCTAssertEqual(detector.findRetainCycles().count, 1, "\(detector.diagnostics)")
-    XCTAssertTrue(detector.diagnostics[0].hasPrefix("the capture process ran longer than 1.5 seconds"), "\(detector.diagnostics)")
+    XCTAssertTrue(detector.diagnostics[0].message.hasPrefix("the capture process ran longer than 1.5 seconds"), "\(detector.diagnostics)")
   }
 
   func testCapture_childExitsWithoutResult_orSendsGarbage_isCapturedAgain() {
@@ -78,9 +78,9 @@ final class CaptureProcessTests: XCTestCase {
     let detector = detector()
     detector.addCandidate(start)
     XCTAssertEqual(detector.findRetainCycles().count, 1)
-    XCTAssertEqual(Self.capturesOwn(detector.diagnostics).count, 2, "\(detector.diagnostics)")
-    XCTAssertEqual(detector.diagnostics[0], "the capture process exited with status 3 without sending its result; captured again")
-    XCTAssertTrue(detector.diagnostics[1].hasPrefix("the capture process sent a result that could not be read ("), detector.diagnostics[1])
+    XCTAssertEqual(Self.capturesOwn(detector.diagnostics.map(\.message)).count, 2, "\(detector.diagnostics)")
+    XCTAssertEqual(detector.diagnostics[0].message, "the capture process exited with status 3 without sending its result; captured again")
+    XCTAssertTrue(detector.diagnostics[1].message.hasPrefix("the capture process sent a result that could not be read ("), detector.diagnostics[1].message)
   }
 
   func testTrackerSnapshot_everyAttemptFails_isEmptyWithItsDiagnostics() {
@@ -89,6 +89,22 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertEqual(snapshot.objectCount, 0)
     XCTAssertEqual(Self.capturesOwn(snapshot.metadata.diagnostics).count, 2)
     XCTAssertTrue(snapshot.metadata.diagnostics[1].hasSuffix("given up after 2 attempts"), "\(snapshot.metadata.diagnostics)")
+  }
+
+  /// A capture whose every attempt failed says why as a value: the last attempt's failure, whose
+  /// sentence and record are the snapshot's last diagnostic.
+  func testCapture_everyAttemptFails_givesAFailureThatIsTheLastDiagnostic() throws {
+    stage(.crash, .crash)
+    let heap = AllocationTracker.captureLiveHeap(limits: CaptureLimits(attempts: 2))
+    let failure = try XCTUnwrap(heap.failure)
+    XCTAssertEqual(failure.attempts, 2)
+    XCTAssertEqual(
+      failure.description,
+      "the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; the capture was given up after 2 attempts")
+    XCTAssertEqual(failure.diagnostic, heap.snapshot.metadata.diagnosticRecords.last)
+    XCTAssertEqual(failure.diagnostic.kind, .captureFailed)
+    XCTAssertEqual(failure.diagnostic.count, 2)
+    XCTAssertNil(AllocationTracker.captureLiveHeap(limits: CaptureLimits(attempts: 2)).failure, "nothing staged: captured")
   }
 
   /// Each failed attempt is a diagnostic of kind `capture-failed` with its attempt's number, and
@@ -106,7 +122,7 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertEqual(records.first?.kind, .captureFailed, "\(records)")
     XCTAssertEqual(records.first?.count, 1)
     XCTAssertEqual(records.filter { $0.kind == .objectLimit }.map(\.count), [3], "\(records)")
-    XCTAssertEqual(records.map(\.message), detector.diagnostics)
+    XCTAssertEqual(records, detector.diagnostics)
   }
 
   func testCapture_leavesTheCapturedObjectsReferenceCountsAsTheyWere() {
@@ -127,7 +143,8 @@ final class CaptureProcessTests: XCTestCase {
     detector.addCandidate(nodes[0])
     _ = detector.findRetainCycles()
     XCTAssertEqual(detector.lastSnapshot?.objectCount, 3)
-    XCTAssertEqual(detector.diagnostics.filter { $0.contains("stopped after") }, ["the search stopped after 3 objects (Configuration.maxObjects)"])
+    XCTAssertEqual(
+      detector.diagnostics.filter { $0.kind == .objectLimit }.map(\.description), ["the search stopped after 3 objects (Configuration.maxObjects)"])
   }
 
   func testDictionaryKeys_longAndShortStrings_nameTheirEntries() {

@@ -57,7 +57,7 @@ final class FoundationRetentionTests: XCTestCase {
         "Dispatch.DispatchWorkItem.block -> closure #1 in LeakDetectorTests.FoundationRetentionTests.Poller.schedule().capture #0: Poller"
           + " -> LeakDetectorTests.FoundationRetentionTests.Poller.work -> Dispatch.DispatchWorkItem"
       ])
-    XCTAssertFalse(detector.diagnostics.contains { $0.contains("DispatchWorkItem") }, "\(detector.diagnostics)")
+    XCTAssertFalse(detector.diagnostics.contains { $0.message.contains("DispatchWorkItem") }, "\(detector.diagnostics)")
   }
 
   final class Ticker: @unchecked Sendable {
@@ -78,7 +78,7 @@ final class FoundationRetentionTests: XCTestCase {
     let cycles = detector.findRetainCycles().map(normalized)
     XCTAssertEqual(cycles.count, 1, "\(cycles)")
     XCTAssertTrue(cycles[0].hasPrefix("Foundation.Timer._fire -> "), "\(cycles)")
-    XCTAssertTrue(detector.diagnostics.contains { $0.hasPrefix("Foundation.Timer: a scheduled or fired Timer") }, "\(detector.diagnostics)")
+    XCTAssertTrue(detector.diagnostics.contains { $0.message.hasPrefix("Foundation.Timer: a scheduled or fired Timer") }, "\(detector.diagnostics)")
     ticker.timer?.invalidate()
   }
 }

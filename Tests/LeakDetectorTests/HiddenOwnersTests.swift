@@ -199,7 +199,7 @@ final class HiddenOwnersTests: XCTestCase {
     // A capture taken while that thread rewrites the timer heap may fail in its child (the
     // host is untouched) and is taken again, as a capture that failed is by whoever asked for it.
     var path = ""
-    var failures: [String] = []
+    var failures: [CaptureFailure] = []
     _ = eventually {
       path = runtimePath(to: worker, failures: &failures)
       return path == expected
@@ -256,14 +256,14 @@ final class HiddenOwnersTests: XCTestCase {
   /// capture with roots: `label: Type.edge -> … -> Type`, or "" when no such root reaches it.
   /// (The test's own references make `object` a root too; this path leaves them aside.)
   private func runtimePath(to object: AnyObject) -> String {
-    var failures: [String] = []
+    var failures: [CaptureFailure] = []
     let path = runtimePath(to: object, failures: &failures)
     XCTAssertEqual(failures, [])
     return path
   }
 
   /// ``runtimePath(to:)``, with a capture that failed added to `failures` (and "" returned).
-  private func runtimePath(to object: AnyObject, failures: inout [String]) -> String {
+  private func runtimePath(to object: AnyObject, failures: inout [CaptureFailure]) -> String {
     let heap = AllocationTracker.captureLiveHeap(including: [object])
     if let failure = heap.failure {
       failures.append(failure)

@@ -9,54 +9,68 @@ extension PprofProfile {
   }
 
   /// The profile a serialized `Profile` message holds (not gzipped), read field by field with
-  /// ``ProtobufMessage``: what a reader of pprof's files finds in it.
+  /// ``ProtobufMessage`` by the numbers the encoder writes (`PprofField`): what a reader of
+  /// pprof's files finds in it.
   public init(decoding bytes: [UInt8]) throws {
     let message = try ProtobufMessage(bytes)
-    let table = message.strings(6)
+    let table = message.strings(PprofField.Profile.stringTable)
     func string(_ index: UInt64) throws -> String {
       guard index < table.count else { throw BadStringIndex(index: index, count: table.count) }
       return table[Int(index)]
     }
     func valueType(_ message: ProtobufMessage) throws -> ValueType {
-      ValueType(type: try string(message.integer(1)), unit: try string(message.integer(2)))
+      ValueType(
+        type: try string(message.integer(PprofField.ValueType.type)), unit: try string(message.integer(PprofField.ValueType.unit)))
     }
     self.init()
-    sampleTypes = try message.messages(1).map(valueType)
-    samples = try message.messages(2).map { sample in
+    sampleTypes = try message.messages(PprofField.Profile.sampleType).map(valueType)
+    samples = try message.messages(PprofField.Profile.sample).map { sample in
       Sample(
-        locationIDs: try sample.integers(1), values: try sample.integers(2).map { Int64(bitPattern: $0) },
-        labels: try sample.messages(3).map { label in
-          var decoded = Label(key: try string(label.integer(1)), string: try string(label.integer(2)))
-          decoded.number = label.signedInteger(3)
-          decoded.numberUnit = try string(label.integer(4))
+        locationIDs: try sample.integers(PprofField.Sample.locationID),
+        values: try sample.integers(PprofField.Sample.value).map { Int64(bitPattern: $0) },
+        labels: try sample.messages(PprofField.Sample.label).map { label in
+          var decoded = Label(
+            key: try string(label.integer(PprofField.Label.key)), string: try string(label.integer(PprofField.Label.str)))
+          decoded.number = label.signedInteger(PprofField.Label.num)
+          decoded.numberUnit = try string(label.integer(PprofField.Label.numUnit))
           return decoded
         })
     }
-    mappings = try message.messages(3).map { mapping in
+    mappings = try message.messages(PprofField.Profile.mapping).map { mapping in
       Mapping(
-        id: mapping.integer(1), memoryStart: mapping.integer(2), memoryLimit: mapping.integer(3), fileOffset: mapping.integer(4),
-        filename: try string(mapping.integer(5)), buildID: try string(mapping.integer(6)), hasFunctions: mapping.integer(7) != 0,
-        hasFilenames: mapping.integer(8) != 0, hasLineNumbers: mapping.integer(9) != 0, hasInlineFrames: mapping.integer(10) != 0)
+        id: mapping.integer(PprofField.Mapping.id), memoryStart: mapping.integer(PprofField.Mapping.memoryStart),
+        memoryLimit: mapping.integer(PprofField.Mapping.memoryLimit), fileOffset: mapping.integer(PprofField.Mapping.fileOffset),
+        filename: try string(mapping.integer(PprofField.Mapping.filename)), buildID: try string(mapping.integer(PprofField.Mapping.buildID)),
+        hasFunctions: mapping.integer(PprofField.Mapping.hasFunctions) != 0,
+        hasFilenames: mapping.integer(PprofField.Mapping.hasFilenames) != 0,
+        hasLineNumbers: mapping.integer(PprofField.Mapping.hasLineNumbers) != 0,
+        hasInlineFrames: mapping.integer(PprofField.Mapping.hasInlineFrames) != 0)
     }
-    locations = try message.messages(4).map { location in
+    locations = try message.messages(PprofField.Profile.location).map { location in
       Location(
-        id: location.integer(1), mappingID: location.integer(2), address: location.integer(3),
-        lines: try location.messages(4).map { Line(functionID: $0.integer(1), line: $0.signedInteger(2), column: $0.signedInteger(3)) },
-        isFolded: location.integer(5) != 0)
+        id: location.integer(PprofField.Location.id), mappingID: location.integer(PprofField.Location.mappingID),
+        address: location.integer(PprofField.Location.address),
+        lines: try location.messages(PprofField.Location.line).map { line in
+          Line(
+            functionID: line.integer(PprofField.Line.functionID), line: line.signedInteger(PprofField.Line.line),
+            column: line.signedInteger(PprofField.Line.column))
+        },
+        isFolded: location.integer(PprofField.Location.isFolded) != 0)
     }
-    functions = try message.messages(5).map { function in
+    functions = try message.messages(PprofField.Profile.function).map { function in
       Function(
-        id: function.integer(1), name: try string(function.integer(2)), systemName: try string(function.integer(3)),
-        filename: try string(function.integer(4)), startLine: function.signedInteger(5))
+        id: function.integer(PprofField.Function.id), name: try string(function.integer(PprofField.Function.name)),
+        systemName: try string(function.integer(PprofField.Function.systemName)),
+        filename: try string(function.integer(PprofField.Function.filename)), startLine: function.signedInteger(PprofField.Function.startLine))
     }
-    dropFrames = try string(message.integer(7))
-    keepFrames = try string(message.integer(8))
-    timeNanos = message.signedInteger(9)
-    durationNanos = message.signedInteger(10)
-    periodType = try message.messages(11).last.map(valueType)
-    period = message.signedInteger(12)
-    comments = try message.integers(13).map(string)
-    defaultSampleType = try string(message.integer(14))
-    docURL = try string(message.integer(15))
+    dropFrames = try string(message.integer(PprofField.Profile.dropFrames))
+    keepFrames = try string(message.integer(PprofField.Profile.keepFrames))
+    timeNanos = message.signedInteger(PprofField.Profile.timeNanos)
+    durationNanos = message.signedInteger(PprofField.Profile.durationNanos)
+    periodType = try message.messages(PprofField.Profile.periodType).last.map(valueType)
+    period = message.signedInteger(PprofField.Profile.period)
+    comments = try message.integers(PprofField.Profile.comment).map(string)
+    defaultSampleType = try string(message.integer(PprofField.Profile.defaultSampleType))
+    docURL = try string(message.integer(PprofField.Profile.docURL))
   }
 }

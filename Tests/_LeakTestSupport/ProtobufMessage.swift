@@ -25,13 +25,14 @@ public struct ProtobufMessage {
   }
 
   /// The fields in the order they were written.
-  public private(set) var fields: [(number: Int, value: Value)] = []
+  public private(set) var fields: [(number: UInt32, value: Value)] = []
 
   public init(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
       let key = try Self.varint(bytes, &offset)
-      let number = Int(key >> 3)
+      guard key >> 3 <= Self.largestFieldNumber else { throw Malformed(offset: offset, reason: "field number \(key >> 3)") }
+      let number = UInt32(key >> 3)
       guard number > 0 else { throw Malformed(offset: offset, reason: "field number 0") }
       switch key & 7 {
       case 0:
@@ -56,10 +57,10 @@ public struct ProtobufMessage {
   }
 
   /// The numbers of the fields, in the order written.
-  public var fieldNumbers: [Int] { fields.map(\.number) }
+  public var fieldNumbers: [UInt32] { fields.map(\.number) }
 
   /// The varint values of field `number`: unpacked ones and packed ones alike, in order.
-  public func integers(_ number: Int) throws -> [UInt64] {
+  public func integers(_ number: UInt32) throws -> [UInt64] {
     var values: [UInt64] = []
     for field in fields where field.number == number {
       switch field.value {
@@ -76,17 +77,17 @@ public struct ProtobufMessage {
   }
 
   /// The last varint of field `number`, or 0 when absent (proto3's default).
-  public func integer(_ number: Int) -> UInt64 {
+  public func integer(_ number: UInt32) -> UInt64 {
     (try? integers(number))?.last ?? 0
   }
 
   /// The last varint of field `number` as a signed integer, or 0.
-  public func signedInteger(_ number: Int) -> Int64 {
+  public func signedInteger(_ number: UInt32) -> Int64 {
     Int64(bitPattern: integer(number))
   }
 
   /// The length-delimited values of field `number`.
-  public func byteStrings(_ number: Int) -> [[UInt8]] {
+  public func byteStrings(_ number: UInt32) -> [[UInt8]] {
     fields.compactMap { field in
       guard field.number == number, case .lengthDelimited(let bytes) = field.value else { return nil }
       return bytes
@@ -94,14 +95,17 @@ public struct ProtobufMessage {
   }
 
   /// The strings of field `number`.
-  public func strings(_ number: Int) -> [String] {
+  public func strings(_ number: UInt32) -> [String] {
     byteStrings(number).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The messages of field `number`.
-  public func messages(_ number: Int) throws -> [ProtobufMessage] {
+  public func messages(_ number: UInt32) throws -> [ProtobufMessage] {
     try byteStrings(number).map(ProtobufMessage.init)
   }
+
+  /// The largest field number the format allows, 2²⁹ - 1.
+  private static let largestFieldNumber: UInt64 = (1 << 29) - 1
 
   private static func varint(_ bytes: [UInt8], _ offset: inout Int) throws -> UInt64 {
     var value: UInt64 = 0

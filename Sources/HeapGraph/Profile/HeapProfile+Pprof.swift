@@ -105,11 +105,6 @@ extension HeapProfile {
     return profile
   }
 
-  /// The profile as a pprof file: ``pprofProfile`` serialized and gzipped.
-  public func fileBytes() -> [UInt8] {
-    pprofProfile.gzippedBytes()
-  }
-
   /// A sample of `objects` objects and `bytes` bytes scaled to what it stands for when one
   /// allocation in `samplingInterval` bytes was recorded, as Go's `scaleHeapSample` does: an
   /// allocation of `a` bytes is recorded with the probability `1 - exp(-a / interval)`, so the

@@ -17,11 +17,14 @@
 ///
 /// ```swift
 /// let profile = HeapProfile(snapshot: snapshot)
-/// try FileBytes.writeAtomically(profile.fileBytes(), to: "heap.pb.gz")
+/// try FileBytes.writeAtomically(profile.pprofProfile.serializedBytes(), to: "heap.pb")
 /// ```
 /// ```text
-/// $ go tool pprof -top -sample_index=inuse_space heap.pb.gz
+/// $ go tool pprof -top -sample_index=inuse_space heap.pb
 /// ```
+///
+/// The bytes are the `Profile` message uncompressed, which pprof reads as it is; its `.pb.gz`
+/// files, which the CLI and `AllocationTracker.writeHeapProfile(to:)` write, hold it gzipped.
 public struct HeapProfile: Sendable, Hashable {
   /// The objects of one type allocated at one stack: those alive, and, when the producer
   /// counted them, all it saw allocated.

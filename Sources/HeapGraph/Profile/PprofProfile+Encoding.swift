@@ -3,85 +3,82 @@ extension PprofProfile {
   /// repeated integers packed, fields at their default left out, and the string table built from
   /// the strings in the order they are first written (`""` first, at index 0). The same profile
   /// always gives the same bytes.
+  ///
+  /// pprof's files (`.pb.gz`) hold these bytes gzipped; this module, which uses no C library,
+  /// leaves the compression to its caller (the CLI and the agent compress with zlib).
   public func serializedBytes() -> [UInt8] {
     var strings = Strings()
     var body = ProtobufWriter()
-    for valueType in sampleTypes { body.message(1) { $0.write(valueType, &strings) } }
+    for valueType in sampleTypes { body.message(PprofField.Profile.sampleType) { $0.write(valueType, &strings) } }
     for sample in samples {
-      body.message(2) { message in
-        message.packed(1, sample.locationIDs)
-        message.packed(2, sample.values)
+      body.message(PprofField.Profile.sample) { message in
+        message.packed(PprofField.Sample.locationID, sample.locationIDs)
+        message.packed(PprofField.Sample.value, sample.values)
         for label in sample.labels {
-          message.message(3) { fields in
-            fields.int64(1, strings.index(label.key))
-            fields.int64(2, strings.index(label.string))
-            fields.int64(3, label.number)
-            fields.int64(4, strings.index(label.numberUnit))
+          message.message(PprofField.Sample.label) { fields in
+            fields.int64(PprofField.Label.key, strings.index(label.key))
+            fields.int64(PprofField.Label.str, strings.index(label.string))
+            fields.int64(PprofField.Label.num, label.number)
+            fields.int64(PprofField.Label.numUnit, strings.index(label.numberUnit))
           }
         }
       }
     }
     for mapping in mappings {
-      body.message(3) { fields in
-        fields.uint64(1, mapping.id)
-        fields.uint64(2, mapping.memoryStart)
-        fields.uint64(3, mapping.memoryLimit)
-        fields.uint64(4, mapping.fileOffset)
-        fields.int64(5, strings.index(mapping.filename))
-        fields.int64(6, strings.index(mapping.buildID))
-        fields.bool(7, mapping.hasFunctions)
-        fields.bool(8, mapping.hasFilenames)
-        fields.bool(9, mapping.hasLineNumbers)
-        fields.bool(10, mapping.hasInlineFrames)
+      body.message(PprofField.Profile.mapping) { fields in
+        fields.uint64(PprofField.Mapping.id, mapping.id)
+        fields.uint64(PprofField.Mapping.memoryStart, mapping.memoryStart)
+        fields.uint64(PprofField.Mapping.memoryLimit, mapping.memoryLimit)
+        fields.uint64(PprofField.Mapping.fileOffset, mapping.fileOffset)
+        fields.int64(PprofField.Mapping.filename, strings.index(mapping.filename))
+        fields.int64(PprofField.Mapping.buildID, strings.index(mapping.buildID))
+        fields.bool(PprofField.Mapping.hasFunctions, mapping.hasFunctions)
+        fields.bool(PprofField.Mapping.hasFilenames, mapping.hasFilenames)
+        fields.bool(PprofField.Mapping.hasLineNumbers, mapping.hasLineNumbers)
+        fields.bool(PprofField.Mapping.hasInlineFrames, mapping.hasInlineFrames)
       }
     }
     for location in locations {
-      body.message(4) { fields in
-        fields.uint64(1, location.id)
-        fields.uint64(2, location.mappingID)
-        fields.uint64(3, location.address)
+      body.message(PprofField.Profile.location) { fields in
+        fields.uint64(PprofField.Location.id, location.id)
+        fields.uint64(PprofField.Location.mappingID, location.mappingID)
+        fields.uint64(PprofField.Location.address, location.address)
         for line in location.lines {
-          fields.message(4) { lineFields in
-            lineFields.uint64(1, line.functionID)
-            lineFields.int64(2, line.line)
-            lineFields.int64(3, line.column)
+          fields.message(PprofField.Location.line) { lineFields in
+            lineFields.uint64(PprofField.Line.functionID, line.functionID)
+            lineFields.int64(PprofField.Line.line, line.line)
+            lineFields.int64(PprofField.Line.column, line.column)
           }
         }
-        fields.bool(5, location.isFolded)
+        fields.bool(PprofField.Location.isFolded, location.isFolded)
       }
     }
     for function in functions {
-      body.message(5) { fields in
-        fields.uint64(1, function.id)
-        fields.int64(2, strings.index(function.name))
-        fields.int64(3, strings.index(function.systemName))
-        fields.int64(4, strings.index(function.filename))
-        fields.int64(5, function.startLine)
+      body.message(PprofField.Profile.function) { fields in
+        fields.uint64(PprofField.Function.id, function.id)
+        fields.int64(PprofField.Function.name, strings.index(function.name))
+        fields.int64(PprofField.Function.systemName, strings.index(function.systemName))
+        fields.int64(PprofField.Function.filename, strings.index(function.filename))
+        fields.int64(PprofField.Function.startLine, function.startLine)
       }
     }
     // The fields after the string table name strings too: written first, so that the table
     // holds their strings, and appended after it.
     var tail = ProtobufWriter()
-    tail.int64(7, strings.index(dropFrames))
-    tail.int64(8, strings.index(keepFrames))
-    tail.int64(9, timeNanos)
-    tail.int64(10, durationNanos)
-    if let periodType { tail.message(11) { $0.write(periodType, &strings) } }
-    tail.int64(12, period)
-    tail.packed(13, comments.map { strings.index($0) })
-    tail.int64(14, strings.index(defaultSampleType))
-    tail.int64(15, strings.index(docURL))
+    tail.int64(PprofField.Profile.dropFrames, strings.index(dropFrames))
+    tail.int64(PprofField.Profile.keepFrames, strings.index(keepFrames))
+    tail.int64(PprofField.Profile.timeNanos, timeNanos)
+    tail.int64(PprofField.Profile.durationNanos, durationNanos)
+    if let periodType { tail.message(PprofField.Profile.periodType) { $0.write(periodType, &strings) } }
+    tail.int64(PprofField.Profile.period, period)
+    tail.packed(PprofField.Profile.comment, comments.map { strings.index($0) })
+    tail.int64(PprofField.Profile.defaultSampleType, strings.index(defaultSampleType))
+    tail.int64(PprofField.Profile.docURL, strings.index(docURL))
 
     var profile = body
-    for string in strings.table { profile.string(6, string) }
+    for string in strings.table { profile.string(PprofField.Profile.stringTable, string) }
     profile.append(tail)
     return profile.bytes
-  }
-
-  /// The profile as pprof's files hold it: ``serializedBytes()`` compressed with gzip (DEFLATE with its
-  /// fixed Huffman codes, written by this module).
-  public func gzippedBytes() -> [UInt8] {
-    Gzip.compress(serializedBytes())
   }
 
   /// The string table being built: each string once, in the order first asked for.
@@ -102,7 +99,7 @@ extension PprofProfile {
 extension ProtobufWriter {
   /// A `ValueType` message's fields.
   fileprivate mutating func write(_ valueType: PprofProfile.ValueType, _ strings: inout PprofProfile.Strings) {
-    int64(1, strings.index(valueType.type))
-    int64(2, strings.index(valueType.unit))
+    int64(PprofField.ValueType.type, strings.index(valueType.type))
+    int64(PprofField.ValueType.unit, strings.index(valueType.unit))
   }
 }

@@ -2,7 +2,7 @@
 /// `perftools.profiles` of google/pprof), which `go tool pprof`, Pyroscope and Parca read.
 ///
 /// The model holds strings where the message holds indices into its string table; the encoding
-/// (``serializedBytes()``, ``gzippedBytes()``) builds the table, with `""` at index 0. Ids of
+/// (``serializedBytes()``) builds the table, with `""` at index 0. Ids of
 /// mappings, locations and functions are nonzero and unique in their list; a location's
 /// `mappingID` of 0 means no mapping. A sample's first location is its leaf.
 ///
@@ -12,7 +12,7 @@
 /// profile.functions = [.init(id: 1, name: "MyApp.load()", filename: "Load.swift")]
 /// profile.locations = [.init(id: 1, lines: [.init(functionID: 1, line: 12)])]
 /// profile.samples = [.init(locationIDs: [1], values: [3])]
-/// try FileBytes.writeAtomically(profile.gzippedBytes(), to: "objects.pb.gz")
+/// try FileBytes.writeAtomically(profile.serializedBytes(), to: "objects.pb")
 /// ```
 public struct PprofProfile: Sendable, Hashable {
   /// What a value measures, and its unit: `inuse_space`, `bytes`.

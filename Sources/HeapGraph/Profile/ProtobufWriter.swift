@@ -2,6 +2,7 @@
 /// length-delimited strings and messages, packed repeated integers. A scalar field that holds its
 /// default (0, false) is left out, as proto3 writers do; a string written with
 /// ``string(_:_:)`` is always written, so that a repeated string field keeps its empty entries.
+/// Fields are given by number; pprof's are named in ``PprofField``.
 ///
 /// ```swift
 /// var writer = ProtobufWriter()
@@ -35,30 +36,30 @@ package struct ProtobufWriter {
     bytes.append(UInt8(value))
   }
 
-  /// A field's key: its number and wire type.
-  package mutating func key(_ field: Int, _ wireType: WireType) {
+  /// A field's key: its number and wire type (a number is at most 2²⁹ - 1 in the format).
+  package mutating func key(_ field: UInt32, _ wireType: WireType) {
     varint(UInt64(field) << 3 | wireType.rawValue)
   }
 
   /// A `uint64` field, unless it is 0.
-  package mutating func uint64(_ field: Int, _ value: UInt64) {
+  package mutating func uint64(_ field: UInt32, _ value: UInt64) {
     guard value != 0 else { return }
     key(field, .varint)
     varint(value)
   }
 
   /// An `int64` field, unless it is 0 (a negative value takes ten bytes, as proto3 writes it).
-  package mutating func int64(_ field: Int, _ value: Int64) {
+  package mutating func int64(_ field: UInt32, _ value: Int64) {
     uint64(field, UInt64(bitPattern: value))
   }
 
   /// A `bool` field, unless it is false.
-  package mutating func bool(_ field: Int, _ value: Bool) {
+  package mutating func bool(_ field: UInt32, _ value: Bool) {
     uint64(field, value ? 1 : 0)
   }
 
   /// A `string` field, written even when empty.
-  package mutating func string(_ field: Int, _ value: String) {
+  package mutating func string(_ field: UInt32, _ value: String) {
     var value = value
     value.withUTF8 { utf8 in
       key(field, .lengthDelimited)
@@ -68,7 +69,7 @@ package struct ProtobufWriter {
   }
 
   /// A message field: `body` writes the message's own fields.
-  package mutating func message(_ field: Int, _ body: (inout ProtobufWriter) -> Void) {
+  package mutating func message(_ field: UInt32, _ body: (inout ProtobufWriter) -> Void) {
     var nested = ProtobufWriter()
     body(&nested)
     key(field, .lengthDelimited)
@@ -77,7 +78,7 @@ package struct ProtobufWriter {
   }
 
   /// A packed repeated `uint64` field (one length, then the varints), unless it is empty.
-  package mutating func packed(_ field: Int, _ values: [UInt64]) {
+  package mutating func packed(_ field: UInt32, _ values: [UInt64]) {
     guard !values.isEmpty else { return }
     var nested = ProtobufWriter()
     for value in values { nested.varint(value) }
@@ -87,7 +88,7 @@ package struct ProtobufWriter {
   }
 
   /// A packed repeated `int64` field, unless it is empty.
-  package mutating func packed(_ field: Int, _ values: [Int64]) {
+  package mutating func packed(_ field: UInt32, _ values: [Int64]) {
     packed(field, values.map { UInt64(bitPattern: $0) })
   }
 

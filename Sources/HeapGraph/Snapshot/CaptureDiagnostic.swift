@@ -12,7 +12,7 @@
 /// ```text
 /// unbalanced-retain Retains.DroppedRetain
 /// ```
-public struct CaptureDiagnostic: Sendable, Hashable {
+public struct CaptureDiagnostic: Sendable, Hashable, CustomStringConvertible {
   /// What a diagnostic is about. The format keeps it free text (a producer may name its own
   /// kinds, and a reader keeps those it does not know); these are the ones this package writes.
   public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
@@ -81,6 +81,9 @@ public struct CaptureDiagnostic: Sendable, Hashable {
     self.address = address
     self.count = count
   }
+
+  /// The sentence for people, ``message``.
+  public var description: String { message }
 
   /// Whether it carries anything beyond its message: what the snapshot's
   /// `metadata.diagnosticRecords` record.

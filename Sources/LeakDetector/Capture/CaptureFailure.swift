@@ -1,59 +1,63 @@
 import HeapGraph
 
-/// Why one attempt of a capture child gave no capture: the child could not be started, crashed,
-/// stalled, ran too long, exited without its result, or sent one that did not decode.
+/// Why a capture of the live heap gave nothing: every attempt of its capture child failed, or the
+/// Swift runtime's layouts are not the ones this build reads, so none was made.
 ///
-/// It is a value until it becomes a diagnostic of kind ``CaptureDiagnostic/Kind/captureFailed``;
-/// ``description`` is the one place its sentence is written.
+/// A test's `LeakFinding` carries it when a survivor could not be explained; the snapshot's
+/// diagnostics record the same failure (its last one). ``description`` is the sentence they say:
 ///
 /// ```text
-/// the capture process was killed by signal 11 (Segmentation fault) while reading 0x7f3a10 (MyApp.Feed)
+/// the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; the capture was given up after 2 attempts
 /// ```
-enum CaptureFailure: Error, CustomStringConvertible {
-  /// A resource the attempt needs (`shared memory`, a `pipe`, the child process itself) could
-  /// not be had; `error` is the system's text for `errno`.
-  case couldNotSetUp(Resource, error: String)
-  /// The child made no progress for `timeout` while reading `place`; `waitChannel` is what the
-  /// kernel said it waits in (empty when unknown). It was killed.
-  case stalled(timeout: Duration, waitChannel: String, place: String)
-  /// The child ran longer than `limit`, while reading `place`. It was killed.
-  case ranTooLong(limit: Duration, place: String)
-  /// The child was killed by `signal` (named `signalName`) while reading `place`.
-  case killed(signal: Int32, signalName: String, place: String)
-  /// The child exited with `status` before it sent its whole result; in a sanitizer build,
-  /// `sanitizerReport` is the first line of its sanitizer's report, if it wrote one.
-  case exitedWithoutResult(status: Int32, sanitizerReport: String?)
-  /// The child's result did not decode (`error`).
-  case unreadableResult(error: String)
-
-  /// What an attempt needs before its child runs.
-  enum Resource {
-    case sharedMemory, pipe, process
+public struct CaptureFailure: Error, CustomStringConvertible, Sendable, Equatable {
+  enum Storage: Sendable, Equatable {
+    /// Each of `attempts` attempts failed, the last with `lastAttempt`.
+    case gaveUp(lastAttempt: CaptureAttemptFailure, attempts: Int)
+    /// The runtime check found `mismatch`, so nothing was captured.
+    case runtimeLayoutMismatch(RuntimeLayoutCheck.Fact)
   }
 
-  var description: String {
-    switch self {
-    case .couldNotSetUp(.sharedMemory, let error): "could not share memory with a capture process (\(error))"
-    case .couldNotSetUp(.pipe, let error): "could not open a pipe to a capture process (\(error))"
-    case .couldNotSetUp(.process, let error): "could not start a capture process (\(error))"
-    case .stalled(let timeout, let waitChannel, let place):
-      "the capture process made no progress for \(timeout)\(waitChannel) while reading \(place); it was stopped"
-    case .ranTooLong(let limit, let place): "the capture process ran longer than \(limit) while reading \(place); it was stopped"
-    case .killed(let signal, let signalName, let place):
-      "the capture process was killed by signal \(signal) (\(signalName)) while reading \(place)"
-    case .exitedWithoutResult(let status, let report):
-      "the capture process exited with status \(status) without sending its result" + (report.map { " (\($0))" } ?? "")
-    case .unreadableResult(let error): "the capture process sent a result that could not be read (\(error))"
+  let storage: Storage
+
+  init(_ storage: Storage) {
+    self.storage = storage
+  }
+
+  /// The capture was given up after `attempts` attempts, the last of which failed with `lastAttempt`.
+  static func gaveUp(lastAttempt: CaptureAttemptFailure, attempts: Int) -> CaptureFailure {
+    CaptureFailure(.gaveUp(lastAttempt: lastAttempt, attempts: attempts))
+  }
+
+  /// No capture was made: the runtime's layout fact `mismatch` differs from this build's.
+  static func runtimeLayoutMismatch(_ mismatch: RuntimeLayoutCheck.Fact) -> CaptureFailure {
+    CaptureFailure(.runtimeLayoutMismatch(mismatch))
+  }
+
+  /// How many capture children were tried: 0 when none could be, the runtime's layouts being
+  /// unknown to this build.
+  public var attempts: Int {
+    switch storage {
+    case .gaveUp(_, let attempts): attempts
+    case .runtimeLayoutMismatch: 0
     }
   }
 
-  /// The diagnostic of attempt `attempt` of `attempts`, which says whether the capture went on:
-  /// of kind ``CaptureDiagnostic/Kind/captureFailed`` when a child ran and failed, of kind
-  /// ``CaptureDiagnostic/Kind/captureSetUpFailed`` when none could be started.
-  func diagnostic(attempt: Int, of attempts: Int) -> CaptureDiagnostic {
-    let next = attempt < attempts ? "; captured again" : "; the capture was given up after \(attempt) attempts"
-    let kind: CaptureDiagnostic.Kind
-    if case .couldNotSetUp = self { kind = .captureSetUpFailed } else { kind = .captureFailed }
-    return CaptureDiagnostic(kind: kind, message: description + next, count: attempt)
+  /// The failure as the snapshot's diagnostics record it: of kind `capture-failed` (or
+  /// `capture-set-up-failed` when the last child could not even be started), with the number of
+  /// the last attempt, or of kind `layout-mismatch`.
+  public var diagnostic: CaptureDiagnostic {
+    switch storage {
+    case .gaveUp(let lastAttempt, let attempts): lastAttempt.diagnostic(attempt: attempts, of: attempts)
+    case .runtimeLayoutMismatch: CaptureDiagnostic(kind: .layoutMismatch, message: description)
+    }
+  }
+
+  /// The sentence for people: the last attempt's failure and how many attempts there were, or
+  /// the runtime layout fact that differs.
+  public var description: String {
+    switch storage {
+    case .gaveUp(let lastAttempt, let attempts): "\(lastAttempt); the capture was given up after \(attempts) attempts"
+    case .runtimeLayoutMismatch(let mismatch): RuntimeLayoutCheck.diagnostic(mismatch)
+    }
   }
 }

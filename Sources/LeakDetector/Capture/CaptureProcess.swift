@@ -29,10 +29,12 @@ package struct CaptureProcess {
   package init(limits: CaptureLimits) { self.limits = limits }
 
   /// What came back: the decoded result of the first attempt that succeeded (`nil` when none
-  /// did), and one diagnostic per failed attempt.
+  /// did), one diagnostic per failed attempt, and, when none succeeded, why the capture was
+  /// given up.
   package struct Outcome<Result> {
     package var result: Result?
     package var diagnostics: [CaptureDiagnostic]
+    package var failure: CaptureFailure?
   }
 
   /// Forks a child that runs `body` and sends the bytes it returns; decodes them here. `body`
@@ -42,11 +44,11 @@ package struct CaptureProcess {
   ) -> Outcome<Result> {
     var diagnostics: [CaptureDiagnostic] = []
     for attempt in 1...limits.attempts {
-      let failure: CaptureFailure
+      let failure: CaptureAttemptFailure
       switch runOnce(body, fault: CaptureFault.next()) {
       case .success(let bytes):
         do {
-          return Outcome(result: try decode(bytes), diagnostics: diagnostics)
+          return Outcome(result: try decode(bytes), diagnostics: diagnostics, failure: nil)
         } catch {
           failure = .unreadableResult(error: "\(error)")
         }
@@ -54,8 +56,11 @@ package struct CaptureProcess {
         failure = problem
       }
       diagnostics.append(failure.diagnostic(attempt: attempt, of: limits.attempts))
+      if attempt == limits.attempts {
+        return Outcome(result: nil, diagnostics: diagnostics, failure: .gaveUp(lastAttempt: failure, attempts: attempt))
+      }
     }
-    return Outcome(result: nil, diagnostics: diagnostics)
+    preconditionFailure("CaptureProcess.run: CaptureLimits.attempts must be at least 1, is \(limits.attempts)")
   }
 
   /// Where the child is, in memory shared with the parent.
@@ -95,7 +100,7 @@ package struct CaptureProcess {
     while waitpid(child, &status, 0) < 0 && errno == EINTR {}
   }
 
-  private func runOnce(_ body: (ProgressRecorder) -> [UInt8], fault: CaptureFault?) -> Result<[UInt8], CaptureFailure> {
+  private func runOnce(_ body: (ProgressRecorder) -> [UInt8], fault: CaptureFault?) -> Result<[UInt8], CaptureAttemptFailure> {
     guard
       let page = mmap(nil, MemoryLayout<cleak_capture_progress>.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
       page != MAP_FAILED
@@ -162,7 +167,7 @@ package struct CaptureProcess {
   /// Reads the child's result while watching its progress; stops it when a bound is hit.
   private func collect(
     from child: pid_t, readEnd: Int32, progress: UnsafeMutablePointer<cleak_capture_progress>
-  ) -> Result<[UInt8], CaptureFailure> {
+  ) -> Result<[UInt8], CaptureAttemptFailure> {
     var message = ChildMessage(readEnd: readEnd)
     var status: Int32 = 0
     let ending = watch(child, sending: &message, status: &status, progress: progress)

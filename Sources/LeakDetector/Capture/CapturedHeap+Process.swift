@@ -5,10 +5,11 @@ extension CapturedHeap {
   /// in the child, on the frozen heap, and takes the capture's phases from a fresh ``HeapWalk``
   /// to a ``CapturedHeap``; here its snapshot is symbolicated, and each failed attempt is added
   /// to its diagnostics. When every attempt failed, the snapshot is empty but for those
-  /// diagnostics (with `metadata`), and `failure` says why.
+  /// diagnostics (with `metadata`), and `failure` says why (its ``CaptureFailure/diagnostic`` is
+  /// the last of them).
   static func inChildProcess(
     limits: CaptureLimits, metadata: HeapSnapshot.Metadata, capture: (CaptureProcess.ProgressRecorder) -> CapturedHeap
-  ) -> (heap: CapturedHeap, snapshot: HeapSnapshot, failure: String?) {
+  ) -> (heap: CapturedHeap, snapshot: HeapSnapshot, failure: CaptureFailure?) {
     _ = RuntimeReflector.shared  // created once here, not in every child
     _ = PendingDispatchWork.locations  // checked, and found with libdw, here, not in every child
     _ = RunLoopBlocks.mainRunLoop  // asked of CoreFoundation here: the call may create it
@@ -21,7 +22,6 @@ extension CapturedHeap {
       CaptureDiagnostic(kind: .layoutMismatch, message: $0)
     }
     heap.snapshot.metadata.diagnosticRecords = outcome.diagnostics + layoutNotes + heap.snapshot.metadata.diagnosticRecords
-    let failure = outcome.result == nil ? outcome.diagnostics.last?.message : nil
-    return (heap, heap.symbolicated(), failure)
+    return (heap, heap.symbolicated(), outcome.result == nil ? outcome.failure : nil)
   }
 }

@@ -47,8 +47,14 @@ public final class RetainCycleDetector {
   public var configuration: Configuration
   private var candidates: [WeakReference] = []
   /// What the last search could not read (types without metadata, unreadable storage), where it
-  /// stopped early, and capture attempts that failed (a crashed or stalled capture child).
-  public private(set) var diagnostics: [String] = []
+  /// stopped early, and capture attempts that failed (a crashed or stalled capture child): the
+  /// diagnostics of ``lastSnapshot``, each with its kind and the fields it is about, its
+  /// sentence as its `message` (and its `description`).
+  ///
+  /// ```text
+  /// the search stopped after 3 objects (Configuration.maxObjects)
+  /// ```
+  public private(set) var diagnostics: [CaptureDiagnostic] = []
   /// The graph of the last search, as a heap snapshot (for reports and `leak-detector`).
   public private(set) var lastSnapshot: HeapSnapshot?
 
@@ -79,7 +85,7 @@ public final class RetainCycleDetector {
         return walked.resolved(retainedByCaller: addresses.reduce(into: [:]) { $0[$1, default: 0] += Self.retainsHeldPerCandidate })
       }
     }
-    diagnostics = snapshot.metadata.diagnostics
+    diagnostics = snapshot.metadata.diagnosticRecords
     lastSnapshot = snapshot
     let graph = ObjectGraph(snapshot)
     let startNodes = heap.startIDs.compactMap { graph.node(forObjectID: $0) }

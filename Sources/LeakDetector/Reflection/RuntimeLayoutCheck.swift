@@ -14,7 +14,7 @@ import HeapGraph
 /// ```
 package enum RuntimeLayoutCheck {
   /// One layout fact: what it is, the value it must have, and the value read.
-  package struct Fact: Equatable {
+  package struct Fact: Sendable, Equatable {
     package var name: String
     package var expected: String
     package var found: String
@@ -28,10 +28,13 @@ package enum RuntimeLayoutCheck {
   /// The diagnostic that says why capture and tracking are off, or `nil` when they are not.
   package static var failure: String? { mismatch.map(diagnostic) }
 
-  /// A capture's outcome when the layouts do not match: no result, and the diagnostic; `nil`
-  /// when capture may run.
+  /// A capture's outcome when the layouts do not match: no result, the diagnostic, and the
+  /// failure; `nil` when capture may run.
   static func refusedCapture<Result>() -> CaptureProcess.Outcome<Result>? {
-    failure.map { CaptureProcess.Outcome(result: nil, diagnostics: [CaptureDiagnostic(kind: .layoutMismatch, message: $0)]) }
+    mismatch.map { mismatch in
+      let failure = CaptureFailure.runtimeLayoutMismatch(mismatch)
+      return CaptureProcess.Outcome(result: nil, diagnostics: [failure.diagnostic], failure: failure)
+    }
   }
 
   /// The first of `facts` that does not match.

@@ -1,4 +1,5 @@
 import CLeakRuntime
+import GzipCompression
 import HeapGraph
 
 #if canImport(Glibc)
@@ -85,11 +86,13 @@ extension AllocationTracker {
     return profile.describingThisProcess()
   }
 
-  /// Writes ``heapProfile(inGeneration:process:)`` to `path`, atomically (`FileBytes.writeAtomically`).
+  /// Writes ``heapProfile(inGeneration:process:)`` to `path` as pprof's files hold it, gzipped
+  /// (by the system's zlib), atomically (`FileBytes.writeAtomically`).
   public static func writeHeapProfile(
     to path: String, inGeneration generation: Int? = nil, process: String? = nil
   ) throws(FileBytes.Failure) {
-    try FileBytes.writeAtomically(heapProfile(inGeneration: generation, process: process).fileBytes(), to: path)
+    let profile = heapProfile(inGeneration: generation, process: process)
+    try FileBytes.writeAtomically(Gzip.compress(profile.pprofProfile.serializedBytes()), to: path)
   }
 
   /// Every stack sampled tracking took allocations at, with their totals: the tracker's stack

@@ -45,7 +45,7 @@ extension AllocationTracker {
   package static func captureLiveHeap(
     inGeneration generation: Int? = nil, including objects: [AnyObject] = [], process: String? = nil,
     limits: CaptureLimits = CaptureLimits(), rootRegions: [RootRegion] = [], findsUnbalancedRetains: Bool = false
-  ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64], failure: String?) {
+  ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64], failure: CaptureFailure?) {
     var configuration = RetainCycleDetector.Configuration()
     configuration.maxObjects = Int.max
     let included = objects.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
@@ -85,7 +85,7 @@ extension AllocationTracker {
   /// pthread-specific values read). What `leak-detector run` records when a program exits or
   /// receives its snapshot signal.
   package static func captureWholeProcess(process: String?, limits: CaptureLimits = CaptureLimits())
-    -> (snapshot: HeapSnapshot, failure: String?)
+    -> (snapshot: HeapSnapshot, failure: CaptureFailure?)
   {
     var marker = 0
     let stackPointer = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
