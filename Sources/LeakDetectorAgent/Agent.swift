@@ -52,10 +52,8 @@ enum Agent {
   /// Starts checking this process, unless it runs on a Swift runtime the agent does not
   /// understand (``AgentRuntimeCheck``): then it tracks nothing and says why.
   static func start() {
-    // SwiftPM runs a test binary once just to list its tests (for --filter, --parallel): nothing
-    // of a test runs there, so there is nothing to check.
     let arguments = commandLine()
-    if arguments.contains("--dump-tests-json") || arguments.contains("--list-tests") { return }
+    if SwiftTestProcesses.onlyListsTests(arguments) { return }
     guard let loaded = RunProtocol.Settings(environment: { getenv($0.rawValue).map { String(cString: $0) } }),
       // The run's own directory, which the path names while that run lasts (the path is the same
       // from run to run): resolved once, so that a process that outlives its run writes nothing

@@ -249,7 +249,7 @@ struct RunCommand: ParsableCommand {
       if let snapshot { try writeFile(capture.fileBytes(snapshotEncoding), to: Self.numbered(snapshot, index, of: captures.count)) }
       let process = capture.metadata.process ?? "process \(index + 1)"
       let program = capture.metadata.arguments?.first.map { String($0.split(separator: "/").last ?? "") }
-      let isTestProcess = program.map(Self.isTestRunner) ?? false
+      let isTestProcess = program.map(SwiftTestProcesses.isRunner) ?? false
       analyses.append((process, isTestProcess, HeapAnalysis(graph: ObjectGraph(gating.output.shareable(capture)), options: options)))
     }
     return analyses
@@ -346,21 +346,11 @@ struct RunCommand: ParsableCommand {
     return (agent, loader)
   }
 
-  /// The executables that run the tests of `swift test`: XCTest's bundle and Swift Testing's
-  /// helper.
-  static let testRunnerPatterns = ["*.xctest", "swiftpm-testing-helper"]
-
   /// The processes checked when `--process` is not given: the test runners for `swift test`,
   /// otherwise the program itself.
   static func defaultProcessPatterns(for command: [String]) -> [String] {
-    let program = command[0].split(separator: "/").last.map(String.init) ?? command[0]
-    if program == "swift" && command.dropFirst().first == "test" { return testRunnerPatterns }
-    return [program]
-  }
-
-  /// Whether the executable `program` is a test runner (its tests are named in reports).
-  static func isTestRunner(_ program: String) -> Bool {
-    testRunnerPatterns.contains { fnmatch($0, program, 0) == 0 }
+    if SwiftTestProcesses.isSwiftTest(command) { return SwiftTestProcesses.runnerPatterns }
+    return [command[0].split(separator: "/").last.map(String.init) ?? command[0]]
   }
 
   /// `path` for the only snapshot, else with `-2`, `-3`… before its extension from the second on.
