@@ -33,6 +33,7 @@ final class DispatchSourceRootsTests: RunFixtureTestCase {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try BuiltProgram("leak-detector").path)
     process.arguments = ["run", "--snapshot-signal", "USR1", "--snapshot-directory", directory, "--", program, directory]
+    try RunFixturePrograms.makeStopPipe(in: directory)
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -45,7 +46,7 @@ final class DispatchSourceRootsTests: RunFixtureTestCase {
         written = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first { $0.hasSuffix(".heapsnapshot.json") }
         return written != nil
       }, "no snapshot was written on the signal")
-    XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/stop", contents: Data()))
+    XCTAssertTrue(RunFixturePrograms.stop(in: directory), "the program was not waiting to be stopped")
     process.waitUntilExit()
     let path = directory + "/" + (try XCTUnwrap(written))
     let analysis = try BuiltProgram("leak-detector").run(["analyze", path])

@@ -117,6 +117,7 @@ final class RunCommandTests: RunFixtureTestCase {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try BuiltProgram("leak-detector").path)
     process.arguments = ["run", "--snapshot-signal", "USR2", "--snapshot-directory", directory, "--", programs + "/Server", directory]
+    try RunFixturePrograms.makeStopPipe(in: directory)
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -124,7 +125,7 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the server did not start")
     kill(process.processIdentifier, SIGUSR2)  // leak-detector passes it on to the program
     let written = waitForFile(in: directory, suffix: ".heapsnapshot.json")
-    XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/stop", contents: Data()))
+    XCTAssertTrue(RunFixturePrograms.stop(in: directory), "the server was not waiting to be stopped")
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 0)
     let path = try XCTUnwrap(written, "no snapshot was written on the signal")

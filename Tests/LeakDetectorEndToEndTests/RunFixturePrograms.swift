@@ -37,6 +37,23 @@ enum RunFixturePrograms {
     return directory
   }
 
+  /// Makes the pipe named `stop` in `directory`, which a fixture program given `directory` opens
+  /// to read, and so waits on, until ``stop(in:)``.
+  static func makeStopPipe(in directory: String) throws {
+    guard mkfifo(directory + "/stop", 0o600) == 0 else { throw BuildFailure(description: "mkfifo \(directory)/stop failed") }
+  }
+
+  /// Lets the fixture program waiting on `directory`'s stop pipe go on: opens the pipe to write
+  /// once the program has it open to read (its open returns then), and closes it. Returns whether
+  /// the program was there to be stopped.
+  static func stop(in directory: String) -> Bool {
+    eventually(within: .seconds(60)) {
+      let pipe = open(directory + "/stop", O_WRONLY | O_NONBLOCK)  // fails while no reader has it open
+      if pipe >= 0 { close(pipe) }
+      return pipe >= 0
+    }
+  }
+
   /// Removes the directory `built` holds, if it was built.
   static func remove(_ built: Result<String, any Error>) {
     if let directory = try? built.get() { try? FileManager.default.removeItem(atPath: directory) }

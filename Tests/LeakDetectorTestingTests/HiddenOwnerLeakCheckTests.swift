@@ -172,8 +172,9 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     nonisolated(unsafe) var tasks: [Task<Void, Never>] = []
     defer { tasks.forEach { $0.cancel() } }
     let start = { (napper: Napper, weakly: Bool) in
-      tasks.append(napper.napForAnHour(weakly: weakly))
-      Thread.sleep(forTimeInterval: 0.05)  // until the task sleeps
+      let task = napper.napForAnHour(weakly: weakly)
+      tasks.append(task)
+      eventually { hasSuspended(task) }  // until the task sleeps
     }
     assertHeldBy(
       "the timer of Task.sleep, until the task wakes",

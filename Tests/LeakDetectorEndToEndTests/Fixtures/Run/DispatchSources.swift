@@ -4,8 +4,8 @@
 // into the stream's continuation, and only the source's handlers hold the stream, the task waiting
 // on it and the storage that keeps the sources: nothing of it is leaked. One cycle nobody points
 // to is leaked. Writes "ready" in the directory given as the first argument once the tasks wait,
-// and exits when a file named "stop" appears there, the tasks still waiting; without an argument
-// it exits as soon as they wait.
+// and exits when the test opens the pipe named "stop" there, the tasks still waiting; without an
+// argument it exits as soon as they wait.
 import Dispatch
 import Foundation
 
@@ -146,6 +146,7 @@ passOverEveryPoolThread()
 if CommandLine.arguments.count > 1 {
   let directory = CommandLine.arguments[1]
   _ = FileManager.default.createFile(atPath: directory + "/ready", contents: Data())
-  while !FileManager.default.fileExists(atPath: directory + "/stop") { usleep(20_000) }
+  let stop = open(directory + "/stop", O_RDONLY)  // a pipe: returns once the test opens it to write
+  if stop >= 0 { close(stop) }
 }
 print("stopped")

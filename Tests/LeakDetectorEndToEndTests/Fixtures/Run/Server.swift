@@ -1,12 +1,11 @@
-// Threads allocate and free objects until a file named "stop" appears in the directory given as
-// the first argument; "ready" is written there once they run. Leaks one cycle per second.
+// Threads allocate and free objects until the test opens the pipe named "stop" in the directory
+// given as the first argument; "ready" is written there once they run. Leaks one cycle.
 import Foundation
 
 final class Request { var response: Response? }
 final class Response { var request: Request? }
 
 let directory = CommandLine.arguments[1]
-let stop = directory + "/stop"
 final class Flag: @unchecked Sendable { var running = true }
 let flag = Flag()
 var threads: [Thread] = []
@@ -25,6 +24,7 @@ let leaked = Request()
 leaked.response = Response()
 leaked.response?.request = leaked
 FileManager.default.createFile(atPath: directory + "/ready", contents: Data())
-while !FileManager.default.fileExists(atPath: stop) { usleep(20_000) }
+let stop = open(directory + "/stop", O_RDONLY)  // a pipe: returns once the test opens it to write
+if stop >= 0 { close(stop) }
 flag.running = false
 print("stopped")
