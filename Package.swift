@@ -71,7 +71,7 @@ let package = Package(
     .executableTarget(name: "FeedApp", dependencies: ["LeakDetector"], path: "Examples/FeedApp"),
 
     // What the benchmarks share, here and in Benchmarks/Micro: the synthetic heap, the seeded
-    // generator (the tests' too) and the Mirror walk that reflection is compared with.
+    // generator and the Mirror walk that reflection is compared with.
     .target(name: "LeakBenchmarkSupport", dependencies: ["HeapGraph"], path: "Benchmarks/Support"),
 
     // Generates synthetic heap snapshots for the benchmark (not a product).
@@ -102,7 +102,7 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
 
     // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
-    .target(name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakBenchmarkSupport"], path: "Tests/_LeakTestSupport"),
+    .target(name: "LeakTestSupport", dependencies: ["HeapGraph"], path: "Tests/_LeakTestSupport"),
 
     // Types without reflection metadata, as in binaries built to hide it.
     .target(
