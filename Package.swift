@@ -14,12 +14,11 @@ let package = Package(
     // `swift package leak-check`: the package's tests under `leak-detector run`.
     .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
   ],
-  // The demo, the benchmarks and the capture soak are packages of their own (Examples/FeedApp,
-  // Benchmarks, Benchmarks/Micro, Tests/CaptureSoak) that depend on this one by path.
+  // The only dependency a package that depends on this one resolves. The demo, the benchmarks
+  // and the capture soak are packages of their own (Examples/FeedApp, Benchmarks,
+  // Benchmarks/Micro, Tests/CaptureSoak) that depend on this one by path.
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    // `swift package generate-documentation` (Scripts/docs): a build-time plugin, linked into nothing.
-    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
     // The pure core: snapshot format, graph model, cycle search, reports. No C, no runtime hooks.
@@ -85,3 +84,9 @@ let package = Package(
   ]
 )
 
+// `swift package generate-documentation` (Scripts/docs, which sets LEAK_DETECTOR_BUILD_DOCS=1):
+// swift-docc-plugin, a command plugin linked into nothing, is a dependency only then, so that a
+// package that depends on this one never resolves it.
+if Context.environment["LEAK_DETECTOR_BUILD_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
