@@ -46,8 +46,10 @@ public struct BuiltProgram: Sendable {
 
   /// The product `name` of the package at `package`, a package of its own that depends on this
   /// one by path (the demo, `Examples/FeedApp`), built first as its users build it: `swift build`
-  /// in that package's own `.build`, in the configuration of the running tests. The first build
-  /// compiles the libraries it uses again, for that package; later ones only what changed.
+  /// in that package's own `.build`, in the configuration of the running tests. In a sanitizer
+  /// build of the tests it is built with the same sanitizer, in that package's `.build-asan` or
+  /// `.build-tsan` (as `Scripts/sanitizers` builds this package). The first build compiles the
+  /// libraries it uses again, for that package; later ones only what changed.
   public static func product(_ name: String, ofPackageAt package: String) throws -> BuiltProgram {
     #if DEBUG
       let configuration = "debug"
@@ -55,7 +57,10 @@ public struct BuiltProgram: Sendable {
       let configuration = "release"
     #endif
     let swift = try tool("swift")
-    let build = ["build", "--package-path", package, "-c", configuration]
+    var build = ["build", "--package-path", package, "-c", configuration]
+    if let (sanitizer, folder) = runningSanitizer() {
+      build += ["--sanitize=\(sanitizer)", "--scratch-path", "\(package)/\(folder)"]
+    }
     // SwiftPM plans a build anew only when the package it builds changes, and would miss a file
     // added to or removed from this package, a dependency by path there.
     let built = try swift.run(build + ["--disable-build-manifest-caching", "--product", name])
@@ -71,6 +76,14 @@ public struct BuiltProgram: Sendable {
     let program = BuiltProgram(path: "\(directory)/\(name)")
     guard FileManager.default.isExecutableFile(atPath: program.path) else { throw NotBuilt(name: name, path: program.path) }
     return program
+  }
+
+  /// The sanitizer this process was built with, and the build folder `Scripts/sanitizers` gives it.
+  private static func runningSanitizer() -> (sanitizer: String, folder: String)? {
+    let process = dlopen(nil, RTLD_NOW)
+    if dlsym(process, "__asan_init") != nil { return ("address", ".build-asan") }
+    if dlsym(process, "__tsan_init") != nil { return ("thread", ".build-tsan") }
+    return nil
   }
 
   /// A package of this repository whose `swift build` failed.
