@@ -13,15 +13,12 @@ let package = Package(
     .library(name: "LeakDetectorPreload", type: .dynamic, targets: ["CLeakPreload"]),
     // `swift package leak-check`: the package's tests under `leak-detector run`.
     .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
-    .executable(name: "leak-detector-demo", targets: ["FeedApp"]),
-    // Not API: the code the benchmarks share, a product only so that Benchmarks/Micro (a package
-    // of its own) can use it.
-    .library(name: "_LeakBenchmarkSupport", targets: ["LeakBenchmarkSupport"]),
   ],
+  // The only dependency a package that depends on this one resolves. The demo, the benchmarks
+  // and the capture soak are packages of their own (Examples/FeedApp, Benchmarks,
+  // Benchmarks/Micro, Tests/CaptureSoak) that depend on this one by path.
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    // `swift package generate-documentation` (Scripts/docs): a build-time plugin, linked into nothing.
-    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
     // The pure core: snapshot format, graph model, cycle search, reports. No C, no runtime hooks.
@@ -76,43 +73,10 @@ let package = Package(
       )
     ),
 
-    // The README's demo: a small app that leaks, found live by RetainCycleDetector.
-    .executableTarget(name: "FeedApp", dependencies: ["LeakDetector"], path: "Examples/FeedApp"),
-
-    // What the benchmarks share, here and in Benchmarks/Micro: the synthetic heap, the seeded
-    // generator (the tests' too) and the Mirror walk that reflection is compared with.
-    .target(name: "LeakBenchmarkSupport", dependencies: ["HeapGraph"], path: "Benchmarks/Support"),
-
-    // Generates synthetic heap snapshots for the benchmark (not a product).
-    .executableTarget(name: "heap-synth", dependencies: ["HeapGraph", "LeakBenchmarkSupport"], path: "Benchmarks/HeapSynth"),
-
-    // Times reading a snapshot file as the tool reads it, apart from the analysis (Benchmarks/scale.py; not a product).
-    .executableTarget(name: "snapshot-read-bench", dependencies: ["HeapGraph"], path: "Benchmarks/SnapshotReadBench"),
-
-    // Allocation-tracking cost: the same loop with and without the library (not products).
-    .target(name: "AllocationLoop", path: "Benchmarks/AllocationLoop"),
-    .executableTarget(name: "allocation-baseline", dependencies: ["AllocationLoop"], path: "Benchmarks/AllocationBaseline"),
-    .executableTarget(
-      name: "allocation-bench", dependencies: ["AllocationLoop", "LeakDetector"], path: "Benchmarks/AllocationBench"),
-
-    // What leak checks add to a test (not a product).
-    .executableTarget(name: "leak-check-bench", dependencies: ["LeakDetector", "LeakDetectorTesting"], path: "Benchmarks/LeakCheckBench"),
-
-    // Measures reflection of live objects against a Mirror walk (not a product).
-    .executableTarget(
-      name: "reflection-bench", dependencies: ["LeakDetector", "LeakBenchmarkSupport"], path: "Benchmarks/ReflectionBench"),
-
-    // What one live capture costs (Benchmarks/capture-overhead.sh; not a product).
-    .executableTarget(name: "capture-bench", dependencies: ["LeakDetector"], path: "Benchmarks/CaptureBench"),
-
-    // Live capture while threads mutate, with exact object counts afterwards (Scripts/soak; not a product).
-    .executableTarget(
-      name: "capture-soak", dependencies: ["LeakDetector"], path: "Tests/CaptureSoak",
-      swiftSettings: [.swiftLanguageMode(.v5)]),
-
-    // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files.
+    // Helpers shared by the test targets: a heap DSL, a seeded generator, golden files, the
+    // programs the end-to-end tests run (the demo's, a package of its own, built on demand).
     .target(
-      name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakDetector", "LeakBenchmarkSupport", "GzipCompression", "CZlib"],
+      name: "LeakTestSupport", dependencies: ["HeapGraph", "LeakDetector", "GzipCompression", "CZlib"],
       path: "Tests/_LeakTestSupport"),
 
     // Types without reflection metadata, as in binaries built to hide it.
@@ -128,7 +92,14 @@ let package = Package(
     .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport"]),
     .testTarget(name: "GzipCompressionTests", dependencies: ["GzipCompression", "HeapGraph", "LeakTestSupport"]),
     .testTarget(
-      name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakDetectorRun", "LeakTestSupport", "leak-detector", "FeedApp"],
+      name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakDetectorRun", "LeakTestSupport", "leak-detector"],
       exclude: ["Fixtures", "__Snapshots__"]),
   ]
 )
+
+// `swift package generate-documentation` (Scripts/docs, which sets LEAK_DETECTOR_BUILD_DOCS=1):
+// swift-docc-plugin, a command plugin linked into nothing, is a dependency only then, so that a
+// package that depends on this one never resolves it.
+if Context.environment["LEAK_DETECTOR_BUILD_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

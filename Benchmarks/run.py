@@ -26,7 +26,9 @@
 
 Usage: Benchmarks/run.py [--runs N] [--skip-networkx] [--only-reflection] [--only-tracking] [--only-leak-checks]
        [--only-encodings] [--only-networkx]
-(run from the package root)
+
+Every program, leak-detector included, is built in release in the benchmarks' package
+(Benchmarks/, a package of its own that depends on the library's by path), into Benchmarks/.build.
 """
 import json
 import os
@@ -38,7 +40,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Benchmarks", "out")
-BIN = os.path.join(ROOT, ".build", "release")
+# The benchmarks' package, which builds its programs and, as a product of its dependency, leak-detector.
+PACKAGE = os.path.join(ROOT, "Benchmarks")
+BIN = os.path.join(PACKAGE, ".build", "release")
+# SwiftPM plans a build anew only when the package it builds changes, and would miss a file added
+# to or removed from the library, a dependency by path.
+FRESH_PLAN = ["--disable-build-manifest-caching"]
 
 
 def run(command, **kwargs):
@@ -156,7 +163,7 @@ def networkx_side_by_side(name, dense, runs):
 
 def repeated(product, runs):
     """Builds `product` and runs it `runs` times (one process each); prints and returns every result."""
-    run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT)
+    run(["swift", "build", "-c", "release", *FRESH_PLAN, "--product", product], cwd=PACKAGE)
     results = []
     for _ in range(runs):
         output = subprocess.run([os.path.join(BIN, product)], check=True, capture_output=True, text=True).stdout
@@ -176,7 +183,7 @@ def leak_checks(runs):
 def tracking(processes=7):
     """Allocation cost per configuration: median over processes of each one's best repetition."""
     for product in ("allocation-baseline", "allocation-bench"):
-        run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT)
+        run(["swift", "build", "-c", "release", *FRESH_PLAN, "--product", product], cwd=PACKAGE)
     commands = {
         "baseline": [os.path.join(BIN, "allocation-baseline")],
         "off": [os.path.join(BIN, "allocation-bench"), "off"],
@@ -222,7 +229,7 @@ def main():
         return
     if "--only-networkx" in sys.argv:
         for product in ("leak-detector", "heap-synth"):
-            run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT)
+            run(["swift", "build", "-c", "release", *FRESH_PLAN, "--product", product], cwd=PACKAGE)
         for name, dense in (("heap-100k", 4), ("heap-100k-sparse", 0)):
             result = networkx_side_by_side(name, dense, runs)
             if result["plantedMissing"] or not result["countsAgree"]:
@@ -230,12 +237,12 @@ def main():
         return
     if "--only-encodings" in sys.argv:
         for product in ("leak-detector", "heap-synth"):
-            run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT)
+            run(["swift", "build", "-c", "release", *FRESH_PLAN, "--product", product], cwd=PACKAGE)
         snapshot, _ = synthesize("heap-1m", 1_000_000, 3_000_000, 10_000, 4, 12)
         encodings(snapshot, runs)
         return
-    run(["swift", "build", "-c", "release", "--product", "leak-detector"], cwd=ROOT)
-    run(["swift", "build", "-c", "release", "--product", "heap-synth"], cwd=ROOT)
+    run(["swift", "build", "-c", "release", *FRESH_PLAN, "--product", "leak-detector"], cwd=PACKAGE)
+    run(["swift", "build", "-c", "release", *FRESH_PLAN, "--product", "heap-synth"], cwd=PACKAGE)
     results = {}
 
     snapshot, manifest = synthesize("heap-1m", 1_000_000, 3_000_000, 10_000, 4, 12)

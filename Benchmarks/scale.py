@@ -19,7 +19,9 @@ million objects").
 
 Usage: Benchmarks/scale.py [--sizes 1,3,10] [--runs N] [--before BINARY] [--now-argument ARG]
                            [--scratch-path DIR] [--skip-build]
-(run from the package root; heaps and reports go to Benchmarks/out/scale/)
+(heaps and reports go to Benchmarks/out/scale/). The three programs are built in release in the
+benchmarks' package (Benchmarks/, leak-detector as a product of its dependency), into
+Benchmarks/.build unless --scratch-path names another folder.
 """
 import argparse
 import filecmp
@@ -30,7 +32,7 @@ import subprocess
 import sys
 import time
 
-from run import run, timed_child  # run.py beside this file: one way to run and time a child
+from run import FRESH_PLAN, PACKAGE, run, timed_child  # run.py beside this file: one way to run and time a child
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Benchmarks", "out", "scale")
@@ -122,13 +124,14 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--before", help="an older leak-detector binary to run alternately")
     parser.add_argument("--now-argument", action="append", default=[], help="an argument for this revision's analyze only")
-    parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
+    parser.add_argument("--scratch-path", default=os.path.join(PACKAGE, ".build"))
     parser.add_argument("--skip-build", action="store_true")
     options = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     if not options.skip_build:
         for product in PRODUCTS:
-            run(["swift", "build", "-c", "release", "--scratch-path", options.scratch_path, "--product", product], cwd=ROOT)
+            run(["swift", "build", "-c", "release", "--scratch-path", options.scratch_path, *FRESH_PLAN, "--product", product],
+                cwd=PACKAGE)
     binaries = {product: os.path.join(options.scratch_path, "release", product) for product in PRODUCTS}
     sizes = sorted(int(size) for size in options.sizes.split(","))
     results = {

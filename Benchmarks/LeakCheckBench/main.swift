@@ -13,7 +13,7 @@
 //     with 10,000 live tracked objects (a test-sized heap), per measured iteration (each takes a
 //     snapshot; the analysis of all of them is shared out), against one withLeakChecking above.
 // Prints one JSON object; milliseconds are per test, best of 5 rounds.
-import LeakDetector
+@_spi(Internals) import LeakDetector
 import LeakDetectorTesting
 import XCTest
 
@@ -80,8 +80,7 @@ let growthPerIteration = growthCheck / Double(growthIterations)
 nonisolated(unsafe) var heldByAGlobal: [Item] = [Item()]
 func capture(scanningGlobals: Bool) -> Double {
   milliseconds {
-    let heap = AllocationTracker.captureLiveHeap(
-      including: heldByAGlobal, rootRegions: scanningGlobals ? RootRegion.globalData() : [])
+    let heap = AllocationTracker.leakCheckCapture(including: heldByAGlobal, scanningGlobalData: scanningGlobals)
     precondition(heap.failure == nil)
     precondition(!scanningGlobals || heap.snapshot.roots.contains { $0.label?.hasPrefix("leak_check_bench.heldByAGlobal") == true })
   }
@@ -94,7 +93,7 @@ for _ in 0..<21 {
   withGlobals.append(capture(scanningGlobals: true))
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-let globalBytes = RootRegion.globalData().reduce(0) { $0 + Int($1.end - $1.start) }
+let globalBytes = AllocationTracker.globalDataByteCount
 
 // Then the cost of pending work for a check's capture, against the same capture with none
 // pending: 1,000 `asyncAfter` blocks, each capturing an object of its own and a value (so that
@@ -102,7 +101,7 @@ let globalBytes = RootRegion.globalData().reduce(0) { $0 + Int($1.end - $1.start
 // tasks sleeping in `Task.sleep`, each holding an object of its own (each is read to see whether
 // it leads to a captured object; it does not).
 func captureTime() -> Double {
-  milliseconds { precondition(AllocationTracker.captureLiveHeap(including: heldByAGlobal, rootRegions: []).failure == nil) }
+  milliseconds { precondition(AllocationTracker.leakCheckCapture(including: heldByAGlobal, scanningGlobalData: false).failure == nil) }
 }
 let beforeBlocks = (0..<11).map { _ in captureTime() }
 let blockItems = (0..<1_000).map { _ in Item() }

@@ -14,9 +14,9 @@ func benchmarkTarget(_ name: String, dependencies: [Target.Dependency]) -> Targe
   )
 }
 
-/// What these benchmarks share with the root package's benchmark executables (the synthetic heap,
-/// the Mirror walk), from the root package, since another package sees only its products.
-let sharedWithTheRoot: Target.Dependency = .product(name: "_LeakBenchmarkSupport", package: "swift-leak-detector")
+/// What these benchmarks share with the benchmark programs of Benchmarks/ (the synthetic heap,
+/// the Mirror walk): the product of that package, since another package sees only products.
+let benchmarkSupport: Target.Dependency = .product(name: "LeakBenchmarkSupport", package: "swift-leak-detector-benchmarks")
 
 let package = Package(
   name: "swift-leak-detector-micro-benchmarks",
@@ -24,6 +24,7 @@ let package = Package(
     // Named, so that its products are found whatever the checkout's folder is called (a path
     // dependency's identity is its folder's name).
     .package(name: "swift-leak-detector", path: "../.."),
+    .package(name: "swift-leak-detector-benchmarks", path: ".."),
     // Only the malloc interposer (mallocCountTotal); the default traits would also preload a
     // Swift runtime interposer, which this project does not need.
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -32,7 +33,7 @@ let package = Package(
     // The size knob (LEAK_BENCH_SIZE), the timing helper and the same-run ratios.
     .target(name: "MicroBenchmarkSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
     benchmarkTarget("AllocationTracking", dependencies: [.product(name: "LeakDetector", package: "swift-leak-detector")]),
-    benchmarkTarget("ObjectReflection", dependencies: [.product(name: "LeakDetector", package: "swift-leak-detector"), sharedWithTheRoot]),
-    benchmarkTarget("SnapshotParsing", dependencies: [.product(name: "HeapGraph", package: "swift-leak-detector"), sharedWithTheRoot]),
+    benchmarkTarget("ObjectReflection", dependencies: [.product(name: "LeakDetector", package: "swift-leak-detector"), benchmarkSupport]),
+    benchmarkTarget("SnapshotParsing", dependencies: [.product(name: "HeapGraph", package: "swift-leak-detector"), benchmarkSupport]),
   ]
 )

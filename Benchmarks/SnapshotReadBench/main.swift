@@ -5,7 +5,7 @@
 // usage: snapshot-read-bench FILE [RUNS]
 // Prints one line of JSON per run: {"seconds": …, "objects": …, "references": …}.
 
-import HeapGraph
+@_spi(Internals) import HeapGraph
 
 #if canImport(Glibc)
   import Glibc
@@ -23,7 +23,7 @@ func now() -> Double {
 func read(_ path: String) throws -> HeapSnapshot {
   if let input = try FileInput(regularFileAt: path) {
     if HeapSnapshot.encoding(of: try input.peek(4)) == .binary { return try HeapSnapshot(binaryInput: input) }
-    if let snapshot = try? HeapSnapshot(streamingJSON: input) { return snapshot }
+    if let snapshot = try? HeapSnapshot.readStreamingJSON(input) { return snapshot }
   }
   let bytes = try FileBytes.read(path)
   return HeapSnapshot.encoding(of: bytes) == .binary ? try HeapSnapshot(binaryBytes: bytes) : try HeapSnapshot(jsonBytes: bytes)

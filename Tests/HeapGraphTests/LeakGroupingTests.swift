@@ -1,4 +1,5 @@
 import HeapGraph
+import LeakTestSupport
 import XCTest
 
 /// Leak groups are made by what leaked, never by ids or addresses: the entry is the object the
@@ -58,19 +59,9 @@ final class LeakGroupingTests: XCTestCase {
     HeapAnalysis(graph: graph, options: .init(rootsAreComplete: true, ownCode: ownCode)).leaks.leakGroups
   }
 
-  /// A permutation of `1...count`, the same for the same seed (SplitMix64).
+  /// A permutation of `1...count`, the same for the same seed.
   private func permutation(of count: Int, seed: UInt64) -> [Int64] {
-    struct SplitMix: RandomNumberGenerator {
-      var state: UInt64
-      mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-      }
-    }
-    var generator = SplitMix(state: seed)
+    var generator = SeededGenerator(seed: seed)
     return Array(1...Int64(count)).shuffled(using: &generator)
   }
 

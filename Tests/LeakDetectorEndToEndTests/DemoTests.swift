@@ -8,7 +8,7 @@ final class DemoTests: XCTestCase {
   func testDemo_trackedLeaksAreCapturedAndAnalysedWithAllocationSites() throws {
     let snapshot = NSTemporaryDirectory() + "feed-app-\(UUID().uuidString).json"
     defer { try? FileManager.default.removeItem(atPath: snapshot) }
-    let demo = try BuiltProgram("leak-detector-demo").run([snapshot])
+    let demo = try FeedAppDemo.program().run([snapshot])
     XCTAssertEqual(demo.status, 0, demo.standardOutput)
     XCTAssertTrue(demo.standardOutput.contains("objects of the screen are still alive"), demo.standardOutput)
     XCTAssertFalse(demo.standardOutput.contains("2 FeedApp.FeedViewModel"), "the [weak self] view model is freed")

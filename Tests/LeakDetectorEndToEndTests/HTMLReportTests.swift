@@ -30,7 +30,7 @@ final class HTMLReportTests: XCTestCase {
   func testAnalyzeHTML_demoCapture_drawsEveryCycleInChromium() throws {
     let snapshot = NSTemporaryDirectory() + "feed-app-\(UUID().uuidString).json"
     defer { try? FileManager.default.removeItem(atPath: snapshot) }
-    XCTAssertEqual(try BuiltProgram("leak-detector-demo").run([snapshot]).status, 0)
+    XCTAssertEqual(try FeedAppDemo.program().run([snapshot]).status, 0)
     let html = try report(["analyze", snapshot, "--layout", "built-in"])
     defer { try? FileManager.default.removeItem(atPath: html) }
     let source = try String(contentsOfFile: html, encoding: .utf8)

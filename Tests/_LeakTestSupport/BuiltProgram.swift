@@ -5,8 +5,9 @@ import XCTest
   import Glibc
 #endif
 
-/// A program of this package, built next to the running test bundle, run as a user would run it.
-public struct BuiltProgram {
+/// A program of this package, built next to the running test bundle, or of a package of its own
+/// in this repository (the demo), run as a user would run it.
+public struct BuiltProgram: Sendable {
   /// What a run printed and how it exited.
   public struct Run {
     public var status: Int32
@@ -41,6 +42,55 @@ public struct BuiltProgram {
     public var name: String
     public var path: String
     public var description: String { "\(name) was not built at \(path); run swift build --build-tests first" }
+  }
+
+  /// The product `name` of the package at `package`, a package of its own that depends on this
+  /// one by path (the demo, `Examples/FeedApp`), built first as its users build it: `swift build`
+  /// in that package's own `.build`, in the configuration of the running tests. In a sanitizer
+  /// build of the tests it is built with the same sanitizer, in that package's `.build-asan` or
+  /// `.build-tsan` (as `Scripts/sanitizers` builds this package). The first build compiles the
+  /// libraries it uses again, for that package; later ones only what changed.
+  public static func product(_ name: String, ofPackageAt package: String) throws -> BuiltProgram {
+    #if DEBUG
+      let configuration = "debug"
+    #else
+      let configuration = "release"
+    #endif
+    let swift = try tool("swift")
+    var build = ["build", "--package-path", package, "-c", configuration]
+    if let (sanitizer, folder) = runningSanitizer() {
+      build += ["--sanitize=\(sanitizer)", "--scratch-path", "\(package)/\(folder)"]
+    }
+    // SwiftPM plans a build anew only when the package it builds changes, and would miss a file
+    // added to or removed from this package, a dependency by path there.
+    let built = try swift.run(build + ["--disable-build-manifest-caching", "--product", name])
+    guard built.status == 0 else {
+      throw PackageBuildFailure(
+        command: "swift " + (build + ["--product", name]).joined(separator: " "), output: built.standardOutput + built.standardError
+      )
+    }
+    let binPath = try swift.run(build + ["--show-bin-path"])
+    guard binPath.status == 0, let directory = binPath.standardOutput.split(separator: "\n").last else {
+      throw PackageBuildFailure(command: "swift " + (build + ["--show-bin-path"]).joined(separator: " "), output: binPath.standardError)
+    }
+    let program = BuiltProgram(path: "\(directory)/\(name)")
+    guard FileManager.default.isExecutableFile(atPath: program.path) else { throw NotBuilt(name: name, path: program.path) }
+    return program
+  }
+
+  /// The sanitizer this process was built with, and the build folder `Scripts/sanitizers` gives it.
+  private static func runningSanitizer() -> (sanitizer: String, folder: String)? {
+    let process = dlopen(nil, RTLD_NOW)
+    if dlsym(process, "__asan_init") != nil { return ("address", ".build-asan") }
+    if dlsym(process, "__tsan_init") != nil { return ("thread", ".build-tsan") }
+    return nil
+  }
+
+  /// A package of this repository whose `swift build` failed.
+  public struct PackageBuildFailure: Error, CustomStringConvertible {
+    public var command: String
+    public var output: String
+    public var description: String { "\(command) failed:\n\(output)" }
   }
 
   /// The program `name` from `PATH`; skips the test when there is none, for the tools a

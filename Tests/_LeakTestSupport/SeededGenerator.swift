@@ -1,5 +1,20 @@
-import LeakBenchmarkSupport
+/// A deterministic random number generator (SplitMix64), so that a seed gives the same numbers
+/// in every run and random tests replay exactly.
+///
+/// The benchmarks have the same generator, a copy of their own, for their synthetic heaps
+/// (`Benchmarks/Support`): the tests do not depend on benchmark code.
+public struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
 
-/// The deterministic random number generator (SplitMix64) of the synthetic benchmark heaps, so
-/// random tests replay exactly.
-public typealias SeededGenerator = LeakBenchmarkSupport.SeededGenerator
+  public init(seed: UInt64) {
+    state = seed
+  }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

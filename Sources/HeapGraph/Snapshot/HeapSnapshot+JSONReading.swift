@@ -34,6 +34,15 @@ extension HeapSnapshot {
     self = try reader.read()
     if reader.scanner.streamReadFailed { throw SnapshotDecodingError(.empty, at: nil) }
   }
+
+  /// ``init(streamingJSON:)`` for Benchmarks/SnapshotReadBench, which times reading a file as
+  /// the tool reads it. The benchmarks are a package of their own, which sees only public
+  /// declarations, and this is not API: a program reaches it only with
+  /// `@_spi(Internals) import HeapGraph`, and it is not in the documentation.
+  @_spi(Internals)
+  public static func readStreamingJSON(_ input: FileInput) throws(SnapshotDecodingError) -> HeapSnapshot {
+    try HeapSnapshot(streamingJSON: input)
+  }
 }
 
 /// The state of one read: the snapshot under construction and the raw ids still to resolve.

@@ -10,7 +10,7 @@
 // early or kept one alive would show. Run it with `Scripts/soak [SECONDS]`.
 import Foundation
 import HeapGraph
-import LeakDetector
+@_spi(Internals) import LeakDetector
 import Synchronization
 
 let created = Atomic<Int>(0)
@@ -176,7 +176,7 @@ while Date().timeIntervalSince(start) < seconds {
     _ = detector.findRetainCycles()
     note(detector.lastSnapshot?.metadata.diagnosticRecords ?? [])
   }
-  let heap = AllocationTracker.captureLiveHeap(including: holders)
+  let heap = AllocationTracker.leakCheckCapture(including: holders, scanningGlobalData: false)
   note(heap.snapshot.metadata.diagnosticRecords)
   NotificationCenter.default.post(name: soakNotification, object: nil)
   captures += 2 + holders.count
