@@ -32,9 +32,15 @@ let package = Package(
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "GzipCompression", dependencies: ["CZlib"]),
 
+    // The Swift runtime's allocation entry points, declared once for the two C targets that
+    // define them (the tracker's interposers and the loader's): only a header, so that the
+    // loader links none of the tracker's code.
+    .target(name: "CSwiftAllocationABI"),
+
     // The only target that touches Swift-runtime internals and C libraries.
     .target(
       name: "CLeakRuntime",
+      dependencies: ["CSwiftAllocationABI"],
       linkerSettings: [
         .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dw"), .linkedLibrary("elf"), .linkedLibrary("unwind"),
         .linkedLibrary("dl"), .linkedLibrary("m"),
@@ -50,7 +56,7 @@ let package = Package(
 
     // The agent of `leak-detector run`: a small preloaded loader that decides whether a process
     // is one to check and only then loads the agent, whose Swift side tracks and captures it.
-    .target(name: "CLeakPreload"),
+    .target(name: "CLeakPreload", dependencies: ["CSwiftAllocationABI"]),
     .target(name: "CLeakAgent"),
     .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "LeakDetectorRun", "CLeakAgent", "GzipCompression"]),
 
