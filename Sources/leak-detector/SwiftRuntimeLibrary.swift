@@ -6,7 +6,7 @@ import LeakDetectorRun
 #endif
 
 /// The shared Swift runtime this process runs on, for `--version`: `libswiftCore.so` as
-/// `/proc/self/maps` names it, with its build id read from the file's notes.
+/// `/proc/self/maps` names it (read by `ProcessMapping`), with its build id read from the file's notes.
 struct SwiftRuntimeLibrary {
   var path: String
   var buildID: BuildID?
@@ -14,12 +14,11 @@ struct SwiftRuntimeLibrary {
   /// The runtime this process mapped, or `nil` when it has none (the runtime is linked in).
   static func loaded() -> SwiftRuntimeLibrary? {
     guard let maps = try? FileBytes.read("/proc/self/maps") else { return nil }
-    for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
-      guard let slash = line.firstIndex(of: "/"), line.hasSuffix("/libswiftCore.so") else { continue }
-      let path = String(line[slash...])
-      return SwiftRuntimeLibrary(path: path, buildID: buildID(ofFile: path))
-    }
-    return nil
+    let mappings = ProcessMapping.mappings(inMaps: String(decoding: maps, as: UTF8.self))
+    // A removed file's path now names another file, or none: its build id would not be the mapped one's.
+    let files = mappings.lazy.filter { !$0.isDeletedFile }.compactMap(\.filePath)
+    guard let path = files.first(where: { $0.hasSuffix("/libswiftCore.so") }) else { return nil }
+    return SwiftRuntimeLibrary(path: path, buildID: buildID(ofFile: path))
   }
 
   /// The GNU build id in the note segments of the 64-bit little-endian ELF file at `path`.
