@@ -37,6 +37,10 @@ let package = Package(
     // loader links none of the tracker's code.
     .target(name: "CSwiftAllocationABI"),
 
+    // The one reader of ELF build ids (of a loaded image, of a file), on the C library only:
+    // the agent's runtime check and the CLI's `--version` share it.
+    .target(name: "CELFBuildID"),
+
     // The only target that touches Swift-runtime internals and C libraries.
     .target(
       name: "CLeakRuntime",
@@ -57,7 +61,7 @@ let package = Package(
     // The agent of `leak-detector run`: a small preloaded loader that decides whether a process
     // is one to check and only then loads the agent, whose Swift side tracks and captures it.
     .target(name: "CLeakPreload", dependencies: ["CSwiftAllocationABI"]),
-    .target(name: "CLeakAgent"),
+    .target(name: "CLeakAgent", dependencies: ["CELFBuildID"]),
     .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "LeakDetectorRun", "CLeakAgent", "GzipCompression"]),
 
     // XCTest and Swift Testing integrations.
@@ -67,7 +71,7 @@ let package = Package(
     .executableTarget(
       name: "leak-detector",
       dependencies: [
-        "HeapGraph", "LeakDetectorRun", "GzipCompression",
+        "HeapGraph", "LeakDetectorRun", "GzipCompression", "CELFBuildID",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -131,7 +135,7 @@ let package = Package(
     .testTarget(
       name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
-    .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport"]),
+    .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport", "CELFBuildID"]),
     .testTarget(name: "GzipCompressionTests", dependencies: ["GzipCompression", "HeapGraph", "LeakTestSupport"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakDetectorRun", "LeakTestSupport", "leak-detector", "FeedApp"],
