@@ -29,9 +29,19 @@ let package = Package(
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "GzipCompression", dependencies: ["CZlib"]),
 
+    // The Swift runtime's allocation entry points, declared once for the two C targets that
+    // define them (the tracker's interposers and the loader's): only a header, so that the
+    // loader links none of the tracker's code.
+    .target(name: "CSwiftAllocationABI"),
+
+    // The one reader of ELF build ids (of a loaded image, of a file), on the C library only:
+    // the agent's runtime check and the CLI's `--version` share it.
+    .target(name: "CELFBuildID"),
+
     // The only target that touches Swift-runtime internals and C libraries.
     .target(
       name: "CLeakRuntime",
+      dependencies: ["CSwiftAllocationABI"],
       linkerSettings: [
         .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dw"), .linkedLibrary("elf"), .linkedLibrary("unwind"),
         .linkedLibrary("dl"), .linkedLibrary("m"),
@@ -47,8 +57,8 @@ let package = Package(
 
     // The agent of `leak-detector run`: a small preloaded loader that decides whether a process
     // is one to check and only then loads the agent, whose Swift side tracks and captures it.
-    .target(name: "CLeakPreload"),
-    .target(name: "CLeakAgent"),
+    .target(name: "CLeakPreload", dependencies: ["CSwiftAllocationABI"]),
+    .target(name: "CLeakAgent", dependencies: ["CELFBuildID"]),
     .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "LeakDetectorRun", "CLeakAgent", "GzipCompression"]),
 
     // XCTest and Swift Testing integrations.
@@ -58,7 +68,7 @@ let package = Package(
     .executableTarget(
       name: "leak-detector",
       dependencies: [
-        "HeapGraph", "LeakDetectorRun", "GzipCompression",
+        "HeapGraph", "LeakDetectorRun", "GzipCompression", "CELFBuildID",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -89,7 +99,7 @@ let package = Package(
     .testTarget(
       name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
-    .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport"]),
+    .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport", "CELFBuildID"]),
     .testTarget(name: "GzipCompressionTests", dependencies: ["GzipCompression", "HeapGraph", "LeakTestSupport"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakDetectorRun", "LeakTestSupport", "leak-detector"],

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "SwiftRuntimeFacts.h"
+#include "ELFBuildID.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -15,7 +16,8 @@
 
 // What the agent needs to know before it trusts its layouts: which Swift runtime this process
 // runs on, and which one the agent was linked against. The loaded runtime is read from memory
-// (its program headers and notes as mapped), the agent's own from its file on disk.
+// (its program headers and notes as mapped), the agent's own from its file on disk, both by the
+// build-id reader of `CELFBuildID`.
 
 static const char sharedRuntimeName[] = "libswiftCore.so";
 
@@ -106,38 +108,6 @@ static const char *runPath(LoadedImage image) {
   return oldStyle;
 }
 
-/// Copies the descriptor of the first GNU build-id note in `notes` (`size` bytes, entries
-/// aligned to `alignment`) into `buildID`; returns its length, 0 when there is none.
-static size_t buildIDInNotes(const unsigned char *notes, size_t size, size_t alignment, unsigned char *buildID) {
-  if (alignment < 4) alignment = 4;
-  size_t offset = 0;
-  while (offset + sizeof(ElfW(Nhdr)) <= size) {
-    const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)(notes + offset);
-    size_t name = offset + sizeof(ElfW(Nhdr));
-    size_t descriptor = (name + note->n_namesz + alignment - 1) & ~(alignment - 1);
-    size_t next = (descriptor + note->n_descsz + alignment - 1) & ~(alignment - 1);
-    if (descriptor + note->n_descsz > size) return 0;
-    if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && memcmp(notes + name, "GNU", 4) == 0) {
-      size_t length = note->n_descsz < CLEAK_AGENT_BUILD_ID_CAPACITY ? note->n_descsz : CLEAK_AGENT_BUILD_ID_CAPACITY;
-      memcpy(buildID, notes + descriptor, length);
-      return length;
-    }
-    offset = next;
-  }
-  return 0;
-}
-
-/// The build id of a loaded image, from its note segments as mapped.
-static size_t loadedBuildID(LoadedImage image, unsigned char *buildID) {
-  for (ElfW(Half) index = 0; index < image.headerCount; index++) {
-    const ElfW(Phdr) *header = &image.headers[index];
-    if (header->p_type != PT_NOTE) continue;
-    size_t length = buildIDInNotes((const unsigned char *)(image.base + header->p_vaddr), header->p_memsz, header->p_align, buildID);
-    if (length > 0) return length;
-  }
-  return 0;
-}
-
 /// Opens the ELF file at `path` for reading with libelf; NULL when it cannot.
 static Elf *openELF(const char *path, int *descriptor) {
   if (elf_version(EV_CURRENT) == EV_NONE) return NULL;
@@ -150,25 +120,6 @@ static Elf *openELF(const char *path, int *descriptor) {
     return NULL;
   }
   return elf;
-}
-
-/// The build id of the ELF file at `path`, from its note segments.
-static size_t fileBuildID(const char *path, unsigned char *buildID) {
-  int descriptor = -1;
-  Elf *elf = openELF(path, &descriptor);
-  if (elf == NULL) return 0;
-  size_t length = 0, count = 0;
-  if (elf_getphdrnum(elf, &count) == 0) {
-    for (size_t index = 0; index < count && length == 0; index++) {
-      GElf_Phdr header;
-      if (gelf_getphdr(elf, (int)index, &header) == NULL || header.p_type != PT_NOTE) continue;
-      Elf_Data *notes = elf_getdata_rawchunk(elf, (int64_t)header.p_offset, header.p_filesz, ELF_T_BYTE);
-      if (notes != NULL && notes->d_buf != NULL) length = buildIDInNotes(notes->d_buf, notes->d_size, header.p_align, buildID);
-    }
-  }
-  elf_end(elf);
-  close(descriptor);
-  return length;
 }
 
 /// Whether the ELF file at `path` has a section whose name starts with `prefix`.
@@ -279,7 +230,8 @@ void cleak_agent_read_swift_runtime_facts(cleak_agent_swift_runtime_facts *facts
   LoadedImage runtime = imageContaining(dlsym(RTLD_DEFAULT, "swift_retain"));
   if (runtime.found && runtime.name != NULL && *runtime.name) {
     facts->loadedRuntimePath = strdup(runtime.name);
-    facts->loadedRuntimeBuildIDLength = loadedBuildID(runtime, facts->loadedRuntimeBuildID);
+    facts->loadedRuntimeBuildIDLength = cleak_build_id_of_loaded_image(runtime.base, runtime.headers, runtime.headerCount,
+                                                                       facts->loadedRuntimeBuildID, CLEAK_BUILD_ID_CAPACITY);
     newestStandardLibraryVersion(runtime.name, &facts->loadedRuntimeMajorVersion, &facts->loadedRuntimeMinorVersion);
   }
 
@@ -288,7 +240,8 @@ void cleak_agent_read_swift_runtime_facts(cleak_agent_swift_runtime_facts *facts
   if (agent.found) facts->agentRuntimePath = findInSearchPath(runPath(agent), origin ? origin : ".", sharedRuntimeName);
   free(origin);
   if (facts->agentRuntimePath != NULL) {
-    facts->agentRuntimeBuildIDLength = fileBuildID(facts->agentRuntimePath, facts->agentRuntimeBuildID);
+    facts->agentRuntimeBuildIDLength =
+        cleak_build_id_of_file(facts->agentRuntimePath, facts->agentRuntimeBuildID, CLEAK_BUILD_ID_CAPACITY);
   }
 }
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLeakPreload.h"
+#include "SwiftAllocationABI.h"
 
 #include <dlfcn.h>
 #include <fnmatch.h>
@@ -17,17 +18,8 @@
 // allocates Swift objects before any constructor of a preloaded library runs) and becomes the
 // agent's once the agent is loaded. The call is passed on by a tail call, so that no frame of
 // this library lies between the program's code and the agent's, whose stack walk starts at its
-// own frame.
-
-typedef void *(*allocate_t)(const void *metadata, size_t size, size_t alignMask);
-typedef void (*deallocate_t)(void *object, size_t allocatedSize, size_t allocatedAlignMask);
-typedef void (*deallocate_partial_t)(void *object, const void *metadata, size_t size, size_t alignMask);
-typedef struct {
-  void *task;
-  void *initialContext;
-} task_and_context_t;
-typedef task_and_context_t (*task_create_t)(size_t flags, void *options, const void *resultType, void *entry,
-                                            void *context) __attribute__((swiftcall));
+// own frame. The entry points and their pointer types are declared in `SwiftAllocationABI.h`,
+// which the tracker's definitions include too.
 
 static _Atomic(void *) allocate = NULL;
 static _Atomic(void *) deallocate = NULL;
@@ -48,21 +40,23 @@ static inline void *next(_Atomic(void *) *slot, const char *name) {
 }
 
 void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
-  __attribute__((musttail)) return ((allocate_t)next(&allocate, "swift_allocObject"))(metadata, size, alignMask);
+  __attribute__((musttail)) return ((cleak_allocate_object_t)next(&allocate, "swift_allocObject"))(metadata, size, alignMask);
 }
 
 void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
-  __attribute__((musttail)) return ((deallocate_t)next(&deallocate, "swift_deallocClassInstance"))(object, allocatedSize, allocatedAlignMask);
+  __attribute__((musttail)) return ((cleak_deallocate_class_instance_t)next(&deallocate, "swift_deallocClassInstance"))(
+      object, allocatedSize, allocatedAlignMask);
 }
 
 void swift_deallocPartialClassInstance(void *object, const void *metadata, size_t size, size_t alignMask) {
-  __attribute__((musttail)) return ((deallocate_partial_t)next(&deallocatePartial, "swift_deallocPartialClassInstance"))(
-      object, metadata, size, alignMask);
+  __attribute__((musttail)) return ((cleak_deallocate_partial_class_instance_t)next(
+      &deallocatePartial, "swift_deallocPartialClassInstance"))(object, metadata, size, alignMask);
 }
 
-__attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
-                                                                void *entry, void *context) {
-  __attribute__((musttail)) return ((task_create_t)next(&createTask, "swift_task_create"))(flags, options, resultType, entry, context);
+__attribute__((swiftcall)) cleak_task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
+                                                                      void *entry, void *context) {
+  __attribute__((musttail)) return ((cleak_task_create_t)next(&createTask, "swift_task_create"))(flags, options, resultType, entry,
+                                                                                                 context);
 }
 
 // MARK: - Deciding, and loading the agent
@@ -144,10 +138,11 @@ __attribute__((constructor)) static void loadAgentIfChecked(void) {
     return;
   }
   void (*start)(void) = (void (*)(void))dlsym(agent, "leak_detector_agent_start");
-  allocate_t agentsAllocate = (allocate_t)dlsym(agent, "swift_allocObject");
-  deallocate_t agentsDeallocate = (deallocate_t)dlsym(agent, "swift_deallocClassInstance");
-  deallocate_partial_t agentsDeallocatePartial = (deallocate_partial_t)dlsym(agent, "swift_deallocPartialClassInstance");
-  task_create_t agentsCreateTask = (task_create_t)dlsym(agent, "swift_task_create");
+  cleak_allocate_object_t agentsAllocate = (cleak_allocate_object_t)dlsym(agent, "swift_allocObject");
+  cleak_deallocate_class_instance_t agentsDeallocate = (cleak_deallocate_class_instance_t)dlsym(agent, "swift_deallocClassInstance");
+  cleak_deallocate_partial_class_instance_t agentsDeallocatePartial =
+      (cleak_deallocate_partial_class_instance_t)dlsym(agent, "swift_deallocPartialClassInstance");
+  cleak_task_create_t agentsCreateTask = (cleak_task_create_t)dlsym(agent, "swift_task_create");
   if (start == NULL || agentsAllocate == NULL || agentsDeallocate == NULL || agentsDeallocatePartial == NULL || agentsCreateTask == NULL) {
     complain("the agent lacks the entry points its loader passes on", path);
     return;

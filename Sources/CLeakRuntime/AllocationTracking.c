@@ -6,6 +6,7 @@
 #include "ForkSafety.h"
 #include "StackTable.h"
 #include "SwiftConcurrencyLayout.h"
+#include "SwiftAllocationABI.h"
 #include "SwiftRuntime.h"
 
 #include <dlfcn.h>
@@ -225,10 +226,8 @@ static inline bool samplesTaskCreation(void) {
   return samplesAllocation(taskSampleBytes, mean) && atomic_load_explicit(&capturingStacks, memory_order_relaxed);
 }
 
-typedef void *(*allocate_t)(const void *metadata, size_t size, size_t alignMask);
-
 /// Allocates and records an object while recording is on.
-__attribute__((noinline)) static void *allocateTracked(allocate_t allocate, const void *metadata, size_t size,
+__attribute__((noinline)) static void *allocateTracked(cleak_allocate_object_t allocate, const void *metadata, size_t size,
                                                        size_t alignMask, uintptr_t framePointer) {
   uintptr_t type = (uintptr_t)metadata;
   if (!isTrackableClass(type)) return allocate(metadata, size, alignMask);
@@ -362,10 +361,8 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
 // that uses Foundation.
 
 
-typedef void (*deallocate_partial_t)(void *object, const void *metadata, size_t size, size_t alignMask);
-
-static _Atomic(allocate_t) realAllocate = NULL;
-static _Atomic(deallocate_partial_t) realDeallocatePartial = NULL;
+static _Atomic(cleak_allocate_object_t) realAllocate = NULL;
+static _Atomic(cleak_deallocate_partial_class_instance_t) realDeallocatePartial = NULL;
 static _Atomic(cleak_deallocation_observer) observer = NULL;
 static atomic_int interposedCalls = 0;
 
@@ -379,15 +376,15 @@ bool cleak_interposition_is_active(void) {
 
 /// The runtime's `swift_allocObject`, looked up on the first call (out of line, so the common
 /// path of the interposer saves no registers).
-__attribute__((noinline)) static allocate_t resolveAllocate(void) {
-  allocate_t allocate = (allocate_t)dlsym(RTLD_NEXT, "swift_allocObject");
+__attribute__((noinline)) static cleak_allocate_object_t resolveAllocate(void) {
+  cleak_allocate_object_t allocate = (cleak_allocate_object_t)dlsym(RTLD_NEXT, "swift_allocObject");
   atomic_store(&realAllocate, allocate);
   atomic_store(&interposedCalls, 1);
   return allocate;
 }
 
 void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
-  allocate_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
+  cleak_allocate_object_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
   if (__builtin_expect(allocate == NULL, 0)) allocate = resolveAllocate();
   if (__builtin_expect(atomic_load_explicit(&recording, memory_order_relaxed), 0)) {
     uint64_t mean = atomic_load_explicit(&sampleBytes, memory_order_relaxed);
@@ -412,9 +409,9 @@ void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t alloc
 
 /// A failable or throwing initializer that fails frees the partial object here.
 void swift_deallocPartialClassInstance(void *object, const void *metadata, size_t size, size_t alignMask) {
-  deallocate_partial_t deallocate = atomic_load_explicit(&realDeallocatePartial, memory_order_relaxed);
+  cleak_deallocate_partial_class_instance_t deallocate = atomic_load_explicit(&realDeallocatePartial, memory_order_relaxed);
   if (deallocate == NULL) {
-    deallocate = (deallocate_partial_t)dlsym(RTLD_NEXT, "swift_deallocPartialClassInstance");
+    deallocate = (cleak_deallocate_partial_class_instance_t)dlsym(RTLD_NEXT, "swift_deallocPartialClassInstance");
     atomic_store(&realDeallocatePartial, deallocate);
   }
   if (atomic_load_explicit(&tableInUse, memory_order_relaxed)) forget((uintptr_t)object, size);
@@ -433,15 +430,7 @@ void swift_deallocPartialClassInstance(void *object, const void *metadata, size_
 // (a leaked task waits on a continuation only it reaches) are found there. A slot is reused by
 // a later task, so the ring never grows; the reader checks that each task is still one.
 
-typedef struct {
-  void *task;
-  void *initialContext;
-} task_and_context_t;
-
-typedef task_and_context_t (*task_create_t)(size_t flags, void *options, const void *resultType, void *entry,
-                                            void *context) __attribute__((swiftcall));
-
-static _Atomic(task_create_t) realTaskCreate = NULL;
+static _Atomic(cleak_task_create_t) realTaskCreate = NULL;
 static _Atomic uint64_t taskRegistryNext = 0;
 /// Mapped at the first task (not in the image's data, whose words are roots of a capture).
 static _Atomic(cleak_tracked_object *) taskRegistry = NULL;
@@ -461,17 +450,17 @@ cleak_memory_range cleak_task_registry_storage(void) {
   return (cleak_memory_range){start, start == 0 ? 0 : start + taskRegistryBytes};
 }
 
-__attribute__((noinline)) static task_create_t resolveTaskCreate(void) {
-  task_create_t create = (task_create_t)dlsym(RTLD_NEXT, "swift_task_create");
+__attribute__((noinline)) static cleak_task_create_t resolveTaskCreate(void) {
+  cleak_task_create_t create = (cleak_task_create_t)dlsym(RTLD_NEXT, "swift_task_create");
   atomic_store(&realTaskCreate, create);
   return create;
 }
 
-__attribute__((swiftcall)) task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
-                                                                void *entry, void *context) {
-  task_create_t create = atomic_load_explicit(&realTaskCreate, memory_order_relaxed);
+__attribute__((swiftcall)) cleak_task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
+                                                                      void *entry, void *context) {
+  cleak_task_create_t create = atomic_load_explicit(&realTaskCreate, memory_order_relaxed);
   if (__builtin_expect(create == NULL, 0)) create = resolveTaskCreate();
-  task_and_context_t made = create(flags, options, resultType, entry, context);
+  cleak_task_and_context_t made = create(flags, options, resultType, entry, context);
   cleak_tracked_object *registry = atomic_load_explicit(&taskRegistry, memory_order_acquire);
   if (__builtin_expect(registry == NULL, 0)) registry = mapTaskRegistry();
   if (made.task != NULL && registry != NULL) {

@@ -55,11 +55,19 @@ static int isRemembered(uintptr_t address, size_t length) {
   return 0;
 }
 
-int cleak_for_each_mapping(void (*visit)(uintptr_t start, uintptr_t end, const char *permissions, void *context), void *context) {
-  FILE *maps = fopen("/proc/self/maps", "r");
+int cleak_for_each_mapping_in(const char *mapsPath,
+                              void (*visit)(uintptr_t start, uintptr_t end, const char *permissions, void *context),
+                              void *context) {
+  FILE *maps = fopen(mapsPath, "r");
   if (maps == NULL) return 0;
+  // The fields come first; a line longer than the buffer (a long path) is read in pieces, and
+  // only the first piece of a line is parsed: the next ones are the rest of its path.
   char line[512];
+  bool startsLine = true;
   while (fgets(line, sizeof line, maps) != NULL) {
+    bool parse = startsLine;
+    startsLine = strchr(line, '\n') != NULL;
+    if (!parse) continue;
     unsigned long start, end;
     char permissions[5] = {0};
     if (sscanf(line, "%lx-%lx %4s", &start, &end, permissions) == 3) visit(start, end, permissions, context);
@@ -94,7 +102,7 @@ static void addReadable(uintptr_t start, uintptr_t end, const char *permissions,
 
 static void refresh(void) {
   region_list_t fresh = {malloc(256 * sizeof(region_t)), 0, 256};
-  if (!cleak_for_each_mapping(addReadable, &fresh) || fresh.regions == NULL) {
+  if (!cleak_for_each_mapping_in("/proc/self/maps", addReadable, &fresh) || fresh.regions == NULL) {
     free(fresh.regions);
     return;
   }

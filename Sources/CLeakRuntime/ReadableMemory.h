@@ -25,10 +25,6 @@ void cleak_release_readable_regions(void);
 /// `cleak_release_readable_regions`: it takes no lock, so a guarded body may call it.
 bool cleak_is_readable_while_held(uintptr_t address, size_t length);
 
-/// Calls `visit` with each mapping of this process as `/proc/self/maps` lists it, in address
-/// order: its bounds and its permissions (`"rw-p"`). Returns 0 when the file cannot be read.
-int cleak_for_each_mapping(void (*visit)(uintptr_t start, uintptr_t end, const char *permissions, void *context), void *context);
-
 /// Runs `body` so that a SIGSEGV or SIGBUS it raises returns here (0) instead of ending the
 /// process, once `cleak_guard_reads_in_child` has run (a capture child); elsewhere simply runs it
 /// (1). Guarded bodies must not nest, take locks or allocate.

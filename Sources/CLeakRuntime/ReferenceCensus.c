@@ -194,7 +194,7 @@ static void serve(int request, int reply, uintptr_t stackLimit, cleak_capture_pr
   size_t tableCount = cleak_address_table_storage(table, 128);
   for (size_t index = 0; index < tableCount && index < 128; index++) exclude(&census, table[index].start, table[index].end);
   sortExcluded(&census);
-  uint64_t status = !swapInUse() && cleak_for_each_mapping(scanMapping, &census);
+  uint64_t status = !swapInUse() && cleak_for_each_mapping_in("/proc/self/maps", scanMapping, &census);
   if (fullyWritten(reply, &status, sizeof status) && status) fullyWritten(reply, census.results, resultBytes);
   _exit(0);
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LeakTestSupport
 import XCTest
 
 /// The shared Swift runtime (`libswiftCore.so`) the running tests loaded, as `/proc/self/maps`
@@ -12,11 +13,7 @@ struct SwiftRuntimeFile {
 
   /// The runtime of this test process.
   static func loaded() throws -> SwiftRuntimeFile {
-    // Read to the end: the kernel gives the file no size.
-    let maps = String(decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile(), as: UTF8.self)
-    let line = try XCTUnwrap(
-      maps.split(separator: "\n").first { $0.hasSuffix("/libswiftCore.so") }, "the tests run on no shared libswiftCore.so")
-    let path = String(line[try XCTUnwrap(line.firstIndex(of: "/"))...])
+    let path = try loadedSwiftRuntimePath()
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     return SwiftRuntimeFile(path: path, bytes: bytes, buildIDRange: try XCTUnwrap(buildIDRange(in: bytes), "\(path) has no build id"))
   }
@@ -33,7 +30,9 @@ struct SwiftRuntimeFile {
   }
 
   /// The descriptor of the first note named `GNU` of type `NT_GNU_BUILD_ID` (3) in the file's
-  /// first megabyte (the notes follow the ELF headers).
+  /// first megabyte (the notes follow the ELF headers). A search of the bytes, not the tool's
+  /// reader (`CELFBuildID`): it is the expectation the CLI's and the agent's build ids are
+  /// checked against, and it names where the id lies, to change it.
   private static func buildIDRange(in bytes: Data) -> Range<Int>? {
     let header: [UInt8] = [3, 0, 0, 0] + Array("GNU\0".utf8)
     let start = bytes.startIndex

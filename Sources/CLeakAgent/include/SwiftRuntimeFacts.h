@@ -4,12 +4,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ELFBuildID.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/// The most bytes of a GNU build id kept (linkers write 8, 16 or 20).
-#define CLEAK_AGENT_BUILD_ID_CAPACITY 64
 
 /// What this process's ELF images say about the Swift runtime it runs on and the one the agent
 /// was linked against, read by ``cleak_agent_read_swift_runtime_facts``; the agent decides from
@@ -27,7 +26,7 @@ typedef struct cleak_agent_swift_runtime_facts {
   /// it (malloc'd; NULL when none is loaded).
   char *loadedRuntimePath;
   /// Its build id, read from its notes in memory (`loadedRuntimeBuildIDLength` 0 when it has none).
-  unsigned char loadedRuntimeBuildID[CLEAK_AGENT_BUILD_ID_CAPACITY];
+  unsigned char loadedRuntimeBuildID[CLEAK_BUILD_ID_CAPACITY];
   size_t loadedRuntimeBuildIDLength;
   /// The newest `_SwiftStdlibVersion` it exports a property descriptor for (`6` and `3` for
   /// `v6_3_0`); both 0 when none was found.
@@ -39,7 +38,7 @@ typedef struct cleak_agent_swift_runtime_facts {
   /// linked against (malloc'd; NULL when none of those directories has it).
   char *agentRuntimePath;
   /// Its build id, read from the file's notes (`agentRuntimeBuildIDLength` 0 when it has none).
-  unsigned char agentRuntimeBuildID[CLEAK_AGENT_BUILD_ID_CAPACITY];
+  unsigned char agentRuntimeBuildID[CLEAK_BUILD_ID_CAPACITY];
   size_t agentRuntimeBuildIDLength;
 } cleak_agent_swift_runtime_facts;
 

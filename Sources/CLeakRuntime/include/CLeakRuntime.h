@@ -18,6 +18,17 @@ extern "C" {
 
 // MARK: - Memory
 
+/// Calls `visit` with each mapping that `mapsPath`, a file in the format of `/proc/PID/maps`,
+/// lists (this process's: `"/proc/self/maps"`), in its order: its bounds and its permissions
+/// (`"rw-p"`). Returns 0 when the file cannot be opened.
+///
+/// The C side's one reader of that format, for code that runs without Swift (a capture child,
+/// the census process); Swift code parses the text with `ProcessMapping` (HeapGraph). It reads
+/// with `fopen` and `fgets`, so it allocates.
+int cleak_for_each_mapping_in(const char *mapsPath,
+                              void (*visit)(uintptr_t start, uintptr_t end, const char *permissions, void *context),
+                              void *context);
+
 /// Re-reads this process's readable mappings now. The root scans below test pointer-like words
 /// against the mappings as of the last refresh: call it once before a capture's scans.
 void cleak_refresh_readable_regions(void);

@@ -1,7 +1,8 @@
 extension HeapProfile.Image {
   /// The executable mappings of a process as its `/proc/PID/maps` lists them (`text`): each
   /// mapping of a file with execute permission, the executable's (the file at `executable`)
-  /// first, then the others by address. Lines that are not mappings are skipped.
+  /// first, then the others by address. Lines that are not mappings are skipped; the lines are
+  /// read by `ProcessMapping`, and a path is as listed (a removed file's ends in ` (deleted)`).
   ///
   /// ```swift
   /// let images = HeapProfile.Image.executableMappings(
@@ -12,17 +13,10 @@ extension HeapProfile.Image {
   /// /app/Server 1000
   /// ```
   public static func executableMappings(procMaps text: String, executable: String?) -> [Self] {
-    var images: [Self] = []
-    for line in text.split(separator: "\n") {
-      let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-      guard fields.count == 6, fields[1].contains("x") else { continue }
-      let path = fields[5].drop { $0 == " " }
-      guard path.hasPrefix("/") else { continue }
-      let range = fields[0].split(separator: "-")
-      guard range.count == 2, let start = UInt64(range[0], radix: 16), let limit = UInt64(range[1], radix: 16),
-        let offset = UInt64(fields[2], radix: 16), start < limit
-      else { continue }
-      images.append(Self(start: start, limit: limit, fileOffset: offset, path: String(path)))
+    let images = ProcessMapping.mappings(inMaps: text).compactMap { mapping -> Self? in
+      // The pathname as listed: a removed executable keeps its ` (deleted)` here.
+      guard mapping.isExecutable, mapping.pathname.hasPrefix("/") else { return nil }
+      return Self(start: mapping.start, limit: mapping.end, fileOffset: mapping.offset, path: mapping.pathname)
     }
     let isExecutable = { (image: Self) in image.path == executable }
     return images.filter(isExecutable) + images.filter { !isExecutable($0) }.sorted { $0.start < $1.start }

@@ -144,12 +144,6 @@ package struct RootRegion: Sendable, Hashable {
   /// The readable and writable mappings of this process.
   private static func mappings() -> [(start: UInt, end: UInt)] {
     guard let text = text(of: "/proc/self/maps") else { return [] }
-    return text.split(separator: "\n").compactMap { line in
-      let fields = line.split(separator: " ", maxSplits: 2)
-      guard fields.count >= 2, fields[1].hasPrefix("rw") else { return nil }
-      let bounds = fields[0].split(separator: "-")
-      guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else { return nil }
-      return (start, end)
-    }
+    return ProcessMapping.mappings(inMaps: text).filter { $0.isReadable && $0.isWritable }.map { (UInt($0.start), UInt($0.end)) }
   }
 }
