@@ -57,17 +57,15 @@ nonisolated(unsafe) var keptContinuation: AsyncStream<Int>.Continuation?
 /// How many tasks of the barrier have arrived, and how many have left it.
 let arrived = Atomic<Int>(0)
 let left = Atomic<Int>(0)
+/// How many of the tasks that pass over the pool's threads at the end have run.
+let passed = Atomic<Int>(0)
 
 /// Returns once every thread of the cooperative pool has come back for new work, all at the same
 /// time: as many tasks as the pool has threads (one per processor) each wait until all have
 /// arrived. Each thread has then finished what it ran before: the tasks above asked their streams
-/// for the next element and wait, or ended. A thread of the pool that last ran the forgotten task
-/// also kept its address in a frame of the loop it waits in, and a capture takes a thread's stack
-/// words as roots (it cannot tell a stale word from a held one): the barrier's task runs over
-/// those words, as any program's later work does. Gives up waiting after ten seconds (a pool that is
-/// narrower than the processors), which leaves the words and the check to chance.
-func passOverEveryPoolThread() {
-  let width = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+/// for the next element and wait, or ended. Gives up waiting after ten seconds (a pool that is
+/// narrower than the processors).
+func waitForEveryPoolThread(width: Int) {
   let deadline = ContinuousClock.now + .seconds(10)
   for _ in 0..<width {
     Task.detached {
@@ -79,10 +77,32 @@ func passOverEveryPoolThread() {
   while left.load(ordering: .relaxed) < width && ContinuousClock.now < deadline { sched_yield() }
 }
 
+/// Runs twice as many tasks as the pool has threads, each holding its thread for a while, and
+/// returns once all have run. A thread of the pool that last ran the forgotten task keeps its
+/// address in a frame of the loop it waits in, and a capture takes a thread's stack words as
+/// roots (it cannot tell a stale word from a held one): the task would then look held. These
+/// tasks run on every thread of the pool and leave their own (freed) addresses there instead, as
+/// any program's later work does. The time each holds its thread is the point: it spreads them
+/// over the threads (a barrier alone left the word 2 to 5 times in 300 runs, these none).
+func passOverEveryPoolThread(width: Int) {
+  let passing = 2 * width
+  for _ in 0..<passing {
+    Task {
+      usleep(20_000)
+      passed.add(1, ordering: .relaxed)
+    }
+  }
+  let deadline = ContinuousClock.now + .seconds(10)
+  while passed.load(ordering: .relaxed) < passing && ContinuousClock.now < deadline { sched_yield() }
+  usleep(50_000)  // the last of them return to the pool
+}
+
 startForgottenStream()
 startKeptStream()
 startFinishedStream()
 let startedBy = ContinuousClock.now + .seconds(60)
 while started.load(ordering: .relaxed) < 3 && ContinuousClock.now < startedBy { sched_yield() }  // each took its first element
-passOverEveryPoolThread()
+let width = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+waitForEveryPoolThread(width: width)
+passOverEveryPoolThread(width: width)
 exit(0)
