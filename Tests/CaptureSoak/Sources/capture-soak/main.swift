@@ -182,9 +182,15 @@ while Date().timeIntervalSince(start) < seconds {
   captures += 2 + holders.count
 }
 stop.store(true, ordering: .relaxed)
-Thread.sleep(forTimeInterval: 0.5)
+// Waits until the threads have left their loops; then releases what they hold, and waits until
+// every object made is destroyed (cancelled sources release their handlers on their queue, tasks
+// end) or ten seconds pass, when what is left is the soak's finding.
+while workers.contains(where: { !$0.isFinished }) { Thread.sleep(forTimeInterval: 0.01) }
 for holder in holders { holder.nodes.removeAll() }
-Thread.sleep(forTimeInterval: 0.5)  // cancelled sources release their handlers on their queue, tasks end
+let settledBy = ContinuousClock.now + .seconds(10)
+while created.load(ordering: .relaxed) != destroyed.load(ordering: .relaxed) && ContinuousClock.now < settledBy {
+  Thread.sleep(forTimeInterval: 0.01)
+}
 AllocationTracker.stop()
 let c = created.load(ordering: .relaxed), d = destroyed.load(ordering: .relaxed)
 print(
