@@ -18,8 +18,9 @@ extension RunProtocol {
     package var processID: Int32
 
     /// The description of the process started with `arguments` (the executable's path first).
-    /// SwiftPM passes `swift test`'s own arguments on to Swift Testing's runner; the two that
-    /// `swift package leak-check` adds say nothing about the tests and are left out.
+    /// SwiftPM passes `swift test`'s own arguments on to Swift Testing's runner; where the tests
+    /// were built (`--scratch-path DIR`) and `--ignore-lock`, which `swift package leak-check`
+    /// adds, say nothing about the tests and are left out.
     package init(arguments: [String], processID: Int32) {
       var arguments = Self.withoutBuildLocation(arguments)
       if let first = arguments.first { arguments[0] = String(first.split(separator: "/").last ?? "") }
