@@ -29,6 +29,8 @@ struct LeakCheckRequest {
   /// Where `swift test` builds the tests, from the plugin's `--scratch-path` or `swift test`'s;
   /// `nil` for `swift test`'s default, the package's `.build`.
   var scratchPath: String?
+  /// The baseline named with `--baseline`, which the command that accepts findings names too.
+  var namedBaseline: String?
   var runOptions: [String] = []
   /// `swift test`'s arguments after `--`, without the configuration and scratch path.
   var testArguments: [String] = []
@@ -48,6 +50,10 @@ struct LeakCheckRequest {
         configuration = try Self.merge(Self.value(of: name, inlineValue, &options), into: configuration, option: "the configuration")
       case "--scratch-path":
         scratchPath = try Self.merge(Self.value(of: name, inlineValue, &options), into: scratchPath, option: "the scratch path")
+      case "--baseline":
+        let baseline = try Self.value(of: name, inlineValue, &options)
+        namedBaseline = baseline
+        runOptions += ["--baseline", baseline]
       case _ where Self.permissionOptions[name] != nil:
         if Self.permissionOptions[name] == true && inlineValue == nil { _ = options.next() }
       default: runOptions.append(option)
@@ -71,9 +77,8 @@ struct LeakCheckRequest {
     if let configuration, !Self.configurations.contains(configuration) {
       throw LeakCheckFailure("-c \(configuration): the configuration is debug or release")
     }
-    let namesBaseline = runOptions.contains { $0 == "--baseline" || $0.hasPrefix("--baseline=") }
     let hasBaseline = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent(Self.defaultBaseline).path)
-    if usesDefaultBaseline && !namesBaseline && (hasBaseline || runOptions.contains("--update-baseline")) {
+    if usesDefaultBaseline && namedBaseline == nil && (hasBaseline || runOptions.contains("--update-baseline")) {
       runOptions = ["--baseline", Self.defaultBaseline] + runOptions
     }
   }
@@ -84,11 +89,8 @@ struct LeakCheckRequest {
   /// `swift test`'s command line: `swift test --configuration release --ignore-lock --filter
   /// CartTests` (without `--configuration` in debug, `swift test`'s default).
   ///
-  /// `--ignore-lock`: the `swift package` that runs this plugin holds the lock of its scratch
-  /// path (the package's `.build`, where `swift test` builds too) until the plugin ends, and
-  /// `swift test` would wait for it forever. That process builds nothing meanwhile: it only
-  /// builds what the plugin asks for, and the plugin asks for nothing while the tests run. The
-  /// lock still keeps every other SwiftPM process out of `.build`, since `swift package` holds it.
+  /// `--ignore-lock`, because the `swift package` that runs the plugin holds the lock on `.build`
+  /// until the plugin ends, building nothing meanwhile (``LeakCheck`` says why that is safe).
   func testCommand(swift: String) -> [String] {
     [swift, "test"] + (testConfiguration == "debug" ? [] : ["--configuration", testConfiguration])
       + (scratchPath.map { ["--scratch-path", $0] } ?? [])
@@ -103,7 +105,8 @@ struct LeakCheckRequest {
   /// The command that accepts this run's findings into the baseline, for `run`'s messages:
   /// `swift package leak-check --update-baseline -c release -- --filter CartTests`.
   var acceptCommand: String {
-    (["swift package leak-check --update-baseline"] + (testConfiguration == "debug" ? [] : ["-c", testConfiguration])
+    (["swift package leak-check --update-baseline"] + (namedBaseline.map { ["--baseline", $0] } ?? [])
+      + (testConfiguration == "debug" ? [] : ["-c", testConfiguration])
       + (scratchPath.map { ["--scratch-path", $0] } ?? []) + (testArguments.isEmpty ? [] : ["--"] + testArguments))
       .joined(separator: " ")
   }
