@@ -41,10 +41,12 @@ import PackagePlugin
 ///   dropping their output.
 /// - The package's `.build` holds what `swift build` and `swift test` built already. A scratch
 ///   path of the plugin's own would build the package and its dependencies once more.
-/// - The plugin builds nothing in the tests' configuration itself (except `-c release`, where the
-///   tool is): after a build the plugin asks for, the next `swift test` in that configuration may
-///   take up the build plan SwiftPM made for it, and then builds every product of this package
-///   (the tool, its agent, the demo) in debug too, minutes on a small machine.
+/// - The plugin builds nothing in the tests' configuration itself (but with `-c release`, where
+///   the tool is built): after a build the plugin asks for, the next `swift test` in that
+///   configuration may take up the build plan SwiftPM made for it, and build every product of
+///   this package in that configuration too; in debug, that is the tool and its agent built a
+///   second time, minutes on a small machine. Hence no `.inherit` build to learn the
+///   configuration `swift package` was given.
 /// - `--ignore-lock`: the `swift package` that runs the plugin holds the lock on its scratch path
 ///   until the plugin ends, so `swift test` would wait for it forever. That process builds only
 ///   what the plugin asks for, and the plugin asks for nothing while the tests run; every other
