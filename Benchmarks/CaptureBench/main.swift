@@ -31,7 +31,7 @@ let flag = Flag()
 for _ in 0..<threads {
   Thread.detachNewThread {
     var x: UInt64 = 1
-    while !flag.stop { for _ in 0..<10_000 { x = x &* 6364136223846793005 &+ 1442695040888963407 } }
+    while !flag.stop { for _ in 0..<10_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 } }
     if x == 42 { print(x) }
   }
 }

@@ -12,7 +12,8 @@ import LeakBenchmarkSupport
 
 /// Bad usage: says what is wrong and exits with 64 (EX_USAGE), never a crash.
 func usageError(_ message: String) -> Never {
-  let text = "heap-synth: \(message)\nusage: heap-synth [--objects N] [--references N] [--cycles N] "
+  let text =
+    "heap-synth: \(message)\nusage: heap-synth [--objects N] [--references N] [--cycles N] "
     + "[--dense-components N] [--dense-size N] [--seed N] [--output FILE] [--manifest FILE]\n"
   _ = text.withCString { write(2, $0, strlen($0)) }
   exit(64)

@@ -110,7 +110,10 @@ let withBlocks = (0..<11).map { _ in captureTime() }
 let withoutTasks = (0..<11).map { _ in captureTime() }
 let sleepers = (0..<1_000).map { _ in
   let item = Item()
-  return Task { try? await Task.sleep(for: .seconds(3600)); item.value += 1 }
+  return Task {
+    try? await Task.sleep(for: .seconds(3600))
+    item.value += 1
+  }
 }
 Thread.sleep(forTimeInterval: 0.5)  // until they all sleep
 let withTasks = (0..<11).map { _ in captureTime() }
@@ -136,7 +139,6 @@ let trackedTest = trackedTimes.min() ?? 0
 var sink = 0
 let plainBody = best { milliseconds { sink &+= allocateAndFree(10_000) } }
 let checkedBody = best { milliseconds { withLeakChecking { sink &+= allocateAndFree(10_000) } } }
-
 
 func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 print(

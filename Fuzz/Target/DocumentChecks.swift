@@ -162,20 +162,21 @@ func markdownTableHasRows(_ text: String, _ rows: Int) -> Bool {
   let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
   guard let header = lines.firstIndex(of: "| --- | --- | --- | --- |") else { return rows == 0 }
   let body = lines[(header + 1)...].prefix { !$0.isEmpty }
-  return body.count == rows && body.allSatisfy { row in
-    var pipes = 0
-    var escaped = false
-    for scalar in row.unicodeScalars {
-      if escaped {
-        escaped = false
-      } else if scalar == "\\" {
-        escaped = true
-      } else if scalar == "|" {
-        pipes += 1
+  return body.count == rows
+    && body.allSatisfy { row in
+      var pipes = 0
+      var escaped = false
+      for scalar in row.unicodeScalars {
+        if escaped {
+          escaped = false
+        } else if scalar == "\\" {
+          escaped = true
+        } else if scalar == "|" {
+          pipes += 1
+        }
       }
+      return pipes == 5 && row.hasPrefix("| ") && row.hasSuffix(" |")
     }
-    return pipes == 5 && row.hasPrefix("| ") && row.hasSuffix(" |")
-  }
 }
 
 extension UInt8 {

@@ -95,18 +95,24 @@ enum Agent {
   /// while the program runs (until the exit capture stops the tracker).
   private static func startTakingSnapshotsOnInterval() {
     var thread = pthread_t()
-    let started = pthread_create(&thread, nil, { _ in
-      guard let interval = Agent.settings.snapshotInterval else { return nil }
-      var pause = timespec(tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1_000_000_000))
-      while AllocationTracker.isRunning {
-        var remaining = timespec()
-        while nanosleep(&pause, &remaining) != 0 && errno == EINTR { pause = remaining }
-        pause = timespec(tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1_000_000_000))
-        Agent.captureOnSignal()
-      }
-      return nil
-    }, nil)
-    if started == 0 { pthread_detach(thread) } else { complain("cannot start the thread that takes snapshots every \(settings.snapshotInterval ?? 0) s") }
+    let started = pthread_create(
+      &thread, nil,
+      { _ in
+        guard let interval = Agent.settings.snapshotInterval else { return nil }
+        var pause = timespec(tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1_000_000_000))
+        while AllocationTracker.isRunning {
+          var remaining = timespec()
+          while nanosleep(&pause, &remaining) != 0 && errno == EINTR { pause = remaining }
+          pause = timespec(tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1_000_000_000))
+          Agent.captureOnSignal()
+        }
+        return nil
+      }, nil)
+    if started == 0 {
+      pthread_detach(thread)
+    } else {
+      complain("cannot start the thread that takes snapshots every \(settings.snapshotInterval ?? 0) s")
+    }
   }
 
   /// A watched signal, on the agent's thread: the snapshot signal takes a snapshot, a
@@ -151,7 +157,8 @@ enum Agent {
       var (snapshot, _) = AllocationTracker.captureWholeProcess(process: processDescription())
       let duration = describeThisProcess(in: &snapshot, capturedSince: start)
       let encoding = snapshot.encodingChosenBySize
-      let path = "\(settings.snapshotDirectory)/"
+      let path =
+        "\(settings.snapshotDirectory)/"
         + RunProtocol.liveSnapshotFileName(
           program: settings.programName, processID: settings.processID, number: taken, isJSON: encoding == .json)
       do {
@@ -159,7 +166,8 @@ enum Agent {
         let process = RunProtocol.ProcessDescription(arguments: [settings.programName], processID: settings.processID)
         var written = path
         if settings.writesProfiles {
-          let profile = "\(settings.snapshotDirectory)/"
+          let profile =
+            "\(settings.snapshotDirectory)/"
             + RunProtocol.liveProfileFileName(program: settings.programName, processID: settings.processID, number: taken)
           if writeHeapProfile(of: snapshot, to: profile) { written += " (heap profile \(profile))" }
         }

@@ -86,7 +86,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
       text = "\(typeName) (0x\(String(address, radix: 16))) is still alive \(seconds) s after the test.\n"
     }
     if isTask, let waitingTask {
-      let names = NameStyle.readable(forTypeNames: [waitingTask.waitsIn] + waitingTask.runs + [waitingTask.createdAt?.symbol].compactMap { $0 })
+      let names = NameStyle.readable(
+        forTypeNames: [waitingTask.waitsIn] + waitingTask.runs + [waitingTask.createdAt?.symbol].compactMap { $0 })
       return text + Self.describeLeftTask(waitingTask, path: retainingPath, names: names)
     } else if isTask {  // it runs: only its creation is known
       return text + (allocationSite.map { "It was made at \(names.frame($0)).\n" } ?? "")
@@ -122,7 +123,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
         let phrase = SitePhrase.of(kind: .closureContext, typeName: step.typeName)
         if let location = step.closureSite?.sourceLocation { text += "    - \(names.type(step.typeName)) \(phrase) \(location)\n" }
       }
-      text += waitingTask == nil
+      text +=
+        waitingTask == nil
         ? "Release it from there when the test ends, or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
         : "End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
     } else if let retainingPath, case .root(let kind, _) = retainingPath.origin, kind != .external {
@@ -157,11 +159,13 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     case .path:
       text += "They are retained through:\n  \(growth.origin ?? "root"): \(names.chain(growth.links))\n"
       if let growing = growth.growing {
-        text += "  growing: \(names.link(type: growing.typeName, reference: growing.reference))"
+        text +=
+          "  growing: \(names.link(type: growing.typeName, reference: growing.reference))"
           + (growth.growsInSize ? " (its own size: values in the collections it owns)\n" : "\n")
       }
       if growth.origin == RootKind.external.rawValue {
-        text += "  where what holds the first object was not captured: an object made before the allocation tracker started, "
+        text +=
+          "  where what holds the first object was not captured: an object made before the allocation tracker started, "
           + "a task, a thread's stack, or memory the tracker does not see\n"
       }
     case .leak:
@@ -170,7 +174,8 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     for site in growth.addedAt {
       text += "They were allocated at \(names.frame(site.site)): \(site.count) object\(site.count == 1 ? "" : "s").\n"
     }
-    text += growth.kind == .path
+    text +=
+      growth.kind == .path
       ? "Release what an iteration adds once it is done with it, or bound what grows; allow the path (LeakCheckConfiguration.allowedReferences) if that is by design."
       : "Break one strong reference of the cycle (a [weak self] capture, a weak delegate, removing the handler when done)."
     return text

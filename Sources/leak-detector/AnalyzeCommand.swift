@@ -44,7 +44,8 @@ struct AnalyzeCommand: ParsableCommand {
   @OptionGroup var analysis: AnalysisOptions
 
   @Option(
-    help: "The report format: text or html for people, json for machines, dot for Graphviz, sarif for code scanning, junit or markdown for CI.")
+    help:
+      "The report format: text or html for people, json for machines, dot for Graphviz, sarif for code scanning, junit or markdown for CI.")
   var format: Format = .text
 
   @Flag(help: "List the cycles of dependencies' types still reachable too, instead of counting them in one line (text, HTML, Markdown).")

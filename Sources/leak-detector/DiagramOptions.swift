@@ -27,7 +27,9 @@ struct DiagramOptions: ParsableArguments {
     case .builtIn: return nil
     case .auto: return dot.map { path in { Self.draw($0, with: path) } }
     case .graphviz:
-      guard let dot else { throw InputFailure(message: "dot: --layout graphviz needs Graphviz's dot on the PATH (apt-get install graphviz)") }
+      guard let dot else {
+        throw InputFailure(message: "dot: --layout graphviz needs Graphviz's dot on the PATH (apt-get install graphviz)")
+      }
       return { Self.draw($0, with: dot) }
     }
   }

@@ -43,13 +43,15 @@ struct GrowthCommand: ParsableCommand {
 
   func validate() throws {
     guard snapshots.count >= 3 else {
-      throw ValidationError("growth needs at least three snapshots (two give one step, which cannot tell growth from noise); got \(snapshots.count).")
+      throw ValidationError(
+        "growth needs at least three snapshots (two give one step, which cannot tell growth from noise); got \(snapshots.count).")
     }
     guard !snapshots.contains(standardInputArgument) else {
       throw ValidationError("growth reads snapshots from files only, not from standard input ('-').")
     }
     if let minGrowingSteps, !(1...(snapshots.count - 1)).contains(minGrowingSteps) {
-      throw ValidationError("--min-growing-steps must be between 1 and \(snapshots.count - 1) (the number of steps), not \(minGrowingSteps).")
+      throw ValidationError(
+        "--min-growing-steps must be between 1 and \(snapshots.count - 1) (the number of steps), not \(minGrowingSteps).")
     }
   }
 

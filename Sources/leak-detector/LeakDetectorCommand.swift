@@ -27,7 +27,9 @@ struct LeakDetectorCommand: ParsableCommand {
       \(ExitStatus.helpTable)
       """,
     version: "leak-detector \(version)",  // main() prints the whole `versionText` (it reads files)
-    subcommands: [AnalyzeCommand.self, DiffCommand.self, GrowthCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self]
+    subcommands: [
+      AnalyzeCommand.self, DiffCommand.self, GrowthCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self,
+    ]
   )
 
   /// The tool's version, in `--version` and reports.

@@ -25,7 +25,8 @@ struct OutputOptions: ParsableArguments {
   var fullNames = false
 
   @Flag(
-    help: "Show the text of dictionary keys in labels (pending[\"https://…\"]); reports, and baselines written from them, show pending[…] otherwise, as they are made to be shared. Fingerprints never depend on it."
+    help:
+      "Show the text of dictionary keys in labels (pending[\"https://…\"]); reports, and baselines written from them, show pending[…] otherwise, as they are made to be shared. Fingerprints never depend on it."
   )
   var showData = false
 

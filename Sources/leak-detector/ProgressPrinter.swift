@@ -77,7 +77,8 @@ final class ProgressPrinter {
     let clamped = min(max(fraction, 0), 1)
     let filled = Int((clamped * 20).rounded(.down))
     let percent = Int((clamped * 100).rounded(.down))
-    return String(repeating: "━", count: filled) + String(repeating: "─", count: 20 - filled) + " " + (percent < 10 ? "  " : percent < 100 ? " " : "")
+    return String(repeating: "━", count: filled) + String(repeating: "─", count: 20 - filled) + " "
+      + (percent < 10 ? "  " : percent < 100 ? " " : "")
       + "\(percent)%"
   }
 

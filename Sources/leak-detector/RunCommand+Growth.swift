@@ -25,7 +25,9 @@ extension RunCommand {
       }
       var options = HeapAnalysis.Options()
       options.ownCode = gating.sourceRoot.ownCode
-      let tallies = try files.map { path in HeapTally(analysis: HeapAnalysis(graph: ObjectGraph(gating.output.shareable(try loadSnapshot(path))), options: options)) }
+      let tallies = try files.map { path in
+        HeapTally(analysis: HeapAnalysis(graph: ObjectGraph(gating.output.shareable(try loadSnapshot(path))), options: options))
+      }
       let growth = HeapGrowth(tallies: tallies)
       grew = grew || growth.hasGrowth
       stream.write("Growth of \(process.description):\n")

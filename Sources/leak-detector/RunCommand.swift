@@ -65,20 +65,23 @@ struct RunCommand: ParsableCommand {
       valueName: "pattern"))
   var processPatterns: [String] = []
 
-  @Option(help: ArgumentHelp(
-    "Keep the exit snapshot at this path (numbered when several processes are checked): JSON, or binary from 100,000 objects.",
-    valueName: "path"))
+  @Option(
+    help: ArgumentHelp(
+      "Keep the exit snapshot at this path (numbered when several processes are checked): JSON, or binary from 100,000 objects.",
+      valueName: "path"))
   var snapshot: String?
 
   @Option(help: ArgumentHelp("Write the exit snapshot in this encoding instead of choosing by size.", valueName: "encoding"))
   var snapshotEncoding: HeapSnapshot.FileEncoding?
 
-  @Option(help: ArgumentHelp(
-    "Write the heap profile (pprof) of each checked process at exit to this path (numbered as --snapshot is), and one beside each signal and interval snapshot.",
-    valueName: "path"))
+  @Option(
+    help: ArgumentHelp(
+      "Write the heap profile (pprof) of each checked process at exit to this path (numbered as --snapshot is), and one beside each signal and interval snapshot.",
+      valueName: "path"))
   var profile: String?
 
-  @Option(help: ArgumentHelp("On this signal (USR2, SIGUSR1, 12…), each checked process writes a snapshot and runs on.", valueName: "signal"))
+  @Option(
+    help: ArgumentHelp("On this signal (USR2, SIGUSR1, 12…), each checked process writes a snapshot and runs on.", valueName: "signal"))
   var snapshotSignal: String?
 
   @Option(help: ArgumentHelp("Where signal and interval snapshots are written (default: the current directory).", valueName: "directory"))
@@ -93,7 +96,10 @@ struct RunCommand: ParsableCommand {
       valueName: "bytes"))
   var sampleInterval: Int?
 
-  @Flag(help: "When the program ends, report what grew in every step over each process's signal and interval snapshots (at least three), as `growth` does.")
+  @Flag(
+    help:
+      "When the program ends, report what grew in every step over each process's signal and interval snapshots (at least three), as `growth` does."
+  )
   var growth = false
 
   @Option(help: ArgumentHelp("A suppression file (repeatable): lines like `type MyApp.Cache*  # why`.", valueName: "file"))
@@ -130,7 +136,8 @@ struct RunCommand: ParsableCommand {
       throw ValidationError("--sample-interval must be between 1 and 2^40 bytes, not \(sampleInterval).")
     }
     if growth && snapshotInterval == nil && snapshotSignal == nil {
-      throw ValidationError("--growth compares the snapshots taken while the program runs: add --snapshot-interval SECONDS or --snapshot-signal SIGNAL.")
+      throw ValidationError(
+        "--growth compares the snapshots taken while the program runs: add --snapshot-interval SECONDS or --snapshot-signal SIGNAL.")
     }
   }
 
@@ -160,7 +167,8 @@ struct RunCommand: ParsableCommand {
         throw ExitStatus.inputError
       }
       throw InputFailure(
-        message: "no process matched --process \(checkedProcessPatterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
+        message:
+          "no process matched --process \(checkedProcessPatterns.joined(separator: ", ")) and exited normally, so nothing was checked; "
           + "name the Swift processes to check with --process")
     }
     if let profile { writeExitProfiles(of: captures.map(\.processID), runDirectory: directory.path, to: profile) }
@@ -179,9 +187,10 @@ struct RunCommand: ParsableCommand {
   /// Fails before the program runs when a file the run writes would have no directory to go to
   /// (the snapshots, profiles and reports), rather than after a long program has run.
   private func checkDestinations() throws(InputFailure) {
-    let files = [("--snapshot", snapshot), ("--profile", profile), ("--output", gating.output.output)]
+    let files =
+      [("--snapshot", snapshot), ("--profile", profile), ("--output", gating.output.output)]
       + gating.reports.map { ("--report", Optional($0.path)) }
-    for case let (option, path?) in files { try checkWritableParent(of: path, for: option) }
+    for case (let option, let path?) in files { try checkWritableParent(of: path, for: option) }
     if snapshotSignal != nil || snapshotInterval != nil {
       try checkWritableDirectory(snapshotDirectory, of: snapshotDirectory, for: "--snapshot-directory")
     }
@@ -214,7 +223,8 @@ struct RunCommand: ParsableCommand {
     // call), and a library loaded after start-up finds room there only in glibc's surplus, 512
     // bytes by default: the surplus is raised for the program's processes (a setting of the
     // program's own, after it, wins).
-    environment["GLIBC_TUNABLES"] = "glibc.rtld.optional_static_tls=8192" + (getenv("GLIBC_TUNABLES").map { ":" + String(cString: $0) } ?? "")
+    environment["GLIBC_TUNABLES"] =
+      "glibc.rtld.optional_static_tls=8192" + (getenv("GLIBC_TUNABLES").map { ":" + String(cString: $0) } ?? "")
     environment["LD_PRELOAD"] = loader + (getenv("LD_PRELOAD").map { ":" + String(cString: $0) } ?? "")
     return environment
   }
@@ -337,7 +347,8 @@ struct RunCommand: ParsableCommand {
       }
       agent = found
     }
-    let loader = String(agent[..<(agent.lastIndex(of: "/").map { agent.index(after: $0) } ?? agent.startIndex)]) + "libLeakDetectorPreload.so"
+    let loader =
+      String(agent[..<(agent.lastIndex(of: "/").map { agent.index(after: $0) } ?? agent.startIndex)]) + "libLeakDetectorPreload.so"
     guard access(loader, R_OK) == 0 else {
       throw InputFailure(
         message: "\(loader): the agent's loader is missing beside the agent; build it with "

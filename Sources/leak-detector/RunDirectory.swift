@@ -105,7 +105,9 @@ struct RunDirectory {
   /// that is not a refusal is skipped).
   func refusals() -> [RunReport.Refusal] {
     files.entries().compactMap { name -> RunReport.Refusal? in
-      guard let processID = RunReport.Refusal.processID(ofFile: name), let bytes = try? readFile("\(files.path)/\(name)") else { return nil }
+      guard let processID = RunReport.Refusal.processID(ofFile: name), let bytes = try? readFile("\(files.path)/\(name)") else {
+        return nil
+      }
       return RunReport.Refusal(fileBytes: bytes, processID: processID)
     }.sorted { $0.processID < $1.processID }
   }

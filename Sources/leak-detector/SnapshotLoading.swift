@@ -15,7 +15,9 @@ func loadSnapshot(_ path: String, progress: ProgressPrinter? = nil) throws -> He
 }
 
 /// Reads and parses a snapshot in either encoding (told by its first bytes), and says which.
-func loadSnapshotFile(_ path: String, progress: ProgressPrinter? = nil) throws -> (snapshot: HeapSnapshot, encoding: HeapSnapshot.FileEncoding) {
+func loadSnapshotFile(_ path: String, progress: ProgressPrinter? = nil) throws -> (
+  snapshot: HeapSnapshot, encoding: HeapSnapshot.FileEncoding
+) {
   let name = inputName(path)
   // A file is decoded as it is read, so that its bytes and its columns are never in memory side
   // by side. A JSON file that cannot be read so (its references before its objects, or any

@@ -81,7 +81,9 @@ final class GzipTests: XCTestCase {
     let fastest = try gzip.run(["-1", "-c"], input: serialized).output
     let standard = try gzip.run(["-6", "-c"], input: serialized).output
     XCTAssertEqual(try ExternalTool.gunzip(ours), serialized)
-    print("profile of 2,000 stacks: \(serialized.count) bytes, gzipped by zlib \(ours.count), by gzip -1 \(fastest.count), -6 \(standard.count)")
+    print(
+      "profile of 2,000 stacks: \(serialized.count) bytes, gzipped by zlib \(ours.count), by gzip -1 \(fastest.count), -6 \(standard.count)"
+    )
     XCTAssertLessThan(Double(ours.count), Double(fastest.count) * 1.05, "zlib's level 1 is gzip -1's")
     XCTAssertLessThan(Double(ours.count), Double(standard.count) * 1.15, "and close to the standard level's")
   }

@@ -87,7 +87,8 @@ final class BaselineReadingTests: XCTestCase {
   func testReading_emptyFile_saysItIsEmpty() {
     let error = baselineError("")
     XCTAssertNil(error?.location)
-    XCTAssertTrue(error?.description.hasPrefix("the file is empty (0 bytes): a baseline is a JSON object") ?? false, "\(String(describing: error))")
+    XCTAssertTrue(
+      error?.description.hasPrefix("the file is empty (0 bytes): a baseline is a JSON object") ?? false, "\(String(describing: error))")
   }
 
   func testReading_invalidJSON_namesTheMemberLineAndColumn() {
@@ -130,7 +131,8 @@ final class BaselineReadingTests: XCTestCase {
   // MARK: - Not a baseline
 
   func testReading_topLevelArray_isNotABaseline() {
-    assertError("[]", path: "", line: 1, column: 1, problem: "expected a JSON object with \"formatVersion\" and \"accepted\", found an array")
+    assertError(
+      "[]", path: "", line: 1, column: 1, problem: "expected a JSON object with \"formatVersion\" and \"accepted\", found an array")
   }
 
   func testReading_missingTopLevelMembers_areNamed() {

@@ -32,7 +32,9 @@ final class BinaryCodingTests: XCTestCase {
   func testProcessFields_roundTripInBothEncodings_andStripRemovesWhoItWas() throws {
     let base = try sampleSnapshot()
     XCTAssertEqual(base.binaryBytes()[4], 4, "no process field, no version 5")
-    let variants: [(Int32?, [String]?, Int?)] = [(4242, nil, nil), (nil, ["/srv/Server", "--port", "8080"], nil), (nil, nil, 0), (7, [], 412)]
+    let variants: [(Int32?, [String]?, Int?)] = [
+      (4242, nil, nil), (nil, ["/srv/Server", "--port", "8080"], nil), (nil, nil, 0), (7, [], 412),
+    ]
     for (processID, arguments, milliseconds) in variants {
       var snapshot = base
       snapshot.metadata.processID = processID

@@ -8,7 +8,9 @@ final class BytewiseSearchTests: XCTestCase {
       XCTAssertTrue(symbol.containsBytes(word), word)
       XCTAssertEqual(symbol.containsBytes(word), symbol.contains(word), word)
     }
-    for word in ["__allocating_init()!", "App.Feeds", "XCTest", "(1) await resume partial function for App.Feed.__allocating_init() -> App.Feed."] {
+    for word in [
+      "__allocating_init()!", "App.Feeds", "XCTest", "(1) await resume partial function for App.Feed.__allocating_init() -> App.Feed.",
+    ] {
       XCTAssertFalse(symbol.containsBytes(word), word)
     }
     XCTAssertTrue("Café.naïve() in Tëst".containsBytes("ïve() in T"))

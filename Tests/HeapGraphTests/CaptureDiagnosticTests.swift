@@ -5,8 +5,9 @@ import XCTest
 /// written before they existed still read, and their sentences stay where old readers find them.
 final class CaptureDiagnosticTests: XCTestCase {
   private let typed: [CaptureDiagnostic] = [
-    CaptureDiagnostic(kind: .captureFailed, message: "the capture process exited with status 3 without sending its result; captured again", count: 1),
-    UnbalancedRetain(typeName: "Retains.DroppedRetain", address: 0x55d1c2a3e8f0, count: 2).diagnostic,
+    CaptureDiagnostic(
+      kind: .captureFailed, message: "the capture process exited with status 3 without sending its result; captured again", count: 1),
+    UnbalancedRetain(typeName: "Retains.DroppedRetain", address: 0x55d1_c2a3_e8f0, count: 2).diagnostic,
     CaptureDiagnostic(message: "a sentence without a record"),
     CaptureDiagnostic(kind: "a-kind-of-a-later-version", message: "kept as it is", typeName: "App.Feed"),
     CaptureDiagnostic(kind: .objectLimit, message: "the search stopped after 3 objects (Configuration.maxObjects)", count: 3),
@@ -14,7 +15,7 @@ final class CaptureDiagnosticTests: XCTestCase {
 
   private func snapshot(diagnostics: [CaptureDiagnostic]) -> HeapSnapshot {
     var builder = HeapSnapshot.Builder(metadata: .init(tool: "test"))
-    builder.addObject(id: 1, type: "Retains.DroppedRetain", address: 0x55d1c2a3e8f0)
+    builder.addObject(id: 1, type: "Retains.DroppedRetain", address: 0x55d1_c2a3_e8f0)
     var snapshot = builder.snapshot
     snapshot.metadata.diagnosticRecords = diagnostics
     return snapshot

@@ -55,7 +55,7 @@ final class CycleFinderTests: XCTestCase {
 
   func testCycleFinder_commonParent_findsBothCycles() {
     let heap = TestHeap("Parent.a -> A; Parent.b -> B; A.parent -> Parent; B.parent -> Parent")
-    XCTAssertEqual(heap_cycles(heap), [["Parent", "A"], ["Parent", "B"]])
+    XCTAssertEqual(heapCycles(heap), [["Parent", "A"], ["Parent", "B"]])
   }
 
   func testCycleFinder_candidateOutsideTheCycle_findsTheCycleItReaches() {
@@ -72,14 +72,14 @@ final class CycleFinderTests: XCTestCase {
 
   func testCycleFinder_objectInTwoCycles_findsBoth() {
     let heap = TestHeap("A.b -> B; B.a -> A; B.c -> C; C.b -> B")
-    XCTAssertEqual(heap_cycles(heap), [["A", "B"], ["B", "C"]])
+    XCTAssertEqual(heapCycles(heap), [["A", "B"], ["B", "C"]])
   }
 
   func testCycleFinder_sevenNodeGraph_findsItsThreeCycles() {
     // FBRetainCycleDetector's example: 1→2, 1→3, 2→4, 2→5, 3→1, 5→6, 4→1, 5→7, 7→2.
     let heap = TestHeap(
       "N#1 -> N#2; N#1 -> N#3; N#2 -> N#4; N#2 -> N#5; N#3 -> N#1; N#5 -> N#6; N#4 -> N#1; N#5 -> N#7; N#7 -> N#2")
-    XCTAssertEqual(heap_cycles(heap), [["N#1", "N#3"], ["N#1", "N#2", "N#4"], ["N#2", "N#5", "N#7"]])
+    XCTAssertEqual(heapCycles(heap), [["N#1", "N#3"], ["N#1", "N#2", "N#4"], ["N#2", "N#5", "N#7"]])
   }
 
   func testCycleFinder_cycleThroughCollectionElement_labelsTheElement() {
@@ -151,7 +151,7 @@ final class CycleFinderTests: XCTestCase {
   func testCycleFinder_globalVisitedSetBlindSpot_findsEveryCycle() {
     // FBRetainCycleDetector's visited set never reports A→B→C→A here.
     let heap = TestHeap("A.c -> C; C.a -> A; A.b -> B; B.c -> C")
-    XCTAssertEqual(heap_cycles(heap), [["A", "C"], ["A", "B", "C"]])
+    XCTAssertEqual(heapCycles(heap), [["A", "C"], ["A", "B", "C"]])
   }
 
   func testCycleFinder_millionObjectChain_doesNotOverflowTheStack() {
@@ -242,7 +242,7 @@ final class CycleFinderTests: XCTestCase {
 
   // MARK: - Helpers
 
-  private func heap_cycles(_ heap: TestHeap) -> [[String]] {
+  private func heapCycles(_ heap: TestHeap) -> [[String]] {
     cycles(heap).cycles.map { cycle in rotatedToSmallestID(cycle.elements.map(\.objectID)).map(heap.name(of:)) }
   }
 }

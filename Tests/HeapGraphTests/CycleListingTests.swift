@@ -12,9 +12,11 @@ final class CycleListingTests: XCTestCase {
   /// The server's heap; `withRoots: false` drops every root, `withStacks: false` every stack.
   private func serverHeap(withRoots: Bool = true, withStacks: Bool = true) -> HeapSnapshot {
     var builder = HeapSnapshot.Builder(metadata: .init(process: "Server"))
-    let framework = StackFrame(symbol: "NIOCore.ChannelPipeline.init() -> NIOCore.ChannelPipeline", file: Self.nio + "/ChannelPipeline.swift", line: 1064)
+    let framework = StackFrame(
+      symbol: "NIOCore.ChannelPipeline.init() -> NIOCore.ChannelPipeline", file: Self.nio + "/ChannelPipeline.swift", line: 1064)
     let own = StackFrame(symbol: "App.Server.accept() -> ()", file: Self.package + "/Sources/App/Server.swift", line: 20)
-    let test = StackFrame(symbol: "AppTests.ServerTests.testRoute() -> ()", file: Self.package + "/Tests/AppTests/ServerTests.swift", line: 9)
+    let test = StackFrame(
+      symbol: "AppTests.ServerTests.testRoute() -> ()", file: Self.package + "/Tests/AppTests/ServerTests.swift", line: 9)
     if withStacks {
       builder.addStack(id: 1, frames: [framework])  // the framework's own connections
       builder.addStack(id: 2, frames: [framework, own])  // a pipeline the package's code made
@@ -143,7 +145,8 @@ final class CycleListingTests: XCTestCase {
 
   /// Without stacks and with no own module known, every cycle could be the user's: none is folded.
   func testText_noOwnFrameAnywhere_foldsNothing() {
-    for text in [analysis(serverHeap(withStacks: false)).renderText(), analysis(serverHeap(), packageDirectory: "/elsewhere").renderText()] {
+    for text in [analysis(serverHeap(withStacks: false)).renderText(), analysis(serverHeap(), packageDirectory: "/elsewhere").renderText()]
+    {
       XCTAssertFalse(text.contains("more components of dependencies' types"), text)
       XCTAssertTrue(text.contains("Component 3: 2 objects, 1 cycle (still reachable)\n  1) "), text)
     }
@@ -156,7 +159,10 @@ final class CycleListingTests: XCTestCase {
     XCTAssertFalse(text.contains("more components of dependencies' types"), text)
     XCTAssertFalse(text.contains("still reachable"), text)
     let order = positions(
-      of: ["1) NIOCore.ChannelHandlerContext.next", "1) Handler.session", "1) Cache.entries[0]", "1) NIOCore.Timer.handler", "Leaks: the snapshot lists no roots"],
+      of: [
+        "1) NIOCore.ChannelHandlerContext.next", "1) Handler.session", "1) Cache.entries[0]", "1) NIOCore.Timer.handler",
+        "Leaks: the snapshot lists no roots",
+      ],
       in: text)
     XCTAssertEqual(order, order.sorted(), text)
   }
@@ -174,7 +180,9 @@ final class CycleListingTests: XCTestCase {
     let analysis = analysis(serverHeap())
     let markdown = analysis.renderMarkdown()
     let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| new |") }
-    XCTAssertEqual(rows.map { $0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces) }, ["leak", "leak", "cycle", "cycle", "cycle", "cycle"], markdown)
+    XCTAssertEqual(
+      rows.map { $0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces) }, ["leak", "leak", "cycle", "cycle", "cycle", "cycle"],
+      markdown)
     let cacheLeak = try XCTUnwrap(analysis.leaks.leakGroups.first { $0.summary.contains("App.Cache") })
     XCTAssertTrue(markdown.contains("Cache.entries[0] → Entry.owner → Cache (leaked: leak \(cacheLeak.fingerprint)) |"), markdown)
     XCTAssertTrue(markdown.contains("\n1 more component of dependencies' types still reachable"), markdown)
@@ -184,7 +192,10 @@ final class CycleListingTests: XCTestCase {
 
   func testHTML_leaksBeforeCycles_frameworkFoldedUnlessAllCycles() {
     let html = analysis(serverHeap()).renderHTML()
-    let order = positions(of: ["<section id=\"leaks\">", "<section id=\"cycles\">", "(leaked: leak group", "(still reachable)", "more components of dependencies"], in: html)
+    let order = positions(
+      of: [
+        "<section id=\"leaks\">", "<section id=\"cycles\">", "(leaked: leak group", "(still reachable)", "more components of dependencies",
+      ], in: html)
     XCTAssertEqual(order, order.sorted())
     XCTAssertFalse(analysis(serverHeap()).renderHTML(allCycles: true).contains("more components of dependencies"))
     let withoutRoots = analysis(serverHeap(withRoots: false)).renderHTML()

@@ -54,10 +54,12 @@ final class CycleReportTests: XCTestCase {
       references.shuffle(using: &random)
     }
     var builder = HeapSnapshot.Builder(metadata: .init(tool: "CycleReportTests", createdAt: "2026-11-22T10:00:00Z", process: "Sample"))
-    builder.addStack(id: 1, frames: [
-      StackFrame(pc: 0x55d0c1, symbol: "swift_allocObject"),
-      StackFrame(pc: 0x55d0c8, symbol: "MyApp.makeFeed() -> MyApp.Feed", file: "Feed.swift", line: 12, column: 15),
-    ])
+    builder.addStack(
+      id: 1,
+      frames: [
+        StackFrame(pc: 0x55d0c1, symbol: "swift_allocObject"),
+        StackFrame(pc: 0x55d0c8, symbol: "MyApp.makeFeed() -> MyApp.Feed", file: "Feed.swift", line: 12, column: 15),
+      ])
     builder.addStack(id: 2, frames: [StackFrame(pc: 0x55d100, symbol: "MyApp.Feed.load() -> ()", file: "Feed.swift", line: 30)])
     for object in objects {
       builder.addObject(id: object.id, type: object.type, address: object.address, stack: object.stack)

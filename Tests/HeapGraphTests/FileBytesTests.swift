@@ -31,14 +31,18 @@ final class FileBytesTests: XCTestCase {
     let path = directory + "/ten.json"
     try Data(repeating: UInt8(ascii: "x"), count: 10).write(to: URL(fileURLWithPath: path))
     XCTAssertEqual(try FileBytes.read(path, limit: 10).count, 10)
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(path, limit: 9) }, "\(path): is too large: more than 9 bytes, the most that is read")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(path, limit: 9) },
+      "\(path): is too large: more than 9 bytes, the most that is read")
   }
 
   func testRead_sparseFileOverTheDefaultLimit_isRefusedWithoutReadingIt() throws {
     let path = directory + "/huge.json"
     XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
     XCTAssertEqual(truncate(path, off_t(FileBytes.defaultReadLimit) + 1), 0, "a sparse file costs no disk")
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(path) }, "\(path): is too large: more than 4 GiB, the most that is read")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(path) },
+      "\(path): is too large: more than 4 GiB, the most that is read")
   }
 
   func testRead_pipeOverTheLimit_stopsAtTheLimit() throws {
@@ -56,20 +60,25 @@ final class FileBytesTests: XCTestCase {
   }
 
   func testRead_directoryAndDevice_areNotFiles() {
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(directory) }, "\(directory): is a directory, not a file")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(directory) }, "\(directory): is a directory, not a file")
     XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read("/dev/zero") }, "/dev/zero: is a device, not a file")
   }
 
   func testRead_missingFileAndFileAsDirectory_sayWhy() throws {
     let file = directory + "/file"
     try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(directory + "/missing") }, "\(directory)/missing: cannot open: No such file or directory")
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(file + "/x") }, "\(file)/x: cannot open: Not a directory")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(directory + "/missing") },
+      "\(directory)/missing: cannot open: No such file or directory")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in _ = try FileBytes.read(file + "/x") }, "\(file)/x: cannot open: Not a directory")
   }
 
   func testReadAndWrite_emptyPath_namesNoFile() {
     XCTAssertEqual(failure { () throws(FileBytes.Failure) in _ = try FileBytes.read("") }, "\"\": an empty path names no file")
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: "") }, "\"\": an empty path names no file")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: "") }, "\"\": an empty path names no file")
   }
 
   // MARK: - Writing
@@ -79,14 +88,17 @@ final class FileBytesTests: XCTestCase {
     let target = directory + "/read-only.json"
     try Data("old".utf8).write(to: URL(fileURLWithPath: target))
     XCTAssertEqual(chmod(target, 0o444), 0)
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: target) }, "\(target): cannot write: Permission denied")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: target) },
+      "\(target): cannot write: Permission denied")
     XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old")
   }
 
   func testWrite_directory_isRefusedAndKept() throws {
     let target = directory + "/report"
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
-    XCTAssertEqual(failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: target) }, "\(target): is a directory, not a file")
+    XCTAssertEqual(
+      failure { () throws(FileBytes.Failure) in try FileBytes.writeAtomically([1], to: target) }, "\(target): is a directory, not a file")
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["report"], "no temporary file is left")
   }
 

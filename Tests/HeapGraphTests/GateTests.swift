@@ -21,10 +21,12 @@ final class GateTests: XCTestCase {
   /// site, a survivor's its own.
   func testFindings_leakGroupsAndSurvivors_areLocatedAtTheirAllocationSites() {
     var builder = HeapSnapshot.Builder(metadata: .init(tool: "t"))
-    builder.addStack(id: 1, frames: [
-      StackFrame(symbol: "MyApp.Leaky.__allocating_init()", file: "Leaky.swift", line: 3),
-      StackFrame(symbol: "MyApp.makeLeaky()", file: "Screen.swift", line: 12),
-    ])
+    builder.addStack(
+      id: 1,
+      frames: [
+        StackFrame(symbol: "MyApp.Leaky.__allocating_init()", file: "Leaky.swift", line: 3),
+        StackFrame(symbol: "MyApp.makeLeaky()", file: "Screen.swift", line: 12),
+      ])
     builder.addStack(id: 2, frames: [StackFrame(symbol: "MyApp.makeHeld()", file: "Screen.swift", line: 20)])
     builder.addObject(id: 1, type: "MyApp.App")
     builder.addObject(id: 2, type: "MyApp.Leaky", generation: 1, stack: 1)

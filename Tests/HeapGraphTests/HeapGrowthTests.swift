@@ -25,7 +25,9 @@ final class HeapGrowthTests: XCTestCase {
       builder.addObject(id: next, type: type, address: UInt64(next) * 0x100, size: size, stack: stack, kind: kind)
       return next
     }
-    func reference(_ from: Int64, _ to: Int64, _ label: String) { builder.addReference(from: from, to: to, label: label, ownership: .strong) }
+    func reference(_ from: Int64, _ to: Int64, _ label: String) {
+      builder.addReference(from: from, to: to, label: label, ownership: .strong)
+    }
     let cache = add("App.Cache", size: 32)
     builder.addRoot(object: cache, kind: .global, label: "App.Cache.shared")
     let bus = add("App.Bus", size: 32)
@@ -43,7 +45,8 @@ final class HeapGrowthTests: XCTestCase {
       reference(bus, handler, "handlers[\(request)]")
       let task = add("Task", size: 120, stack: 3)
       builder.addRoot(object: task, kind: .runtime, label: "continuations[\(request)]")
-      let first = add("App.Node", size: 32, stack: 4), second = add("App.Node", size: 32, stack: 4)
+      let first = add("App.Node", size: 32, stack: 4)
+      let second = add("App.Node", size: 32, stack: 4)
       reference(first, second, "next")
       reference(second, first, "next")
     }
@@ -133,10 +136,13 @@ final class HeapGrowthTests: XCTestCase {
       builder.addObject(id: 3, type: "App.Bus", address: 0x3000, size: 32)
       builder.addRoot(object: 3, kind: .global, label: "App.bus")
       for index in 0..<round {
-        let entry = Int64(100 + index), thunk = Int64(200 + index), payload = Int64(300 + index)
+        let entry = Int64(100 + index)
+        let thunk = Int64(200 + index)
+        let payload = Int64(300 + index)
         builder.addObject(id: entry, type: "App.Response", address: UInt64(entry) * 0x100, size: 48, stack: 1)
         builder.addReference(from: 2, to: entry, label: "entries[\(index)]", ownership: .strong)
-        builder.addObject(id: thunk, type: "reabstraction thunk of closure #1 in App.subscribe()", address: UInt64(thunk) * 0x100, size: 32,
+        builder.addObject(
+          id: thunk, type: "reabstraction thunk of closure #1 in App.subscribe()", address: UInt64(thunk) * 0x100, size: 32,
           stack: 2, kind: .closureContext)
         builder.addReference(from: 3, to: thunk, label: "handlers[\(index)]", ownership: .strong)
         builder.addObject(id: payload, type: "App.Payload", address: UInt64(payload) * 0x100, size: 24, stack: 1)

@@ -113,7 +113,8 @@ final class HeapProfileTests: XCTestCase {
         StackFrame(pc: 0x2040, symbol: "App.cache() -> App.Cache", file: "/src/App/Screen.swift", line: 30),
         StackFrame(pc: 0x3040, symbol: "main", file: "/src/App/main.swift", line: 3),
       ])
-    heap.addStack(id: 3, frames: [StackFrame(pc: 0x2100, symbol: "closure #1 in App.make() -> App.Feed", file: "/src/App/Screen.swift", line: 13)])
+    heap.addStack(
+      id: 3, frames: [StackFrame(pc: 0x2100, symbol: "closure #1 in App.make() -> App.Feed", file: "/src/App/Screen.swift", line: 13)])
     var objects: [(Int64, String, UInt64?, Int?, Int64?, ObjectKind?)] = [
       (1, "App.Feed", 0x7000, 48, 1, .classInstance),
       (2, "App.Feed", 0x7100, 48, 1, .classInstance),
@@ -158,10 +159,12 @@ final class HeapProfileTests: XCTestCase {
       "the largest first")
     let feeds = decoded.samples[0]
     XCTAssertEqual(feeds.values, [2, 96, 2, 96], "alloc_* equal inuse_*")
-    XCTAssertEqual(stack(feeds), ["App.make() -> App.Feed:12", "main:2"], "from the function that allocated, past its allocating initializer")
+    XCTAssertEqual(
+      stack(feeds), ["App.make() -> App.Feed:12", "main:2"], "from the function that allocated, past its allocating initializer")
     XCTAssertEqual(label(feeds, "bytes"), .init(key: "bytes", number: 48), "the average size, as Go labels it")
     XCTAssertEqual(location(feeds.locationIDs[0]).address, 0x2020)
-    XCTAssertEqual(location(feeds.locationIDs[0]).lines, [.init(functionID: location(feeds.locationIDs[0]).lines[0].functionID, line: 12, column: 9)])
+    XCTAssertEqual(
+      location(feeds.locationIDs[0]).lines, [.init(functionID: location(feeds.locationIDs[0]).lines[0].functionID, line: 12, column: 9)])
     XCTAssertEqual(function(location(feeds.locationIDs[0]).lines[0].functionID).filename, "/src/App/Screen.swift")
     XCTAssertEqual(function(location(feeds.locationIDs[0]).lines[0].functionID).systemName, "", "no mangled name in a snapshot")
 
@@ -221,7 +224,9 @@ final class HeapProfileTests: XCTestCase {
 
   func testAllocationTotals_giveTheAllocValues_scaledApartFromTheLiveOnes() {
     let site = HeapProfile.Site(typeName: "App.Request", frames: nil, objects: 2, bytes: 128, allocatedObjects: 10, allocatedBytes: 640)
-    var profile = HeapProfile(sites: [site, .init(typeName: "App.Gone", frames: nil, objects: 0, bytes: 0, allocatedObjects: 4, allocatedBytes: 4096)])
+    var profile = HeapProfile(sites: [
+      site, .init(typeName: "App.Gone", frames: nil, objects: 0, bytes: 0, allocatedObjects: 4, allocatedBytes: 4096),
+    ])
     XCTAssertEqual(profile.pprofProfile.samples.map(\.values), [[10, 640, 2, 128], [4, 4096, 0, 0]], "live bytes first, then allocated")
     XCTAssertEqual(profile.pprofProfile.samples[0].labels[1], .init(key: "bytes", number: 64))
     profile.samplingInterval = 512

@@ -32,7 +32,8 @@ final class LeakGroupingTests: XCTestCase {
     let test = Self.own("AppTests.RouterTests.testRoute() async throws -> ()", line: 12)
     builder.addStack(id: 1, frames: [channelInit, helper, test])
     builder.addStack(id: 2, frames: [pipelineInit, channelInit, helper, test])
-    builder.addStack(id: 3, frames: [Self.dependency("NIO.Context.init() -> NIO.Context", line: 40), pipelineInit, channelInit, helper, test])
+    builder.addStack(
+      id: 3, frames: [Self.dependency("NIO.Context.init() -> NIO.Context", line: 40), pipelineInit, channelInit, helper, test])
     var next = 0
     func add(_ type: String, stack: Int64) -> Int64 {
       defer { next += 1 }
@@ -41,8 +42,10 @@ final class LeakGroupingTests: XCTestCase {
     }
     for instance in 0..<instances {
       let type = extraEmbedded && instance == instances - 1 ? "NIO.EmbeddedChannel" : channelType
-      let channel = add(type, stack: 1), pipeline = add("NIO.Pipeline", stack: 2)
-      let head = add("NIO.Context", stack: 3), tail = add("NIO.Context", stack: 3)
+      let channel = add(type, stack: 1)
+      let pipeline = add("NIO.Pipeline", stack: 2)
+      let head = add("NIO.Context", stack: 3)
+      let tail = add("NIO.Context", stack: 3)
       let handler = add("NIO.Handler", stack: 3)
       for (from, to, label) in [
         (channel, pipeline, "_pipeline"), (pipeline, channel, "channel"), (pipeline, head, "head"), (pipeline, tail, "tail"),
@@ -131,7 +134,8 @@ final class LeakGroupingTests: XCTestCase {
     XCTAssertNil(
       OwnCode(packageDirectory: nil).firstOwnFrame(in: [frame("/x/Sources/a.swift"), frame("Feed.swift")]),
       "without a package directory nothing is the package's own: no file path decides anything")
-    let dependency = frame("/src/app/.build/checkouts/nio/Sources/NIO/Pipeline.swift"), own = frame("/src/app/Sources/App/Server.swift")
+    let dependency = frame("/src/app/.build/checkouts/nio/Sources/NIO/Pipeline.swift")
+    let own = frame("/src/app/Sources/App/Server.swift")
     XCTAssertTrue(code.made([dependency, own]), "a dependency's initializer the package called")
     XCTAssertFalse(code.made([dependency, dependency, dependency, own]), "the package's main far below")
   }
@@ -146,7 +150,10 @@ final class LeakGroupingTests: XCTestCase {
     XCTAssertEqual(leak.members.first?.site?.line, 278, "the entry's own site stays: the dependency's initializer")
     let text = report.renderText()
     XCTAssertTrue(text.contains("made by this package's code at AppTests.Client.execute(uri:) (async) (Helpers.swift:110)"), text)
-    XCTAssertTrue(report.renderJSON(exitStatus: 2).contains(#""ownSite": {"function": "AppTests.Client.execute(uri: Swift.String) async throws -> AppTests.Response", "file": "/src/app/Tests/AppTests/Helpers.swift", "line": 110}"#))
+    XCTAssertTrue(
+      report.renderJSON(exitStatus: 2).contains(
+        #""ownSite": {"function": "AppTests.Client.execute(uri: Swift.String) async throws -> AppTests.Response", "file": "/src/app/Tests/AppTests/Helpers.swift", "line": 110}"#
+      ))
     XCTAssertEqual(report.findings.first?.location?.line, 110, "SARIF, JUnit and Markdown locate the finding there")
     let html = report.renderHTML(command: "leak-detector run -- swift test")
     XCTAssertTrue(html.contains("Made by this package's code at <code>AppTests.Client.execute(uri:) (async)</code>"), html)

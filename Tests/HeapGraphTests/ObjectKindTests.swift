@@ -55,7 +55,8 @@ import Testing
   }
 
   @Test func anAbsentKindIsInferredFromTheTypeName() throws {
-    let snapshot = try decode(#"{"id": 2, "type": "box<Int>"}, {"id": 1, "type": "closure #2 in f()", "kind": null}, {"id": 3, "type": "A"}"#)
+    let snapshot = try decode(
+      #"{"id": 2, "type": "box<Int>"}, {"id": 1, "type": "closure #2 in f()", "kind": null}, {"id": 3, "type": "A"}"#)
     #expect(snapshot.objects.map(\.kind) == [nil, nil, nil])
     let graph = ObjectGraph(snapshot)
     #expect(graph.nodes.map(graph.kind(of:)) == [.closureContext, .box, .classInstance])

@@ -102,7 +102,8 @@ final class ProcessMemoryTests: XCTestCase {
   // MARK: - Reading errors
 
   private func readingError(_ memoryJSON: String) -> SnapshotDecodingError? {
-    let json = #"{"format": "swift-heap-snapshot", "version": 1, "metadata": {"memory": "# + memoryJSON
+    let json =
+      #"{"format": "swift-heap-snapshot", "version": 1, "metadata": {"memory": "# + memoryJSON
       + #"}, "objects": [], "references": []}"#
     do {
       _ = try HeapSnapshot(jsonBytes: Array(json.utf8))

@@ -3,7 +3,7 @@ import LeakTestSupport
 import XCTest
 
 @_silgen_name("swift_demangle")
-private func swift_demangle(
+private func swiftDemangle(
   _ mangledName: UnsafePointer<CChar>, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
   _ outputBufferSize: UnsafeMutablePointer<Int>?, _ flags: UInt32
 ) -> UnsafeMutablePointer<CChar>?
@@ -49,7 +49,7 @@ final class ReadableNameTests: XCTestCase {
 
   private func demangled(_ symbol: String) -> String {
     symbol.withCString { pointer in
-      guard let result = swift_demangle(pointer, strlen(pointer), nil, nil, 0) else { return symbol }
+      guard let result = swiftDemangle(pointer, strlen(pointer), nil, nil, 0) else { return symbol }
       defer { free(result) }
       return String(cString: result)
     }

@@ -9,12 +9,16 @@ final class RendererGoldenTests: XCTestCase {
   /// `withLeaks: false` is the same program before its screen leaked (for diffs).
   private func heap(withLeaks: Bool = true) -> HeapSnapshot {
     var builder = HeapSnapshot.Builder(metadata: .init(tool: "swift-leak-detector test", createdAt: "2026-11-22T10:00:00Z", process: "App"))
-    builder.addStack(id: 1, frames: [
-      StackFrame(symbol: "App.Feed.__allocating_init() -> App.Feed", file: "/ci/checkout/Sources/App/Feed.swift", line: 3),
-      StackFrame(symbol: "App.Screen.show() -> ()", file: "/ci/checkout/Sources/App/Screen.swift", line: 14),
-    ])
-    builder.addStack(id: 2, frames: [StackFrame(symbol: "closure #1 in App.Feed.load() -> ()", file: "/ci/checkout/Sources/App/Feed.swift", line: 21)])
-    builder.addStack(id: 3, frames: [StackFrame(symbol: "App.Screen.cache() -> App.Cache", file: "/ci/checkout/Sources/App/Screen.swift", line: 30)])
+    builder.addStack(
+      id: 1,
+      frames: [
+        StackFrame(symbol: "App.Feed.__allocating_init() -> App.Feed", file: "/ci/checkout/Sources/App/Feed.swift", line: 3),
+        StackFrame(symbol: "App.Screen.show() -> ()", file: "/ci/checkout/Sources/App/Screen.swift", line: 14),
+      ])
+    builder.addStack(
+      id: 2, frames: [StackFrame(symbol: "closure #1 in App.Feed.load() -> ()", file: "/ci/checkout/Sources/App/Feed.swift", line: 21)])
+    builder.addStack(
+      id: 3, frames: [StackFrame(symbol: "App.Screen.cache() -> App.Cache", file: "/ci/checkout/Sources/App/Screen.swift", line: 30)])
     builder.addStack(id: 4, frames: [StackFrame(symbol: "Vendor.Pool.make() -> Vendor.Pool", file: "/usr/src/vendor/Pool.swift", line: 7)])
     builder.addObject(id: 1, type: "App.AppState", address: 0x1000, size: 32, generation: 0)
     builder.addObject(id: 2, type: "App.Feed", address: 0x2000, size: 48, generation: 2, stack: 1)
@@ -99,7 +103,8 @@ final class RendererGoldenTests: XCTestCase {
     let diff = HeapDiff(old: clean, new: analysis)
     assertMatchesGolden(diff.reportText(old: "before.json", new: "after.json").markedUp, named: "diff.roles.txt")
     XCTAssertEqual(
-      HeapDiff(old: clean, new: clean).reportText(old: "a.json", new: "b.json").markedUp, "<success>No growth from a.json to b.json.</success>\n")
+      HeapDiff(old: clean, new: clean).reportText(old: "a.json", new: "b.json").markedUp,
+      "<success>No growth from a.json to b.json.</success>\n")
   }
 
   func testSnapshotWriter_matchesGoldenFile() {

@@ -19,11 +19,13 @@ final class RunReportJSONTests: XCTestCase {
         CaptureDiagnostic(kind: .opaqueType, message: "Foundation.NSLock: references not visible", typeName: "Foundation.NSLock"),
       ]
     var builder = HeapSnapshot.Builder(metadata: metadata)
-    builder.addStack(id: 1, frames: [
-      StackFrame(symbol: "Pets.Owner.__allocating_init() -> Pets.Owner", file: "/p/Sources/Pets/Pets.swift", line: 3),
-      StackFrame(symbol: "\(test) -> ()", file: "/p/Tests/PetsTests/PetsTests.swift", line: 6),
-      StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
-    ])
+    builder.addStack(
+      id: 1,
+      frames: [
+        StackFrame(symbol: "Pets.Owner.__allocating_init() -> Pets.Owner", file: "/p/Sources/Pets/Pets.swift", line: 3),
+        StackFrame(symbol: "\(test) -> ()", file: "/p/Tests/PetsTests/PetsTests.swift", line: 6),
+        StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
+      ])
     builder.addObject(id: 1, type: "Pets.Owner", address: 0x1000, size: 40, stack: 1)
     builder.addObject(id: 2, type: "Pets.Pet", address: 0x2000, size: 32, stack: 1)
     builder.addReference(from: 1, to: 2, label: "pets[0]", ownership: .strong)
@@ -32,7 +34,10 @@ final class RunReportJSONTests: XCTestCase {
     builder.addObject(id: 4, type: "XCTest.XCTestSuiteRun", address: 0x4000, size: 64)
     builder.addReference(from: 3, to: 4, label: "testRun", ownership: .strong)
     builder.addReference(from: 4, to: 3, label: "test", ownership: .strong)
-    return (process, true, HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true, ownCode: OwnCode(packageDirectory: "/p"))))
+    return (
+      process, true,
+      HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true, ownCode: OwnCode(packageDirectory: "/p")))
+    )
   }
 
   private func report() -> RunReport {
@@ -69,7 +74,8 @@ final class RunReportJSONTests: XCTestCase {
   /// The duration is said where a person reads it, and only when it is known.
   func testCaptureDuration_isInTheProcessLineWhenKnown() {
     let text = report().renderText()
-    XCTAssertTrue(text.hasPrefix("Checked PetsPackageTests.xctest (pid 10): 4 objects when it exited, 4 leaked (captured in 0.41 s)\n"), text)
+    XCTAssertTrue(
+      text.hasPrefix("Checked PetsPackageTests.xctest (pid 10): 4 objects when it exited, 4 leaked (captured in 0.41 s)\n"), text)
     XCTAssertTrue(text.contains("(pid 11): 4 objects when it exited, 4 leaked\n"), text)
     XCTAssertEqual(CaptureDuration(seconds: 2.005).description, "captured in 2.01 s")
   }

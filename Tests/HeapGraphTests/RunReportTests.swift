@@ -12,7 +12,8 @@ final class RunReportTests: XCTestCase {
       symbol:
         "implicit closure #2 () -> () in implicit closure #1 (PetsTests.XCPetsTests) -> () -> () in variable initialization expression of static (extension in PetsPackageDiscoveredTests):PetsTests.XCPetsTests.(__allTests__XCPetsTests in _C508C02AFF32EC366A898C3ED908C2B2) : Swift.Array<(Swift.String, (PetsTests.XCPetsTests) -> () -> ())>"
     ),
-    StackFrame(symbol: "reabstraction thunk helper from @escaping @callee_guaranteed () -> () to @escaping @callee_guaranteed () -> (@out ())"),
+    StackFrame(
+      symbol: "reabstraction thunk helper from @escaping @callee_guaranteed () -> () to @escaping @callee_guaranteed () -> (@out ())"),
     StackFrame(
       symbol:
         "closure #1 (XCTest.XCTestCase) throws -> () in XCTest.(test in _3BE257A46ADB477C7BF2D39968B39F9D)<A where A: XCTest.XCTestCase>((A) -> () throws -> ()) -> (XCTest.XCTestCase) throws -> ()"
@@ -30,7 +31,10 @@ final class RunReportTests: XCTestCase {
     let frames = [
       StackFrame(symbol: "Swinject.Container.resolve<A>(A.Type) -> Swift.Optional<A>"),
       StackFrame(symbol: "implicit closure #1 () throws -> Swift.Optional<Any> in SwinjectTests.LazyTests.testCircular() -> ()"),
-      StackFrame(symbol: "XCTest.XCTAssertNotNil(@autoclosure () throws -> Swift.Optional<Any>, @autoclosure () -> Swift.String, file: Swift.StaticString, line: Swift.UInt) -> ()"),
+      StackFrame(
+        symbol:
+          "XCTest.XCTAssertNotNil(@autoclosure () throws -> Swift.Optional<Any>, @autoclosure () -> Swift.String, file: Swift.StaticString, line: Swift.UInt) -> ()"
+      ),
       StackFrame(symbol: "SwinjectTests.LazyTests.testCircular() -> ()"),
       StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
     ]
@@ -42,7 +46,10 @@ final class RunReportTests: XCTestCase {
       StackFrame(symbol: "Tests.Pair.__allocating_init() -> Tests.Pair"),
       StackFrame(symbol: "Tests.makePair() throws -> Tests.Pair"),
       StackFrame(symbol: "implicit closure #1 () throws -> Tests.Pair in Tests.HelperTests.makeFixture() -> ()"),
-      StackFrame(symbol: "XCTest.XCTAssertNoThrow<A>(_: @autoclosure () throws -> A, _: @autoclosure () -> Swift.String, file: Swift.StaticString, line: Swift.UInt) -> ()"),
+      StackFrame(
+        symbol:
+          "XCTest.XCTAssertNoThrow<A>(_: @autoclosure () throws -> A, _: @autoclosure () -> Swift.String, file: Swift.StaticString, line: Swift.UInt) -> ()"
+      ),
       StackFrame(symbol: "Tests.HelperTests.makeFixture() -> ()"),
       StackFrame(symbol: "Tests.HelperTests.testLeakThroughHelper() -> ()"),
       StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
@@ -77,7 +84,10 @@ final class RunReportTests: XCTestCase {
   }
 
   func testAttribution_stackWithoutATestFramework_namesNoTest() {
-    let frames = [StackFrame(symbol: "App.Node.__allocating_init() -> App.Node"), StackFrame(symbol: "main"), StackFrame(symbol: "__libc_start_call_main")]
+    let frames = [
+      StackFrame(symbol: "App.Node.__allocating_init() -> App.Node"), StackFrame(symbol: "main"),
+      StackFrame(symbol: "__libc_start_call_main"),
+    ]
     XCTAssertNil(TestAttribution.test(allocating: frames, inTestProcess: true))
     XCTAssertNil(TestAttribution.test(allocating: [], inTestProcess: true))
   }
@@ -139,11 +149,13 @@ final class RunReportTests: XCTestCase {
   func testReport_mergesProcessesNamesTestsAndCountsSuppressions_golden() {
     func snapshot(process: String, test: String) -> HeapSnapshot {
       var builder = HeapSnapshot.Builder(metadata: .init(tool: "test", process: process))
-      builder.addStack(id: 1, frames: [
-        StackFrame(symbol: "Pets.Owner.__allocating_init() -> Pets.Owner", file: "/p/Sources/Pets/Pets.swift", line: 3),
-        StackFrame(symbol: "\(test) -> ()", file: "/p/Tests/PetsTests/PetsTests.swift", line: 6),
-        StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
-      ])
+      builder.addStack(
+        id: 1,
+        frames: [
+          StackFrame(symbol: "Pets.Owner.__allocating_init() -> Pets.Owner", file: "/p/Sources/Pets/Pets.swift", line: 3),
+          StackFrame(symbol: "\(test) -> ()", file: "/p/Tests/PetsTests/PetsTests.swift", line: 6),
+          StackFrame(symbol: "XCTest.XCTestCase.invokeTest() -> ()"),
+        ])
       builder.addObject(id: 1, type: "Pets.Owner", address: 0x1000, size: 40, stack: 1)
       builder.addObject(id: 2, type: "Pets.Pet", address: 0x2000, size: 32, stack: 1)
       builder.addReference(from: 1, to: 2, label: "pets[0]", ownership: .strong)
@@ -169,7 +181,9 @@ final class RunReportTests: XCTestCase {
     XCTAssertEqual(report.leaks.count, 1)
     XCTAssertEqual(report.leaks[0].tests, ["PetsTests.XCPetsTests.testAdopt()", "PetsTests.adopt()"])
     XCTAssertEqual(report.suppressed.map(\.rule.origin), ["default"])
-    XCTAssertEqual(report.findings.map(\.summary), ["Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner (in PetsTests.XCPetsTests.testAdopt(), PetsTests.adopt())"])
+    XCTAssertEqual(
+      report.findings.map(\.summary),
+      ["Pets.Owner.pets[0] -> Pets.Pet.owner -> Pets.Owner (in PetsTests.XCPetsTests.testAdopt(), PetsTests.adopt())"])
     assertMatchesGolden(report.renderText(), named: "run-report.txt")
     assertMatchesGolden(report.reportText().markedUp, named: "run-report.roles.txt")
     assertMatchesGolden(report.renderHTML(command: "swift test"), named: "run-report.html")
@@ -195,13 +209,15 @@ final class RunReportTests: XCTestCase {
   }
 
   func testUnbalancedRetain_readsBackFromItsDiagnosticOnly() {
-    let retain = UnbalancedRetain(typeName: "closure at 0x10 in App.Token<Int>", address: 0x55d1c2a3e8f0, count: 2)
+    let retain = UnbalancedRetain(typeName: "closure at 0x10 in App.Token<Int>", address: 0x55d1_c2a3_e8f0, count: 2)
     XCTAssertEqual(
       retain.diagnostic.message,
-      "closure at 0x10 in App.Token<Int> at 0x55d1c2a3e8f0: 2 strong references that no word of memory holds, an unbalanced retain (such as Unmanaged.passRetained whose pointer was dropped); it counts as leaked")
+      "closure at 0x10 in App.Token<Int> at 0x55d1c2a3e8f0: 2 strong references that no word of memory holds, an unbalanced retain (such as Unmanaged.passRetained whose pointer was dropped); it counts as leaked"
+    )
     XCTAssertEqual(UnbalancedRetain(diagnostic: retain.diagnostic), retain)
     XCTAssertNil(
-      UnbalancedRetain(diagnostic: CaptureDiagnostic(message: "App.Feed: task._task: 0x51 is not a readable heap object; the reference was dropped")))
+      UnbalancedRetain(
+        diagnostic: CaptureDiagnostic(message: "App.Feed: task._task: 0x51 is not a readable heap object; the reference was dropped")))
   }
 
   /// The objects a capture found held by unbalanced retains are named once, by type, apart from
@@ -302,8 +318,10 @@ final class WholeProcessLeakAnalysisTests: XCTestCase {
     XCTAssertEqual(split.leakedObjectCount, 9)
     XCTAssertEqual(
       Set(split.leakGroups.map { "\($0.summary) \($0.objectCount)" }),
-      ["XCTest.XCTestSuite.testRun -> XCTest.XCTestSuiteRun.test -> XCTest.XCTestSuite 5", "App.Node.next -> App.Node.next -> App.Node 2",
-       "App.Owner.pets[0] -> App.Pet.owner -> App.Owner 2"])
+      [
+        "XCTest.XCTestSuite.testRun -> XCTest.XCTestSuiteRun.test -> XCTest.XCTestSuite 5", "App.Node.next -> App.Node.next -> App.Node 2",
+        "App.Owner.pets[0] -> App.Pet.owner -> App.Owner 2",
+      ])
   }
 
   func testCompleteRoots_snapshotWithoutRoots_hasLeakedEverything() {
@@ -336,7 +354,8 @@ final class WholeProcessLeakAnalysisTests: XCTestCase {
     report.processes[0].processID = 10
     assertMatchesGolden(report.renderText(), named: "run-report-refused.txt")
     assertMatchesGolden(report.renderJSON(exitStatus: 0), named: "run-report-refused.json")
-    XCTAssertTrue(report.renderHTML(command: "Server").contains("<li>Not checked <code>helper --serve (pid 11)</code>: it has its own copy"))
+    XCTAssertTrue(
+      report.renderHTML(command: "Server").contains("<li>Not checked <code>helper --serve (pid 11)</code>: it has its own copy"))
     XCTAssertTrue(report.reportText().markedUp.contains("Not checked helper --serve (pid 11)"), report.reportText().markedUp)
   }
 }

@@ -125,7 +125,8 @@ final class SnapshotDecodingTests: XCTestCase {
 
   func testDecoding_missingRequiredTopLevelFields_areNamed() {
     assertError(#"{"version": 1, "objects": [], "references": []}"#, code: "missing-field", path: "", offset: 0, message: "\"format\"")
-    assertError(#"{"format": "swift-heap-snapshot", "objects": [], "references": []}"#, code: "missing-field", path: "", message: "\"version\"")
+    assertError(
+      #"{"format": "swift-heap-snapshot", "objects": [], "references": []}"#, code: "missing-field", path: "", message: "\"version\"")
     assertError(header + #""references": []}"#, code: "missing-field", path: "", message: "\"objects\"")
     assertError(header + #""objects": []}"#, code: "missing-field", path: "", message: "\"references\"")
   }
@@ -149,9 +150,11 @@ final class SnapshotDecodingTests: XCTestCase {
       header + #""objects": [{"id": 1, "type": 7}], "references": []}"#,
       code: "wrong-type", path: "objects[0].type", message: "expected a string, found a number")
     assertError(
-      header + #""objects": {}, "references": []}"#, code: "wrong-type", path: "objects", message: "expected an array of records, found an object")
+      header + #""objects": {}, "references": []}"#, code: "wrong-type", path: "objects",
+      message: "expected an array of records, found an object")
     assertError(
-      header + #""objects": [[]], "references": []}"#, code: "wrong-type", path: "objects[0]", message: "expected an object record, found an array")
+      header + #""objects": [[]], "references": []}"#, code: "wrong-type", path: "objects[0]",
+      message: "expected an object record, found an array")
     assertError(
       header + #""objects": [{"id": 1, "type": "A"}], "references": [{"from": 1, "to": 1, "ownership": true}]}"#,
       code: "wrong-type", path: "references[0].ownership", message: "found a boolean")
@@ -181,18 +184,22 @@ final class SnapshotDecodingTests: XCTestCase {
   }
 
   func testDecoding_duplicateObjectIDWithSparseIDs_isFoundToo() {
-    let text = header + #""objects": [{"id": 5000000000, "type": "A"}, {"id": -7, "type": "B"}, {"id": 5000000000, "type": "C"}], "references": []}"#
+    let text =
+      header + #""objects": [{"id": 5000000000, "type": "A"}, {"id": -7, "type": "B"}, {"id": 5000000000, "type": "C"}], "references": []}"#
     assertError(text, code: "duplicate-object-id", path: "objects[2].id", message: "object id 5000000000 is used twice")
   }
 
   func testDecoding_referenceToMissingObject_namesTheReferenceAndTheID() {
-    let text = header + #""objects": [{"id": 1, "type": "A"}], "references": [{"from": 1, "to": 1, "ownership": "strong"}, {"from": 1, "to": 99, "ownership": "strong"}]}"#
+    let text =
+      header
+      + #""objects": [{"id": 1, "type": "A"}], "references": [{"from": 1, "to": 1, "ownership": "strong"}, {"from": 1, "to": 99, "ownership": "strong"}]}"#
     let offset = text.utf8.count - 46
     assertError(text, code: "unknown-object", path: "references[1].to", offset: offset, message: "no object has id 99")
   }
 
   func testDecoding_referencesBeforeObjects_stillResolve() throws {
-    let text = #"{"references": [{"from": 2, "to": 1, "ownership": "weak"}], "objects": [{"id": 1, "type": "A"}, {"id": 2, "type": "B"}], "version": 1, "format": "swift-heap-snapshot"}"#
+    let text =
+      #"{"references": [{"from": 2, "to": 1, "ownership": "weak"}], "objects": [{"id": 1, "type": "A"}, {"id": 2, "type": "B"}], "version": 1, "format": "swift-heap-snapshot"}"#
     let snapshot = try HeapSnapshot(jsonBytes: Array(text.utf8))
     XCTAssertEqual(snapshot.references, [HeapSnapshot.Reference(from: 2, to: 1, label: nil, ownership: .weak)])
   }
@@ -205,7 +212,10 @@ final class SnapshotDecodingTests: XCTestCase {
   }
 
   func testDecoding_missingReferenceFields_areNamed() {
-    for (field, record) in [("from", #"{"to": 1, "ownership": "strong"}"#), ("to", #"{"from": 1, "ownership": "strong"}"#), ("ownership", #"{"from": 1, "to": 1}"#)] {
+    for (field, record) in [
+      ("from", #"{"to": 1, "ownership": "strong"}"#), ("to", #"{"from": 1, "ownership": "strong"}"#),
+      ("ownership", #"{"from": 1, "to": 1}"#),
+    ] {
       assertError(
         header + #""objects": [{"id": 1, "type": "A"}], "references": ["# + record + "]}",
         code: "missing-field", path: "references[0]", message: "missing required field \"\(field)\"")
@@ -241,7 +251,8 @@ final class SnapshotDecodingTests: XCTestCase {
 
   func testDecoding_frameErrors_nameTheFrame() {
     assertError(
-      header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": []}, {"id": 1, "frames": [{"pc": "0x1"}, {"symbol": "f", "pc": "zz"}]}]}"#,
+      header
+        + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": []}, {"id": 1, "frames": [{"pc": "0x1"}, {"symbol": "f", "pc": "zz"}]}]}"#,
       code: "invalid-value", path: "stacks[1].frames[1].pc", message: "not a hexadecimal address")
     assertError(
       header + #""objects": [], "references": [], "stacks": [{"id": 0, "frames": [{"pc": "0x1"} {"pc": "0x2"}]}]}"#,
@@ -299,7 +310,8 @@ final class SnapshotDecodingTests: XCTestCase {
   // MARK: - What is accepted
 
   func testDecoding_unknownFieldsAndEscapes_areHandled() throws {
-    let text = "\u{FEFF}" + header + #""future": {"nested": [1, 2.5e3, true, null, "x"]}, "metadata": {"tool": "t", "extra": 1},"#
+    let text =
+      "\u{FEFF}" + header + #""future": {"nested": [1, 2.5e3, true, null, "x"]}, "metadata": {"tool": "t", "extra": 1},"#
       + #""objects": [{"id": 1, "type": "Caf\u00e9.\"Q\"\n\ud83d\ude00", "size": 48, "generation": 2, "color": "red"}],"#
       + #""references": [{"from": 1, "to": 1, "label": "self", "ownership": "unowned", "note": null}]}"#
     let snapshot = try HeapSnapshot(jsonBytes: Array(text.utf8))
@@ -312,7 +324,8 @@ final class SnapshotDecodingTests: XCTestCase {
 
   func testWriting_roundTrip_givesAnEqualSnapshotAndIdenticalBytes() throws {
     var builder = HeapSnapshot.Builder(metadata: .init(tool: "tests", createdAt: "2026-11-22T10:00:00Z", process: "Round\"trip"))
-    builder.addStack(id: 10, frames: [StackFrame(pc: 0x55d0c1, symbol: "MyApp.Feed.init()", file: "Feed.swift", line: 12, column: 5), StackFrame(pc: 0x1)])
+    builder.addStack(
+      id: 10, frames: [StackFrame(pc: 0x55d0c1, symbol: "MyApp.Feed.init()", file: "Feed.swift", line: 12, column: 5), StackFrame(pc: 0x1)])
     builder.addObject(id: 1, type: "MyApp.Feed", address: 0x7f3a10, size: 48, generation: 2, stack: 10)
     builder.addObject(id: -4, type: "closure #1 in MyApp.Feed.load()")
     builder.addReference(from: 1, to: -4, label: "onUpdate", ownership: .strong)

@@ -67,7 +67,8 @@ final class StreamedBinaryDecodingTests: XCTestCase {
     XCTAssertGreaterThan(bytes.count, 2 << 20)
     var random = SeededGenerator(seed: 7)
     let window = 1 << 20
-    let lengths = Array(0..<120) + [window - 1, window, window + 1, 2 * window, bytes.count - 1]
+    let lengths =
+      Array(0..<120) + [window - 1, window, window + 1, 2 * window, bytes.count - 1]
       + (0..<40).map { _ in Int.random(in: 120..<bytes.count, using: &random) }
     for length in lengths {
       let truncated = Array(bytes[..<length])

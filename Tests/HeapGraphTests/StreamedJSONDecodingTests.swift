@@ -28,17 +28,20 @@ final class StreamedJSONDecodingTests: XCTestCase {
   /// A snapshot whose JSON is several windows long, with strings longer than a window, escapes,
   /// text outside ASCII, and stack ids a 32-bit column cannot hold.
   private func largeSnapshot() -> HeapSnapshot {
-    var builder = HeapSnapshot.Builder(metadata: .init(tool: "t", process: "p \"quoted\" \u{1F600} " + String(repeating: "x", count: 3 << 20)))
+    var builder = HeapSnapshot.Builder(
+      metadata: .init(tool: "t", process: "p \"quoted\" \u{1F600} " + String(repeating: "x", count: 3 << 20)))
     for stackID in [-5, 5_000_000_000, 7] as [Int64] {
       builder.addStack(id: stackID, frames: [StackFrame(pc: 0x10, symbol: "f\\n\(stackID)", file: "é.swift", line: 3)])
     }
     for id in 1...Int64(60_000) {
       builder.addObject(
         id: id, type: id % 11 == 0 ? "Ünïcode.T\(id % 7)" : "T\(id % 7)", address: UInt64(id) * 16, size: Int(id % 100),
-        generation: id % 3 == 0 ? Int(id % 5) : nil, stack: [nil, -5, 5_000_000_000, 7][Int(id % 4)], kind: id % 2 == 0 ? .classInstance : nil)
+        generation: id % 3 == 0 ? Int(id % 5) : nil, stack: [nil, -5, 5_000_000_000, 7][Int(id % 4)],
+        kind: id % 2 == 0 ? .classInstance : nil)
     }
     for id in 1..<Int64(60_000) {
-      builder.addReference(from: id, to: id + 1, label: id % 9 == 0 ? "items[\"k\\\(id)\"]" : "next", ownership: id % 5 == 0 ? .weak : .strong)
+      builder.addReference(
+        from: id, to: id + 1, label: id % 9 == 0 ? "items[\"k\\\(id)\"]" : "next", ownership: id % 5 == 0 ? .weak : .strong)
     }
     builder.addRoot(object: 1, kind: "global", label: "head")
     return builder.snapshot
@@ -54,7 +57,8 @@ final class StreamedJSONDecodingTests: XCTestCase {
   }
 
   func testStreamingJSON_referencesBeforeObjects_isRefused_andTheWholeReadResolvesThem() throws {
-    let text = #"{"format": "swift-heap-snapshot", "version": 1, "references": [{"from": 1, "to": 2, "ownership": "strong"}], "objects": [{"id": 1, "type": "A"}, {"id": 2, "type": "B"}]}"#
+    let text =
+      #"{"format": "swift-heap-snapshot", "version": 1, "references": [{"from": 1, "to": 2, "ownership": "strong"}], "objects": [{"id": 1, "type": "A"}, {"id": 2, "type": "B"}]}"#
     XCTAssertNil(try streamed(Array(text.utf8)))
     XCTAssertEqual(try HeapSnapshot(jsonBytes: Array(text.utf8)).referenceCount, 1)
   }
@@ -70,7 +74,8 @@ final class StreamedJSONDecodingTests: XCTestCase {
     var inputs: [[UInt8]] = (0..<bytes.count).map { Array(bytes[..<$0]) }
     for _ in 0..<600 {
       var damaged = bytes
-      damaged[Int.random(in: 0..<bytes.count, using: &random)] = [UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: "9"), 0x00, UInt8(ascii: "\"")][Int.random(in: 0..<5, using: &random)]
+      damaged[Int.random(in: 0..<bytes.count, using: &random)] =
+        [UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: "9"), 0x00, UInt8(ascii: "\"")][Int.random(in: 0..<5, using: &random)]
       inputs.append(damaged)
     }
     var refused = 0

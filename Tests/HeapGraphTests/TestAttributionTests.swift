@@ -13,7 +13,9 @@ private let asyncXCTestFrames = [
     symbol:
       "(1) await resume partial function for implicit closure #2 () async throws -> () in implicit closure #1 (AppTests.RouterTests) -> () async throws -> () in variable initialization expression of static (extension in AppPackageDiscoveredTests):AppTests.RouterTests.(__allTests__RouterTests in _E935FA646081D03EDB913E79F0FA1E3E) : Swift.Array<(Swift.String, (AppTests.RouterTests) -> () throws -> ())>"
   ),
-  StackFrame(symbol: "(1) await resume partial function for closure #1 () async -> () in XCTest.awaitUsingExpectation(() async throws -> ()) throws -> ()"),
+  StackFrame(
+    symbol:
+      "(1) await resume partial function for closure #1 () async -> () in XCTest.awaitUsingExpectation(() async throws -> ()) throws -> ()"),
   StackFrame(
     symbol:
       "(1) await resume partial function for partial apply forwarder for closure #1 () async -> () in XCTest.awaitUsingExpectation(() async throws -> ()) throws -> ()"
@@ -43,8 +45,12 @@ private let swiftTestingFrames = [
     symbol:
       "(2) await resume partial function for generic specialization <Testing.Test.Case, ()> of (extension in Testing):Testing.TestCancellable.withCancellationHandling<A>(() async throws -> A1) async throws -> A1"
   ),
-  StackFrame(symbol: "(2) await resume partial function for Testing.Test.Case.run(configuration: Testing.Configuration) async throws -> ()"),
-  StackFrame(symbol: "(1) await resume partial function for closure #1 () async -> () in Testing.Runner._runTestCases(_: Testing.Runner.Plan.Step) async throws -> ()"),
+  StackFrame(
+    symbol: "(2) await resume partial function for Testing.Test.Case.run(configuration: Testing.Configuration) async throws -> ()"),
+  StackFrame(
+    symbol:
+      "(1) await resume partial function for closure #1 () async -> () in Testing.Runner._runTestCases(_: Testing.Runner.Plan.Step) async throws -> ()"
+  ),
   runnerClosure,
   StackFrame(symbol: "_ZL12completeTaskPN5swift12AsyncContextEPNS_10SwiftErrorE"),
 ]
@@ -62,35 +68,42 @@ final class TestAttributionTests: XCTestCase {
   // MARK: - Async tests
 
   func testAttribution_asyncXCTestCallingAnAsyncHelper_namesTheTestNotTheHelper() {
-    let frames = [
-      allocation, helperAfterAnAwait,
-      StackFrame(symbol: "(1) await resume partial function for AppTests.RouterTests.testGet() async throws -> ()"),
-    ] + asyncXCTestFrames
+    let frames =
+      [
+        allocation, helperAfterAnAwait,
+        StackFrame(symbol: "(1) await resume partial function for AppTests.RouterTests.testGet() async throws -> ()"),
+      ] + asyncXCTestFrames
     XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "AppTests.RouterTests.testGet()")
     XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: false), "AppTests.RouterTests.testGet()")
   }
 
   func testAttribution_swiftTestingFunctionCallingAnAsyncHelper_namesTheTestNotTheHelper() {
-    let frames = [
-      allocation, helperAfterAnAwait, StackFrame(symbol: "(1) await resume partial function for AppTests.adopt() async throws -> ()"),
-    ] + swiftTestingFrames
+    let frames =
+      [
+        allocation, helperAfterAnAwait, StackFrame(symbol: "(1) await resume partial function for AppTests.adopt() async throws -> ()"),
+      ] + swiftTestingFrames
     XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "AppTests.adopt()")
   }
 
   func testAttribution_allocationInAClosureTheTestPassesToTheConcurrencyLibrary_namesTheTest() {
-    let frames = [
-      allocation,
-      StackFrame(symbol: "closure #1 (inout _Concurrency.TaskGroup<()>) async -> () in AppTests.adopt() async throws -> ()"),
-      StackFrame(symbol: "(1) await resume partial function for _Concurrency.withTaskGroup<A, B>(of: A.Type, returning: B.Type, isolation: isolated Swift.Optional<Swift.Actor>, body: (inout _Concurrency.TaskGroup<A>) async -> B) async -> B"),
-      StackFrame(symbol: "(1) await resume partial function for AppTests.adopt() async throws -> ()"),
-    ] + swiftTestingFrames
+    let frames =
+      [
+        allocation,
+        StackFrame(symbol: "closure #1 (inout _Concurrency.TaskGroup<()>) async -> () in AppTests.adopt() async throws -> ()"),
+        StackFrame(
+          symbol:
+            "(1) await resume partial function for _Concurrency.withTaskGroup<A, B>(of: A.Type, returning: B.Type, isolation: isolated Swift.Optional<Swift.Actor>, body: (inout _Concurrency.TaskGroup<A>) async -> B) async -> B"
+        ),
+        StackFrame(symbol: "(1) await resume partial function for AppTests.adopt() async throws -> ()"),
+      ] + swiftTestingFrames
     XCTAssertEqual(TestAttribution.test(allocating: frames, inTestProcess: true), "AppTests.adopt()")
   }
 
   func testAttribution_stackCutAtAnAsyncHelper_namesNoTest() {
     // The helper's callers were not read (the stack ends where the runtime resumed it): a helper
     // with parameters, or outside the test module, is not a test.
-    XCTAssertNil(TestAttribution.test(allocating: [allocation, helperAfterAnAwait, runJob, StackFrame(symbol: "swift_job_run")], inTestProcess: true))
+    XCTAssertNil(
+      TestAttribution.test(allocating: [allocation, helperAfterAnAwait, runJob, StackFrame(symbol: "swift_job_run")], inTestProcess: true))
     let helperWithoutParameters = StackFrame(symbol: "(2) suspend resume partial function for App.Client.connect() async throws -> ()")
     XCTAssertNil(TestAttribution.test(allocating: [allocation, helperWithoutParameters, runJob], inTestProcess: true))
   }
@@ -100,8 +113,12 @@ final class TestAttributionTests: XCTestCase {
   func testAttribution_taskSpawnedInATest_namesTheTestItsClosureIsWrittenIn() {
     let frames = [
       allocation,
-      StackFrame(symbol: "closure #1 @Sendable () async -> () in AppTests.foo() async -> ()", file: "/p/Tests/AppTests/FooTests.swift", line: 8),
-      StackFrame(symbol: "(1) await resume partial function for partial apply forwarder for closure #1 @Sendable () async -> () in AppTests.foo() async -> ()"),
+      StackFrame(
+        symbol: "closure #1 @Sendable () async -> () in AppTests.foo() async -> ()", file: "/p/Tests/AppTests/FooTests.swift", line: 8),
+      StackFrame(
+        symbol:
+          "(1) await resume partial function for partial apply forwarder for closure #1 @Sendable () async -> () in AppTests.foo() async -> ()"
+      ),
       StackFrame(
         symbol:
           "(1) await resume partial function for generic specialization <()> of reabstraction thunk helper <A where A: Swift.Sendable> from @escaping @isolated(any) @callee_guaranteed @async () -> (@out A) to @escaping @callee_guaranteed @async () -> (@out A, @error @owned Swift.Error)"
@@ -135,9 +152,11 @@ final class TestAttributionTests: XCTestCase {
       ("AppTests.FeedTests.tearDownWithError() throws -> ()", "AppTests.FeedTests.tearDownWithError() (tear-down)"),
       ("closure #1 () -> () in AppTests.FeedTests.tearDown() -> ()", "AppTests.FeedTests.tearDown() (tear-down)"),
     ] {
-      XCTAssertEqual(TestAttribution.test(allocating: [allocation, StackFrame(symbol: symbol)] + invokeTest, inTestProcess: true), expected)
+      XCTAssertEqual(
+        TestAttribution.test(allocating: [allocation, StackFrame(symbol: symbol)] + invokeTest, inTestProcess: true), expected)
     }
-    let asyncSetUp = [allocation, StackFrame(symbol: "(1) await resume partial function for AppTests.FeedTests.setUp() async throws -> ()")]
+    let asyncSetUp =
+      [allocation, StackFrame(symbol: "(1) await resume partial function for AppTests.FeedTests.setUp() async throws -> ()")]
       + asyncXCTestFrames
     XCTAssertEqual(TestAttribution.test(allocating: asyncSetUp, inTestProcess: true), "AppTests.FeedTests.setUp() (set-up)")
     let suiteInit = [allocation, StackFrame(symbol: "AppTests.FeedSuite.init() -> AppTests.FeedSuite")] + swiftTestingFrames
@@ -159,7 +178,8 @@ final class TestAttributionTests: XCTestCase {
   /// frame of its own.
   func testTestFrameworkCode_theRunnerAddingATestsTask_isTheFrameworks() {
     let addTask = StackFrame(
-      symbol: "Swift.ThrowingTaskGroup.addTask(name: Swift.Optional<Swift.String>, priority: Swift.Optional<Swift.TaskPriority>, operation: __owned @Sendable @isolated(any) () async throws -> A) -> ()",
+      symbol:
+        "Swift.ThrowingTaskGroup.addTask(name: Swift.Optional<Swift.String>, priority: Swift.Optional<Swift.TaskPriority>, operation: __owned @Sendable @isolated(any) () async throws -> A) -> ()",
       file: "/toolchain/swift/stdlib/public/Concurrency/TaskGroup.swift", line: 530)
     XCTAssertTrue(TestAttribution.isTestFrameworkCode([runnerClosure]))
     XCTAssertTrue(TestAttribution.isTestFrameworkCode([addTask, runnerClosure, runJob, StackFrame(symbol: "start_thread")]))
@@ -171,7 +191,8 @@ final class TestAttributionTests: XCTestCase {
     XCTAssertFalse(TestAttribution.isTestFrameworkCode([spawnInTest] + swiftTestingFrames))
     XCTAssertFalse(TestAttribution.isTestFrameworkCode([allocation, helperAfterAnAwait] + asyncXCTestFrames))
     // No framework frame: a task a library made (a stack cut at the runtime, or none at all).
-    XCTAssertFalse(TestAttribution.isTestFrameworkCode([StackFrame(symbol: "Swift.Task.init(priority:operation:)"), completeTaskWithClosure]))
+    XCTAssertFalse(
+      TestAttribution.isTestFrameworkCode([StackFrame(symbol: "Swift.Task.init(priority:operation:)"), completeTaskWithClosure]))
     XCTAssertFalse(TestAttribution.isTestFrameworkCode([]))
   }
 
@@ -179,7 +200,8 @@ final class TestAttributionTests: XCTestCase {
 
   func testAnotherTest_anObjectAParallelTestAllocated_isItsAndNotTheRunningTests() {
     let feedTest = StackFrame(
-      symbol: "(1) await resume partial function for AppTests.FeedTests.load() async throws -> ()", file: "/p/Tests/AppTests/FeedTests.swift",
+      symbol: "(1) await resume partial function for AppTests.FeedTests.load() async throws -> ()",
+      file: "/p/Tests/AppTests/FeedTests.swift",
       line: 9)
     let frames = [allocation, feedTest] + swiftTestingFrames
     XCTAssertTrue(TestAttribution.isAnotherTest(allocating: frames, than: "adopt()", in: "FeedTests.swift"))
@@ -189,17 +211,21 @@ final class TestAttributionTests: XCTestCase {
     // A test with parameters is named by its labels.
     let parameterized = StackFrame(
       symbol: "AppTests.FeedTests.load(count: Swift.Int) async throws -> ()", file: "/p/Tests/AppTests/FeedTests.swift", line: 12)
-    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: [allocation, parameterized] + swiftTestingFrames, than: "load(count:)", in: "FeedTests.swift"))
+    XCTAssertFalse(
+      TestAttribution.isAnotherTest(
+        allocating: [allocation, parameterized] + swiftTestingFrames, than: "load(count:)", in: "FeedTests.swift"))
   }
 
   func testAnotherTest_noTestASetUpOrTheRunningTest_isNotKnownToBeAnothers() {
     // No test in the stack: a helper's task, a library's thread.
-    XCTAssertFalse(TestAttribution.isAnotherTest(allocating: [allocation, helperAfterAnAwait, runJob], than: "adopt()", in: "AdoptTests.swift"))
+    XCTAssertFalse(
+      TestAttribution.isAnotherTest(allocating: [allocation, helperAfterAnAwait, runJob], than: "adopt()", in: "AdoptTests.swift"))
     XCTAssertFalse(TestAttribution.isAnotherTest(allocating: [], than: "adopt()", in: "AdoptTests.swift"))
     // A suite's set-up runs for the running test too.
     let suiteInit = [allocation, StackFrame(symbol: "AppTests.FeedSuite.init() -> AppTests.FeedSuite")] + swiftTestingFrames
     XCTAssertFalse(TestAttribution.isAnotherTest(allocating: suiteInit, than: "adopt()", in: "AdoptTests.swift"))
-    let adopt = [allocation, StackFrame(symbol: "(1) await resume partial function for AppTests.adopt() async throws -> ()")] + swiftTestingFrames
+    let adopt =
+      [allocation, StackFrame(symbol: "(1) await resume partial function for AppTests.adopt() async throws -> ()")] + swiftTestingFrames
     XCTAssertFalse(TestAttribution.isAnotherTest(allocating: adopt, than: "adopt()", in: "AdoptTests.swift"))
   }
 }

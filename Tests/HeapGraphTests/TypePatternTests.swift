@@ -26,7 +26,10 @@ final class TypePatternTests: XCTestCase {
 
   func testTypePattern_frameworkTypes_coverRuntimeTestFrameworksAndTheirClosures() {
     let patterns = TypePattern.frameworkTypes
-    for name in ["Swift._ContiguousArrayStorage<Swift.Int>", "Foundation.NSLock", "XCTest.XCTestCase", "closure #1 in XCTest.XCTestCase.wait(for: [XCTestExpectation])", "closure #2 in Testing.Runner.run()"] {
+    for name in [
+      "Swift._ContiguousArrayStorage<Swift.Int>", "Foundation.NSLock", "XCTest.XCTestCase",
+      "closure #1 in XCTest.XCTestCase.wait(for: [XCTestExpectation])", "closure #2 in Testing.Runner.run()",
+    ] {
       XCTAssertTrue(patterns.contains { $0.matches(name) }, name)
     }
     for name in ["App.Swiftly", "closure #1 in App.Feed.load()", "Swiftly.Cache"] {

@@ -18,7 +18,9 @@ final class AnalyzeCommandTests: XCTestCase {
     let plain = try run(["analyze", fixtures + "/fb-seven-nodes.json"])
     XCTAssertFalse(plain.standardOutput.contains("\u{1B}["), plain.standardOutput)
     let colored = try run(["analyze", fixtures + "/fb-seven-nodes.json", "--color", "always"])
-    XCTAssertTrue(colored.standardOutput.hasPrefix("\u{1B}[1m\u{1B}[31m3 retain cycles in 1 strongly connected component\u{1B}[0m\n"), colored.standardOutput)
+    XCTAssertTrue(
+      colored.standardOutput.hasPrefix("\u{1B}[1m\u{1B}[31m3 retain cycles in 1 strongly connected component\u{1B}[0m\n"),
+      colored.standardOutput)
     XCTAssertTrue(colored.standardOutput.contains("\u{1B}[1m1)\u{1B}[0m Node.second → Node.first → Node\n"), colored.standardOutput)
     XCTAssertTrue(colored.standardOutput.contains("allocated at makeGraph() (\u{1B}[34mGraph.swift:12\u{1B}[0m)"), colored.standardOutput)
     let stripped = colored.standardOutput.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
@@ -94,8 +96,15 @@ final class AnalyzeCommandTests: XCTestCase {
   /// the framework (reachable, folded by default), the package's own reachable cycle, and a leak.
   private func serverSnapshot() throws -> String {
     var builder = HeapSnapshot.Builder(metadata: .init(process: "Server"))
-    builder.addStack(id: 1, frames: [StackFrame(symbol: "NIOCore.ChannelPipeline.init() -> NIOCore.ChannelPipeline", file: "/srv/app/.build/checkouts/swift-nio/Sources/NIOCore/ChannelPipeline.swift", line: 1064)])
-    builder.addStack(id: 2, frames: [StackFrame(symbol: "App.Routes.register() -> ()", file: "/srv/app/Sources/App/Routes.swift", line: 12)])
+    builder.addStack(
+      id: 1,
+      frames: [
+        StackFrame(
+          symbol: "NIOCore.ChannelPipeline.init() -> NIOCore.ChannelPipeline",
+          file: "/srv/app/.build/checkouts/swift-nio/Sources/NIOCore/ChannelPipeline.swift", line: 1064)
+      ])
+    builder.addStack(
+      id: 2, frames: [StackFrame(symbol: "App.Routes.register() -> ()", file: "/srv/app/Sources/App/Routes.swift", line: 12)])
     builder.addObject(id: 1, type: "NIOPosix.EventLoop", stack: 1)
     builder.addRoot(object: 1, kind: "global", label: "NIOPosix.loop")
     for base: Int64 in [10, 20] {
@@ -129,7 +138,8 @@ final class AnalyzeCommandTests: XCTestCase {
     let text = folded.standardOutput
     let leak = try XCTUnwrap(text.range(of: "Leaks: 2 objects unreachable from every root, in 1 group\n"), text)
     let own = try XCTUnwrap(text.range(of: "(still reachable)\n  1) Router.handler"), text)
-    let line = "2 more components of dependencies' types still reachable (open connections, caches; 2 cycles): "
+    let line =
+      "2 more components of dependencies' types still reachable (open connections, caches; 2 cycles): "
       + "2 × ChannelHandlerContext.next → ChannelHandlerContext.prev → ChannelHandlerContext; --all-cycles lists them\n"
     let foldedLine = try XCTUnwrap(text.range(of: line), text)
     XCTAssertTrue(leak.lowerBound < own.lowerBound && own.lowerBound < foldedLine.lowerBound, text)
@@ -153,7 +163,10 @@ final class AnalyzeCommandTests: XCTestCase {
     let cases: [(file: String, message: String)] = [
       ("missing.json", "missing.json: cannot open: No such file or directory"),
       ("empty.json", "empty.json: the file is empty (0 bytes)"),
-      ("binary.bin", "binary.bin: expected a JSON object with \"format\": \"swift-heap-snapshot\", found byte 0x7F (binary data, not JSON text) (byte 0, line 1, column 1)"),
+      (
+        "binary.bin",
+        "binary.bin: expected a JSON object with \"format\": \"swift-heap-snapshot\", found byte 0x7F (binary data, not JSON text) (byte 0, line 1, column 1)"
+      ),
       ("truncated.json", "truncated.json: objects[1]: the file ends early"),
       ("dangling-reference.json", "dangling-reference.json: references[0].to: no object has id 42"),
     ]
@@ -170,12 +183,27 @@ final class AnalyzeCommandTests: XCTestCase {
     let header = #"{"format": "swift-heap-snapshot", "version": 1, "#
     let cases: [(name: String, text: String, message: String)] = [
       ("invalid-json", header + #""objects": [}"#, "objects[0]: expected an object record, found '}'"),
-      ("invalid-syntax", header + #""objects": [{"id": 1,, "type": "A"}], "references": []}"#, "objects[0]: invalid JSON: expected a quoted key, found ','"),
+      (
+        "invalid-syntax", header + #""objects": [{"id": 1,, "type": "A"}], "references": []}"#,
+        "objects[0]: invalid JSON: expected a quoted key, found ','"
+      ),
       ("missing-field", header + #""objects": [{"id": 1}], "references": []}"#, "objects[0]: missing required field \"type\""),
-      ("wrong-type", header + #""objects": [{"id": "one", "type": "A"}], "references": []}"#, "objects[0].id: expected an integer, found a string"),
-      ("duplicate-id", header + #""objects": [{"id": 1, "type": "A"}, {"id": 1, "type": "B"}], "references": []}"#, "objects[1].id: object id 1 is used twice (first by objects[0])"),
-      ("unknown-ownership", header + #""objects": [{"id": 1, "type": "A"}], "references": [{"from": 1, "to": 1, "ownership": "sturdy"}]}"#, "references[0].ownership: unknown ownership \"sturdy\""),
-      ("unsupported-version", #"{"format": "swift-heap-snapshot", "version": 9, "objects": [], "references": []}"#, "version: snapshot version 9 is not supported"),
+      (
+        "wrong-type", header + #""objects": [{"id": "one", "type": "A"}], "references": []}"#,
+        "objects[0].id: expected an integer, found a string"
+      ),
+      (
+        "duplicate-id", header + #""objects": [{"id": 1, "type": "A"}, {"id": 1, "type": "B"}], "references": []}"#,
+        "objects[1].id: object id 1 is used twice (first by objects[0])"
+      ),
+      (
+        "unknown-ownership", header + #""objects": [{"id": 1, "type": "A"}], "references": [{"from": 1, "to": 1, "ownership": "sturdy"}]}"#,
+        "references[0].ownership: unknown ownership \"sturdy\""
+      ),
+      (
+        "unsupported-version", #"{"format": "swift-heap-snapshot", "version": 9, "objects": [], "references": []}"#,
+        "version: snapshot version 9 is not supported"
+      ),
       ("absurd-size", header + #""objects": [{"id": 1, "type": "A", "size": -1}], "references": []}"#, "objects[0].size: -1 is negative"),
       ("not-a-snapshot", #"{"format": "pprof"}"#, "format: not a heap snapshot: \"format\" is \"pprof\""),
     ]
@@ -199,7 +227,9 @@ final class AnalyzeCommandTests: XCTestCase {
   }
 
   func testAnalyze_usageErrors_exitWithOne() throws {
-    for arguments in [["analyze"], ["analyze", "x.json", "--max-cycle-length", "0"], ["analyze", "x.json", "--format", "xml"], ["frobnicate"]] {
+    for arguments in [
+      ["analyze"], ["analyze", "x.json", "--max-cycle-length", "0"], ["analyze", "x.json", "--format", "xml"], ["frobnicate"],
+    ] {
       let result = try run(arguments)
       XCTAssertEqual(result.status, 1, "\(arguments): \(result.standardError)")
       XCTAssertTrue(result.standardError.contains("Error:") || result.standardError.contains("error:"), result.standardError)

@@ -29,7 +29,8 @@ final class AsyncTestAttributionTests: XCTestCase {
     XCTAssertFalse(testLines.contains { $0.contains("Booking.book") }, "the helper is not a test:\n\(result.standardOutput)")
     // The task nothing can resume is a leak of the test that made it.
     XCTAssertTrue(
-      result.standardOutput.contains("1 × Task.suspended → await in closure #1 in KennelTests.forgottenFeedingLeaks()"), result.standardOutput)
+      result.standardOutput.contains("1 × Task.suspended → await in closure #1 in KennelTests.forgottenFeedingLeaks()"),
+      result.standardOutput)
     XCTAssertTrue(testLines.contains("in test KennelTests.forgottenFeedingLeaks()"), result.standardOutput)
   }
 }

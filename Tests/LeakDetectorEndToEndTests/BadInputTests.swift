@@ -149,7 +149,8 @@ final class BadInputTests: XCTestCase {
             #"{"format": "swift-heap-snapshot", "version": 1, "objects": [{"id": "one", "type": "A"}], "references": []}"#,
             to: directory + "/wrong.json")
         case .baseline:
-          try write(validBaseline.replacingOccurrences(of: "\"kept to check it is not replaced\"", with: "12"), to: directory + "/wrong.json")
+          try write(
+            validBaseline.replacingOccurrences(of: "\"kept to check it is not replaced\"", with: "12"), to: directory + "/wrong.json")
         }
       },
       asSnapshot: "objects[0].id: expected an integer, found a string (byte 67, line 1, column 68)",
@@ -264,10 +265,16 @@ final class BadInputTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: directory + "/out-folder", withIntermediateDirectories: false)
     unwritable.append(("a directory", directory + "/out-folder", "is a directory, not a file", false))
     unwritable.append(
-      ("a path in a missing directory", directory + "/missing/out.txt", "cannot create a file in \(directory)/missing: No such file or directory", false))
+      (
+        "a path in a missing directory", directory + "/missing/out.txt",
+        "cannot create a file in \(directory)/missing: No such file or directory", false
+      ))
     _ = try Self.write("x", to: directory + "/out-file")
     unwritable.append(
-      ("a path whose parent is a file", directory + "/out-file/out.txt", "cannot create a file in \(directory)/out-file: Not a directory", false))
+      (
+        "a path whose parent is a file", directory + "/out-file/out.txt", "cannot create a file in \(directory)/out-file: Not a directory",
+        false
+      ))
     if geteuid() == 0 {
       // Root writes in any directory whatever its mode; sysfs takes no new files from anyone.
       unwritable.append(("a read-only location", "/sys/leak-detector-report.txt", "cannot create a file in /sys: ", true))
@@ -275,7 +282,10 @@ final class BadInputTests: XCTestCase {
       try FileManager.default.createDirectory(atPath: directory + "/read-only", withIntermediateDirectories: false)
       XCTAssertEqual(chmod(directory + "/read-only", 0o555), 0)
       unwritable.append(
-        ("a read-only location", directory + "/read-only/out.txt", "cannot create a file in \(directory)/read-only: Permission denied", false))
+        (
+          "a read-only location", directory + "/read-only/out.txt", "cannot create a file in \(directory)/read-only: Permission denied",
+          false
+        ))
       _ = try Self.write(Self.validBaseline, to: directory + "/read-only-file.txt")  // a baseline too, for --update-baseline
       XCTAssertEqual(chmod(directory + "/read-only-file.txt", 0o444), 0)
       unwritable.append(("a read-only file", directory + "/read-only-file.txt", "cannot write: Permission denied", false))
@@ -309,7 +319,9 @@ final class BadInputTests: XCTestCase {
       "\(input): --output names an input of this command (\(input)); write the report to another file"
     }
     rows += [
-      Row(description: "analyze: --output is the snapshot", arguments: ["analyze", snapshot, "--output", snapshot], message: replacing(snapshot)),
+      Row(
+        description: "analyze: --output is the snapshot", arguments: ["analyze", snapshot, "--output", snapshot],
+        message: replacing(snapshot)),
       Row(
         description: "diff: --output is the later snapshot", arguments: ["diff", clean, snapshot, "--output", snapshot],
         message: replacing(snapshot)),

@@ -33,7 +33,8 @@ final class CompletionTests: XCTestCase {
       ["analyze", "convert", "diff", "gate", "growth", "run", "strip", "help", "--help", "-h", "--version"])
     XCTAssertEqual(try bashCompletions(["leak-detector", "analyze", "x.json", "--format", "h"], script: script), ["html"])
     XCTAssertEqual(try bashCompletions(["leak-detector", "convert", "x.json", "--to", ""], script: script), ["json", "binary", "pprof"])
-    XCTAssertEqual(try bashCompletions(["leak-detector", "gate", "x.json", "--layout", ""], script: script), ["auto", "graphviz", "built-in"])
+    XCTAssertEqual(
+      try bashCompletions(["leak-detector", "gate", "x.json", "--layout", ""], script: script), ["auto", "graphviz", "built-in"])
   }
 
   func testInstallCompletions_writesEachShellsFile() throws {
@@ -43,7 +44,8 @@ final class CompletionTests: XCTestCase {
     let root = URL(fileURLWithPath: directory()).deletingLastPathComponent().deletingLastPathComponent().path
     let tool = try BuiltProgram("leak-detector").path
     let result = try BuiltProgram.tool("env").run([
-      "HOME=\(home)", "XDG_DATA_HOME=", "XDG_CONFIG_HOME=", "LEAK_DETECTOR=\(tool)", root + "/Scripts/install-completions", "bash", "zsh", "fish",
+      "HOME=\(home)", "XDG_DATA_HOME=", "XDG_CONFIG_HOME=", "LEAK_DETECTOR=\(tool)", root + "/Scripts/install-completions", "bash", "zsh",
+      "fish",
     ])
     XCTAssertEqual(result.status, 0, result.standardError)
     for (file, marker) in [

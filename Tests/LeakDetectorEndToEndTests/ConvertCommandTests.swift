@@ -40,7 +40,10 @@ final class ConvertCommandTests: XCTestCase {
     let directory = try temporaryDirectory()
     let binary = directory + "/seven.heapsnapshot"
     XCTAssertEqual(try run(["convert", seven, "--output", binary]).status, 0)
-    for arguments in [["analyze", "--format", "json"], ["analyze", "--format", "text"], ["analyze", "--format", "sarif"], ["analyze", "--expect-dead-generation", "1", "--format", "markdown"]] {
+    for arguments in [
+      ["analyze", "--format", "json"], ["analyze", "--format", "text"], ["analyze", "--format", "sarif"],
+      ["analyze", "--expect-dead-generation", "1", "--format", "markdown"],
+    ] {
       let fromJSON = try run(arguments + [seven])
       let fromBinary = try run(arguments + [binary])
       XCTAssertEqual(fromBinary.status, 2, fromBinary.standardError)

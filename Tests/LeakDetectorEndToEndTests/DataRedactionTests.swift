@@ -61,14 +61,17 @@ final class DataRedactionTests: RunFixtureTestCase {
     for (name, text) in outputs {
       XCTAssertFalse(text.contains(secret), "\(name) shows the key's text:\n\(text)")
     }
-    XCTAssertTrue(outputs["analyze --format text"]?.contains("Cache.pending[…] → Request.owner → Cache") == true, outputs["analyze --format text"] ?? "")
+    XCTAssertTrue(
+      outputs["analyze --format text"]?.contains("Cache.pending[…] → Request.owner → Cache") == true, outputs["analyze --format text"] ?? ""
+    )
     XCTAssertTrue(outputs["strip"]?.contains("pending[…]") == true)
 
     let shown = try tool.run(["analyze", heap, "--show-data"])
     XCTAssertTrue(shown.standardOutput.contains(secret), "--show-data shows it:\n\(shown.standardOutput)")
     let fingerprints = { (text: String) in Set(text.matches(of: /fingerprint ([0-9a-f]{16})/).map { String($0.1) }) }
     XCTAssertFalse(fingerprints(shown.standardOutput).isEmpty)
-    XCTAssertEqual(fingerprints(shown.standardOutput), fingerprints(outputs["analyze --format text"] ?? ""), "fingerprints do not depend on --show-data")
+    XCTAssertEqual(
+      fingerprints(shown.standardOutput), fingerprints(outputs["analyze --format text"] ?? ""), "fingerprints do not depend on --show-data")
     let other = try snapshot(in: directory, key: "session=another", name: "other.json")
     XCTAssertEqual(try tool.run(["gate", other, "--baseline", baseline]).status, 0, "the same leak under another key is the accepted one")
   }

@@ -38,7 +38,8 @@ final class GateCommandTests: XCTestCase {
     let new = try run(["gate", seven, "--baseline", emptyBaseline, "--format", "sarif", "--output", directory + "/leaks.sarif"])
     XCTAssertEqual(new.status, 2)
     XCTAssertTrue(new.error.contains("3 new findings"), new.error)
-    let sarif = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/leaks.sarif"))) as? [String: Any])
+    let sarif = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/leaks.sarif"))) as? [String: Any])
     let results = try XCTUnwrap((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
     let location = try XCTUnwrap(results.compactMap { ($0["locations"] as? [[String: Any]])?.first }.first)
     let physical = try XCTUnwrap(location["physicalLocation"] as? [String: Any])
@@ -53,7 +54,8 @@ final class GateCommandTests: XCTestCase {
     XCTAssertTrue(everyReport.output.contains("3 new findings"), everyReport.output)
     let written = try reports.mapValues { try String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }
     XCTAssertEqual(
-      try String(contentsOfFile: directory + "/leaks.sarif", encoding: .utf8).count, written["sarif"]?.count, "the same SARIF as --format sarif")
+      try String(contentsOfFile: directory + "/leaks.sarif", encoding: .utf8).count, written["sarif"]?.count,
+      "the same SARIF as --format sarif")
     XCTAssertTrue(written["junit"]?.hasPrefix("<?xml") == true)
     for name in reports.values {
       XCTAssertEqual(try attributes(directory + "/" + name)[.posixPermissions] as? Int, 0o600, name)

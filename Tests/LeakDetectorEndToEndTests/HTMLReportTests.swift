@@ -50,7 +50,10 @@ final class HTMLReportTests: XCTestCase {
     let screenshot = NSTemporaryDirectory() + "leak-report-\(UUID().uuidString).png"
     defer { try? FileManager.default.removeItem(atPath: screenshot) }
     let shot = try BuiltProgram.tool("chromium").run(
-      ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,900", "--screenshot=" + screenshot, "file://" + html])
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,900", "--screenshot=" + screenshot,
+        "file://" + html,
+      ])
     XCTAssertEqual(shot.status, 0, shot.standardError)
     let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
     XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG")
@@ -94,7 +97,8 @@ final class HTMLReportTests: XCTestCase {
     // Accept everything, then drop one accepted cycle and add a fixed one.
     let accept = try BuiltProgram("leak-detector").run(["gate", heap, "--baseline", directory + "/baseline.json", "--update-baseline"])
     XCTAssertEqual(accept.status, 0, accept.standardError)
-    var baseline = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/baseline.json"))) as! [String: Any]
+    var baseline =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/baseline.json"))) as! [String: Any]
     var accepted = baseline["accepted"] as! [String: Any]
     let cycle = try XCTUnwrap(accepted.first { ($0.value as! [String: Any])["kind"] as? String == "cycle" }?.key)
     accepted[cycle] = nil
@@ -109,7 +113,9 @@ final class HTMLReportTests: XCTestCase {
     XCTAssertTrue(dom.contains("<p class=\"verdict bad\">1 new finding</p>"), dom)
     XCTAssertEqual(occurrences(of: "<article class=\"finding cycle\"", in: dom), 1)
     XCTAssertTrue(dom.contains("data-layout=\"\(layout)\""), dom)
-    XCTAssertEqual(occurrences(of: "<tr>", in: dom.components(separatedBy: "<table id=\"accepted-findings\"").last ?? ""), 4, "a header and 3 accepted (no survivors without --expect-dead-generation)")
+    XCTAssertEqual(
+      occurrences(of: "<tr>", in: dom.components(separatedBy: "<table id=\"accepted-findings\"").last ?? ""), 4,
+      "a header and 3 accepted (no survivors without --expect-dead-generation)")
     XCTAssertTrue(dom.contains("<li class=\"fingerprint\">00000000000000ff</li>"), dom)
   }
 

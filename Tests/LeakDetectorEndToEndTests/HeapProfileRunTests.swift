@@ -58,7 +58,10 @@ final class HeapProfileRunTests: RunFixtureTestCase {
   func testIntervalSnapshots_haveTheirProfilesBeside_andBaseShowsWhatGrew() throws {
     let directory = try makeTemporaryDirectory(prefix: "run-profile-interval")
     let result = try BuiltProgram("leak-detector").run(
-      ["run", "--profile", directory + "/exit.pb.gz", "--snapshot-interval", "0.4", "--snapshot-directory", directory, "--", program, "grow", "2.0"])
+      [
+        "run", "--profile", directory + "/exit.pb.gz", "--snapshot-interval", "0.4", "--snapshot-directory", directory, "--", program,
+        "grow", "2.0",
+      ])
     XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
     let names = try FileManager.default.contentsOfDirectory(atPath: directory)
     let snapshots = names.filter { $0.hasSuffix(".heapsnapshot.json") }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
@@ -70,14 +73,18 @@ final class HeapProfileRunTests: RunFixtureTestCase {
     }
     let (first, last) = (snapshots.first!, snapshots.last!)
     let profile = { (name: String) in directory + "/" + name.replacingOccurrences(of: ".heapsnapshot.json", with: ".pb.gz") }
-    let grown = try allocations(in: directory + "/" + last, ofType: "Growing.Response").objects
+    let grown =
+      try allocations(in: directory + "/" + last, ofType: "Growing.Response").objects
       - allocations(in: directory + "/" + first, ofType: "Growing.Response").objects
     XCTAssertGreaterThan(grown, 10)
     let base = try pprof([
       "-top", "-sample_index=inuse_objects", "-tagfocus=object=Growing.Response", "-base", profile(first), profile(last),
     ])
     XCTAssertTrue(base.contains("Showing nodes accounting for \(grown), "), "\(grown) more responses:\n\(base)")
-    XCTAssertTrue(base.split(separator: "\n").contains { $0.hasPrefix("\(String(repeating: " ", count: 10 - "\(grown)".count))\(grown) ") && $0.contains("Growing.handle(") }, base)
+    XCTAssertTrue(
+      base.split(separator: "\n").contains {
+        $0.hasPrefix("\(String(repeating: " ", count: 10 - "\(grown)".count))\(grown) ") && $0.contains("Growing.handle(")
+      }, base)
   }
 
   func testSampledRun_givesGosPeriod_andAllocatedTotalsAboveTheLiveOnes() throws {

@@ -12,7 +12,8 @@ final class ReportColorTests: XCTestCase {
   private func colored(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
     let plain = try BuiltProgram("leak-detector").run(arguments).standardOutput
     let colored = try BuiltProgram("leak-detector").run(arguments + ["--color", "always"]).standardOutput
-    XCTAssertEqual(colored.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression), plain, file: file, line: line)
+    XCTAssertEqual(
+      colored.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression), plain, file: file, line: line)
     XCTAssertNotEqual(colored, plain, "some colour", file: file, line: line)
     return colored
   }
@@ -34,7 +35,8 @@ final class ReportColorTests: XCTestCase {
   func testAnalyze_noCyclesAndNoRoots_verdictGreenHeadingBold() throws {
     let report = try colored(["analyze", fixtures + "/no-cycles.json"])
     XCTAssertTrue(report.hasPrefix(green("No retain cycles among 2 objects") + "\n"), report)
-    XCTAssertTrue(report.hasSuffix("\n" + bold("Leaks: the snapshot lists no roots, so leaked objects cannot be told from live ones.") + "\n"), report)
+    XCTAssertTrue(
+      report.hasSuffix("\n" + bold("Leaks: the snapshot lists no roots, so leaked objects cannot be told from live ones.") + "\n"), report)
   }
 
   func testGate_newFindingsRedFixedGreenPassedGreen() throws {
@@ -48,7 +50,9 @@ final class ReportColorTests: XCTestCase {
     let passed = try colored(["gate", seven, "--baseline", baseline])
     XCTAssertEqual(passed, green("No new leaks: 3 accepted findings still present.") + "\n")
     let changed = try colored(["gate", fixtures + "/report-heap.json", "--baseline", baseline])
-    XCTAssertTrue(changed.hasPrefix(red("4 new findings (not in the baseline \(baseline)):") + "\n" + dim("Names from App are written without their module.")), changed)
+    XCTAssertTrue(
+      changed.hasPrefix(
+        red("4 new findings (not in the baseline \(baseline)):") + "\n" + dim("Names from App are written without their module.")), changed)
     XCTAssertTrue(changed.contains("\n    allocated at Screen.show() (\u{1B}[34mScreen.swift:14\u{1B}[0m)\n"), changed)
     XCTAssertTrue(changed.contains("\nFix them, or accept them with:\n"), "instructions stay plain:\n\(changed)")
     XCTAssertTrue(changed.contains("\n\u{1B}[1m\u{1B}[32m3 accepted findings no longer found (fixed): "), changed)
@@ -59,7 +63,10 @@ final class ReportColorTests: XCTestCase {
     XCTAssertTrue(growth.hasPrefix("\u{1B}[1mGrowth from "), growth)
     XCTAssertTrue(growth.contains("\n" + dim("Names from App are written without their module.") + "\n  Entry: 0 -> 2 (+2)\n"), growth)
     XCTAssertTrue(growth.contains("\n" + bold("Retaining paths that grew:") + "\n"), growth)
-    XCTAssertTrue(growth.contains("\n" + bold("New or growing findings:") + "\n  7db09980a38cdacf: 0 -> 1 (+1)  cycle: Cache.entries[…] → Entry.owner → Cache\n"), growth)
+    XCTAssertTrue(
+      growth.contains(
+        "\n" + bold("New or growing findings:") + "\n  7db09980a38cdacf: 0 -> 1 (+1)  cycle: Cache.entries[…] → Entry.owner → Cache\n"),
+      growth)
     let same = fixtures + "/report-heap.json"
     XCTAssertEqual(try colored(["diff", same, same]), green("No growth from \(same) to \(same).") + "\n")
   }

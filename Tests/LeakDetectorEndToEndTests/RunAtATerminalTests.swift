@@ -24,7 +24,9 @@ final class RunAtATerminalTests: RunFixtureTestCase {
     XCTAssertTrue(result.standardError.contains("Interruptible was killed by signal 2 (Interrupt)\n"), result.standardError)
     XCTAssertFalse(result.standardError.contains("takes no exit snapshot"), result.standardError)
     XCTAssertNotNil(
-      result.standardOutput.range(of: #"Checked Interruptible \S+ \(pid \d+\): \d+ objects when it exited, 2 leaked \(captured in \d+\.\d\d s\)\n"#, options: .regularExpression),
+      result.standardOutput.range(
+        of: #"Checked Interruptible \S+ \(pid \d+\): \d+ objects when it exited, 2 leaked \(captured in \d+\.\d\d s\)\n"#,
+        options: .regularExpression),
       result.standardOutput)
   }
 
@@ -41,17 +43,26 @@ final class RunAtATerminalTests: RunFixtureTestCase {
   /// capture's process is reaped at once (the program has no child left).
   func testSignalSnapshot_saysHowLongItTookAndLeavesNoChild() throws {
     let directory = try temporaryDirectory()
-    let command = try started(["run", "--snapshot-signal", "USR2", "--snapshot-directory", directory, "--", programs + "/Interruptible", directory])
+    let command = try started([
+      "run", "--snapshot-signal", "USR2", "--snapshot-directory", directory, "--", programs + "/Interruptible", directory,
+    ])
     XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
     let program = try XCTUnwrap(children(of: command.process.processIdentifier).first, "leak-detector started no program")
     kill(command.process.processIdentifier, SIGUSR2)
-    XCTAssertTrue(eventually { ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasSuffix(".heapsnapshot.json") } })
-    XCTAssertTrue(eventually(within: .seconds(10)) { self.children(of: program).isEmpty }, "the capture's process is still a child of the program: \(children(of: program))")
+    XCTAssertTrue(
+      eventually {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasSuffix(".heapsnapshot.json") }
+      })
+    XCTAssertTrue(
+      eventually(within: .seconds(10)) { self.children(of: program).isEmpty },
+      "the capture's process is still a child of the program: \(children(of: program))")
     kill(program, SIGTERM)
     let result = command.finish()
     XCTAssertEqual(result.status, 128 + SIGTERM, result.standardError)
     XCTAssertNotNil(
-      result.standardError.range(of: #"leak-detector: snapshot 1 of Interruptible \(pid \d+\), \d+ objects \(captured in \d+\.\d\d s\): "#, options: .regularExpression),
+      result.standardError.range(
+        of: #"leak-detector: snapshot 1 of Interruptible \(pid \d+\), \d+ objects \(captured in \d+\.\d\d s\): "#,
+        options: .regularExpression),
       result.standardError)
   }
 
@@ -126,7 +137,8 @@ final class RunAtATerminalTests: RunFixtureTestCase {
 
   private func started(_ arguments: [String]) throws -> Started {
     let directory = try temporaryDirectory()
-    let output = URL(fileURLWithPath: directory + "/stdout"), error = URL(fileURLWithPath: directory + "/stderr")
+    let output = URL(fileURLWithPath: directory + "/stdout")
+    let error = URL(fileURLWithPath: directory + "/stderr")
     XCTAssertTrue(FileManager.default.createFile(atPath: output.path, contents: nil))
     XCTAssertTrue(FileManager.default.createFile(atPath: error.path, contents: nil))
     let process = Process()
@@ -148,7 +160,9 @@ final class RunAtATerminalTests: RunFixtureTestCase {
   private func children(of id: Int32) -> [Int32] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(id)/task")) ?? []
     return tasks.flatMap { task in
-      ((try? String(contentsOfFile: "/proc/\(id)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+      ((try? String(contentsOfFile: "/proc/\(id)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+        Int32($0)
+      }
     }
   }
 

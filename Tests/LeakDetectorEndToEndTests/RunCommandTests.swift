@@ -83,7 +83,8 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertTrue(report.contains("1 × RetainedSelfCycle.me → RetainedSelfCycle  (1 object"), report)
     XCTAssertTrue(report.contains("1 × RetainedPairFirst.second → RetainedPairSecond.first → RetainedPairFirst  (2 objects"), report)
     XCTAssertTrue(report.contains("1 × WeaklyReferenced  (1 object"), report)
-    XCTAssertTrue(report.contains("counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "), report)
+    XCTAssertTrue(
+      report.contains("counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "), report)
     for held in ["HeldByMallocBlock", "HeldByUnmanagedField", "HeldByInteriorPointer", "Keeper"] {
       XCTAssertFalse(report.contains(held), "\(held) is held by a pointer outside the Swift heap:\n\(report)")
     }
@@ -108,7 +109,8 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertEqual(result.status, 128 + SIGILL, result.standardError)
     XCTAssertTrue(result.standardError.contains("Fatal error: planned crash"), result.standardError)
     XCTAssertTrue(
-      result.standardError.contains("Crash was killed by signal 4 (Illegal instruction); a process killed before it exits takes no exit snapshot"),
+      result.standardError.contains(
+        "Crash was killed by signal 4 (Illegal instruction); a process killed before it exits takes no exit snapshot"),
       result.standardError)
   }
 
@@ -161,7 +163,8 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertTrue(report.contains("Leaks: 6 objects in 2 groups"), String(report))
     // The second is held by a test case's property, which XCTest keeps until the process exits.
     XCTAssertTrue(report.contains("2 × Owner.pets[0] → Pet.owner → Owner"), String(report))
-    XCTAssertTrue(report.contains("in tests PetsTests.XCPetsTests.testAdoptLeaks(), PetsTests.XCShelterTests.testKeptOwnerLeaks()"), String(report))
+    XCTAssertTrue(
+      report.contains("in tests PetsTests.XCPetsTests.testAdoptLeaks(), PetsTests.XCShelterTests.testKeptOwnerLeaks()"), String(report))
     XCTAssertTrue(report.contains("allocated at PetsTests.XCPetsTests.testAdoptLeaks() (XCPetsTests.swift:6)"), String(report))
     XCTAssertTrue(report.contains("2 × Timerish.tick → closure #1 in Timerish.start().capture #0: Timerish → Timerish"), String(report))
     XCTAssertTrue(report.contains("in tests PetsTests.asyncLeak(), PetsTests.timerLeaks()"), String(report))
@@ -196,7 +199,8 @@ final class RunCommandTests: RunFixtureTestCase {
   func testRun_suppressionFile_hidesMatchingLeaksAndSaysSo() throws {
     let directory = try temporaryDirectory()
     let rules = directory + "/suppressions.txt"
-    try "# known\ntype *Leaky.Screen*   # tracked upstream (the screen and its closures)\nsite Leaky.leak()*\n".write(toFile: rules, atomically: true, encoding: .utf8)
+    try "# known\ntype *Leaky.Screen*   # tracked upstream (the screen and its closures)\nsite Leaky.leak()*\n".write(
+      toFile: rules, atomically: true, encoding: .utf8)
     let result = try run(["--suppressions", rules, "--", programs + "/Leaky"])
     XCTAssertEqual(result.status, 0, result.standardOutput)
     XCTAssertTrue(result.standardOutput.contains("\nLeaks: none\n"), result.standardOutput)

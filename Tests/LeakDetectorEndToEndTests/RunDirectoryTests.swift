@@ -26,7 +26,8 @@ final class RunDirectoryTests: XCTestCase {
     let first = try run(Self.printEnvironment)
     let second = try run(Self.printEnvironment)
     XCTAssertEqual(first.status, 1, "nothing was checked: \(first.standardError)")
-    XCTAssertTrue(first.standardOutput.contains("LEAK_DETECTOR_RUN_DIRECTORY=\(base)/leak-detector-\(getuid())/run-0\n"), first.standardOutput)
+    XCTAssertTrue(
+      first.standardOutput.contains("LEAK_DETECTOR_RUN_DIRECTORY=\(base)/leak-detector-\(getuid())/run-0\n"), first.standardOutput)
     XCTAssertEqual(first.standardOutput, second.standardOutput)
   }
 

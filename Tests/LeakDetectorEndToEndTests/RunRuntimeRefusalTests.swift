@@ -47,13 +47,18 @@ final class RunRuntimeRefusalTests: RunFixtureTestCase {
       result.standardError.split(separator: "\n").first { $0.hasPrefix("leak-detector: not checking Leaky (pid ") }, result.standardError)
     let release = "Swift \(SwiftVersion.compiler.major).\(SwiftVersion.compiler.minor)"
     XCTAssertTrue(
-      refusal.contains("): it runs on the Swift runtime \(copy) (\(release), build \(changed.buildID)), "
-        + "another build than the one this agent was built with, "), String(refusal))
+      refusal.contains(
+        "): it runs on the Swift runtime \(copy) (\(release), build \(changed.buildID)), "
+          + "another build than the one this agent was built with, "), String(refusal))
     XCTAssertTrue(refusal.contains("/libswiftCore.so (Swift \(SwiftVersion.compiler), build \(runtime.buildID)); "), String(refusal))
-    XCTAssertTrue(refusal.hasSuffix("; build leak-detector with the toolchain that built Leaky (\(release) at \(directory))"), String(refusal))
-    XCTAssertTrue(result.standardError.contains("leak-detector: error: " + refusal.dropFirst("leak-detector: ".count)), result.standardError)
+    XCTAssertTrue(
+      refusal.hasSuffix("; build leak-detector with the toolchain that built Leaky (\(release) at \(directory))"), String(refusal))
+    XCTAssertTrue(
+      result.standardError.contains("leak-detector: error: " + refusal.dropFirst("leak-detector: ".count)), result.standardError)
 
-    let failing = try BuiltProgram.tool("env").run(["LD_LIBRARY_PATH=\(directory)", try leakDetector(), "run", "--", programs + "/Leaky", "3"])
+    let failing = try BuiltProgram.tool("env").run([
+      "LD_LIBRARY_PATH=\(directory)", try leakDetector(), "run", "--", programs + "/Leaky", "3",
+    ])
     XCTAssertEqual(failing.status, 3, "the program's own status comes first:\n\(failing.standardError)")
     XCTAssertTrue(failing.standardError.contains("leak-detector: not checking Leaky 3 (pid "), failing.standardError)
   }

@@ -21,7 +21,10 @@ final class WaitingTasksRunTests: RunFixtureTestCase {
       ), report)
     XCTAssertTrue(report.contains("- Task.suspended  made at startForgottenStream() (WaitingTasks.swift:23)\n"), report)
     XCTAssertTrue(report.contains("- await in closure #1 in startForgottenStream().async frame  waits at WaitingTasks.swift:24\n"), report)
-    XCTAssertTrue(report.contains("also holds 1 × AsyncStream<Int>._Context<>, 1 × _DequeBuffer<Int>, 1 × Counter, 1 × closure #1 in startForgottenStream()\n"), report)
+    XCTAssertTrue(
+      report.contains(
+        "also holds 1 × AsyncStream<Int>._Context<>, 1 × _DequeBuffer<Int>, 1 × Counter, 1 × closure #1 in startForgottenStream()\n"),
+      report)
     XCTAssertFalse(report.contains("startKeptStream"), report)
     XCTAssertFalse(report.contains("startFinishedStream"), report)
   }

@@ -12,7 +12,9 @@ final class AgentRuntimeCheckTests: XCTestCase {
     version: nil)
   private let compiler = SwiftVersion(major: 6, minor: 3, patch: 1)
 
-  private func check(loaded: AgentRuntimeCheck.Runtime?, agent: AgentRuntimeCheck.Runtime?, compiler: SwiftVersion? = nil) -> AgentRuntimeCheck {
+  private func check(loaded: AgentRuntimeCheck.Runtime?, agent: AgentRuntimeCheck.Runtime?, compiler: SwiftVersion? = nil)
+    -> AgentRuntimeCheck
+  {
     AgentRuntimeCheck(
       program: "Server", executableNeedsSharedRuntime: true, executableHasSwiftCode: false, loadedRuntime: loaded, agentRuntime: agent,
       agentCompiler: compiler ?? self.compiler)
@@ -74,7 +76,8 @@ final class AgentRuntimeCheckTests: XCTestCase {
   /// Without the agent's own runtime file, or a build id to compare, the release decides alone;
   /// a compiler newer than the version list knows compares builds only.
   func testWhatCannotBeCompared_refusesNothingOnItsOwn() {
-    let sameRelease = AgentRuntimeCheck.Runtime(path: "/x/libswiftCore.so", buildID: BuildID([1]), version: SwiftVersion(major: 6, minor: 3))
+    let sameRelease = AgentRuntimeCheck.Runtime(
+      path: "/x/libswiftCore.so", buildID: BuildID([1]), version: SwiftVersion(major: 6, minor: 3))
     XCTAssertNil(check(loaded: sameRelease, agent: nil).refusalReason)
     var withoutBuildID = sameRelease
     withoutBuildID.buildID = nil

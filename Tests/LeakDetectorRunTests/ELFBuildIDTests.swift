@@ -28,8 +28,9 @@ final class ELFBuildIDTests: XCTestCase {
   }
 
   func testNotes_alignedTo8_afterAPropertyNoteAndAnOddName_isFound() {
+    // NT_GNU_PROPERTY_TYPE_0 first.
     let notes =
-      Self.note(name: "GNU", type: 5, descriptor: [2, 0, 0, 0xc0, 4, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0], alignment: 8)  // NT_GNU_PROPERTY_TYPE_0
+      Self.note(name: "GNU", type: 5, descriptor: [2, 0, 0, 0xc0, 4, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0], alignment: 8)
       + Self.note(name: "vendor", type: 7, descriptor: [1, 2, 3], alignment: 8)
       + Self.note(name: "GNU", type: 3, descriptor: buildID, alignment: 8)
     XCTAssertEqual(Self.buildID(inNotes: notes, alignment: 8), buildID)
@@ -37,13 +38,16 @@ final class ELFBuildIDTests: XCTestCase {
   }
 
   func testNotes_alignmentBelow4_readsAs4_andAnyButFourOrEight_isCorrupt() {
-    let notes = Self.note(name: "vendor", type: 7, descriptor: [1], alignment: 4) + Self.note(name: "GNU", type: 3, descriptor: buildID, alignment: 4)
+    let notes =
+      Self.note(name: "vendor", type: 7, descriptor: [1], alignment: 4) + Self.note(name: "GNU", type: 3, descriptor: buildID, alignment: 4)
     for alignment in [0, 1, 2, 3, 4] { XCTAssertEqual(Self.buildID(inNotes: notes, alignment: alignment), buildID, "\(alignment)") }
     for alignment in [5, 16, 4096] { XCTAssertEqual(Self.buildID(inNotes: notes, alignment: alignment), [], "\(alignment)") }
   }
 
   func testNotes_truncated_haveNoBuildID() {
-    let notes = Self.note(name: "GNU", type: 4, descriptor: [1, 2, 3, 4], alignment: 4) + Self.note(name: "GNU", type: 3, descriptor: buildID, alignment: 4)
+    let notes =
+      Self.note(name: "GNU", type: 4, descriptor: [1, 2, 3, 4], alignment: 4)
+      + Self.note(name: "GNU", type: 3, descriptor: buildID, alignment: 4)
     XCTAssertEqual(Self.buildID(inNotes: Array(notes.dropLast()), alignment: 4), [], "the descriptor cut by a byte")
     XCTAssertEqual(Self.buildID(inNotes: Array(notes.prefix(20 + 12 + 2)), alignment: 4), [], "its name cut")
     XCTAssertEqual(Self.buildID(inNotes: Array(notes.prefix(20 + 7)), alignment: 4), [], "its header cut")
@@ -68,10 +72,12 @@ final class ELFBuildIDTests: XCTestCase {
 
   func testFile_twoNoteSegments_theBuildIDInTheSecond_isFound() throws {
     let path = try makeTemporaryDirectory(prefix: "build-id") + "/image.so"
-    try Data(Self.elfFile(segments: [
-      (Self.note(name: "GNU", type: 5, descriptor: Array(repeating: 0, count: 16), alignment: 8), 8),
-      (Self.note(name: "GNU", type: 3, descriptor: buildID, alignment: 4), 4),
-    ])).write(to: URL(fileURLWithPath: path))
+    try Data(
+      Self.elfFile(segments: [
+        (Self.note(name: "GNU", type: 5, descriptor: Array(repeating: 0, count: 16), alignment: 8), 8),
+        (Self.note(name: "GNU", type: 3, descriptor: buildID, alignment: 4), 4),
+      ])
+    ).write(to: URL(fileURLWithPath: path))
     XCTAssertEqual(Self.buildID(ofFile: path), buildID)
   }
 
@@ -151,9 +157,11 @@ final class ELFBuildIDTests: XCTestCase {
   /// A 64-bit little-endian ELF file with one `PT_NOTE` program header per segment (its notes
   /// and `p_align`), the notes after the headers, each at an offset aligned to 8.
   private static func elfFile(segments: [(notes: [UInt8], alignment: Int)]) -> [UInt8] {
-    let headerSize = 64, programHeaderSize = 56
+    let headerSize = 64
+    let programHeaderSize = 56
     var offset = headerSize + programHeaderSize * segments.count
-    var programHeaders: [UInt8] = [], notes: [UInt8] = []
+    var programHeaders: [UInt8] = []
+    var notes: [UInt8] = []
     for segment in segments {
       programHeaders += littleEndian(UInt32(4)) + littleEndian(UInt32(4))  // PT_NOTE, PF_R
       programHeaders += [offset, offset, offset, segment.notes.count, segment.notes.count, segment.alignment].flatMap {

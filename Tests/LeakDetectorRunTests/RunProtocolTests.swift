@@ -37,7 +37,8 @@ final class RunProtocolTests: XCTestCase {
     let defaults = RunProtocol.Settings(environment: { $0 == .runDirectory ? "/tmp/run.2" : nil })
     XCTAssertEqual(
       defaults,
-      RunProtocol.Settings(runDirectory: "/tmp/run.2", processPatterns: [], recordsStacks: true, snapshotDirectory: ".", snapshotSignal: nil))
+      RunProtocol.Settings(
+        runDirectory: "/tmp/run.2", processPatterns: [], recordsStacks: true, snapshotDirectory: ".", snapshotSignal: nil))
   }
 
   func testExitSnapshotName_readsBackItsProcess_otherNamesAreNone() {
@@ -55,7 +56,9 @@ final class RunProtocolTests: XCTestCase {
     XCTAssertEqual(process.program, "PetsPackageTests.xctest")
 
     let underThePlugin = RunProtocol.ProcessDescription(
-      arguments: ["/p/.build/debug/PetsPackageTests.xctest", "--scratch-path", "/p/.build", "--ignore-lock", "--testing-library", "swift-testing"],
+      arguments: [
+        "/p/.build/debug/PetsPackageTests.xctest", "--scratch-path", "/p/.build", "--ignore-lock", "--testing-library", "swift-testing",
+      ],
       processID: 11)
     XCTAssertEqual(underThePlugin, process)
 
@@ -111,6 +114,7 @@ final class RunProtocolTests: XCTestCase {
     let settings = RunProtocol.Settings(
       runDirectory: "/r", processPatterns: ["App"], recordsStacks: true, snapshotDirectory: ".", snapshotSignal: nil, snapshotInterval: 0.5)
     XCTAssertEqual(RunProtocol.Settings(environment: { settings.environment[$0.rawValue] })?.snapshotInterval, 0.5)
-    XCTAssertNil(RunProtocol.Settings(environment: { $0 == .snapshotInterval ? "-1" : settings.environment[$0.rawValue] })?.snapshotInterval)
+    XCTAssertNil(
+      RunProtocol.Settings(environment: { $0 == .snapshotInterval ? "-1" : settings.environment[$0.rawValue] })?.snapshotInterval)
   }
 }

@@ -41,7 +41,10 @@ import Testing
     let finding = try #require(collector.findings.first?.finding)
     #expect(collector.findings.count == 1)
     #expect(finding.growth?.counts == [2, 3, 4, 5])
-    #expect(finding.description.contains("global LeakDetectorTestingTests.parkedTasks: ParkedTasks.continuations[*].canary → CheckedContinuationCanary"), "\(finding.description)")
+    #expect(
+      finding.description.contains(
+        "global LeakDetectorTestingTests.parkedTasks: ParkedTasks.continuations[*].canary → CheckedContinuationCanary"),
+      "\(finding.description)")
     #expect(finding.allocationSite?.symbol?.contains("LeakDetectorTestingTests.startNeverEndingTask()") == true, "\(finding.description)")
   }
 }

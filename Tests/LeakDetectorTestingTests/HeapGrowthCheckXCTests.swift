@@ -27,9 +27,12 @@ final class HeapGrowthCheckXCTests: XCTestCase {
     XCTAssertEqual(growth.addedAt.first?.site.line, appendGrowthItemLine)
     XCTAssertEqual(growth.addedAt.first?.count, 5)
     let text = report.finding.description
-    XCTAssertTrue(text.hasPrefix("LeakDetectorTestingTests.GrowthItem grew in every iteration: 2 -> 3 -> 4 -> 5 -> 6 -> 7 objects (+1 per iteration"), text)
+    XCTAssertTrue(
+      text.hasPrefix("LeakDetectorTestingTests.GrowthItem grew in every iteration: 2 -> 3 -> 4 -> 5 -> 6 -> 7 objects (+1 per iteration"),
+      text)
     XCTAssertTrue(text.contains("\n  global LeakDetectorTestingTests.growingItems[*]: GrowthItem\n"), text)
-    XCTAssertTrue(text.contains("They were allocated at appendGrowthItem() (HeapGrowthFixtures.swift:\(appendGrowthItemLine)): 5 objects."), text)
+    XCTAssertTrue(
+      text.contains("They were allocated at appendGrowthItem() (HeapGrowthFixtures.swift:\(appendGrowthItemLine)): 5 objects."), text)
   }
 
   func testExpectNoHeapGrowth_boundedCacheAfterWarmUp_passes() {
@@ -50,7 +53,10 @@ final class HeapGrowthCheckXCTests: XCTestCase {
     let growth = try XCTUnwrap(reports.first?.finding.growth)
     XCTAssertEqual(reports.count, 1)
     XCTAssertEqual(growth.counts, [0, 1, 2, 3])
-    XCTAssertEqual(growth.summary, "global LeakDetectorTestingTests.boundedCache: LeakDetectorTestingTests.BoundedCache.entries[*] -> LeakDetectorTestingTests.GrowthItem")
+    XCTAssertEqual(
+      growth.summary,
+      "global LeakDetectorTestingTests.boundedCache: LeakDetectorTestingTests.BoundedCache.entries[*] -> LeakDetectorTestingTests.GrowthItem"
+    )
   }
 
   func testExpectNoHeapGrowth_lazySingletonAndTransientWork_pass() {
@@ -97,20 +103,20 @@ final class HeapGrowthCheckXCTests: XCTestCase {
 /// The article's failure is the check's real output, in a debug build (in release builds the
 /// allocating line is the inlined initializer's, so the suite exists in debug builds only).
 #if DEBUG
-final class HeapGrowthArticleTests: XCTestCase {
-  func testExpectNoHeapGrowth_untrimmedLog_failsAsTheArticleShows() throws {
-    let collector = FindingCollector()
-    withLeakReporter(collector.reporter) {
-      expectNoHeapGrowth(iterations: 5) { UntrimmedFeedServer.shared.handle(path: "/feed") }
+  final class HeapGrowthArticleTests: XCTestCase {
+    func testExpectNoHeapGrowth_untrimmedLog_failsAsTheArticleShows() throws {
+      let collector = FindingCollector()
+      withLeakReporter(collector.reporter) {
+        expectNoHeapGrowth(iterations: 5) { UntrimmedFeedServer.shared.handle(path: "/feed") }
+      }
+      let finding = try XCTUnwrap(collector.findings.first?.finding)
+      let article = try String(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+          .appendingPathComponent("Sources/LeakDetectorTesting/LeakDetectorTesting.docc/CheckingForLeaksInTests.md"),
+        encoding: .utf8)
+      XCTAssertTrue(
+        article.contains("```text\nHeap growth: \(finding.description)\n```"),
+        "The article's heap growth example differs from the output; update it to:\nHeap growth: \(finding.description)")
     }
-    let finding = try XCTUnwrap(collector.findings.first?.finding)
-    let article = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/LeakDetectorTesting/LeakDetectorTesting.docc/CheckingForLeaksInTests.md"),
-      encoding: .utf8)
-    XCTAssertTrue(
-      article.contains("```text\nHeap growth: \(finding.description)\n```"),
-      "The article's heap growth example differs from the output; update it to:\nHeap growth: \(finding.description)")
   }
-}
 #endif

@@ -65,7 +65,8 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
       // Optimized code: a closure whose entry has no row in the line table is named without its
       // line (the task's and the observer's closures have one, the source's and work item's not).
       if text.contains(" written at ") {
-        XCTAssertTrue(text.contains(" written at HiddenOwnerSnippets.swift:"), "the closure's file is given: \(text)", file: file, line: line)
+        XCTAssertTrue(
+          text.contains(" written at HiddenOwnerSnippets.swift:"), "the closure's file is given: \(text)", file: file, line: line)
       }
     #endif
   }
@@ -194,7 +195,6 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
   }
 }
 
-
 final class WaitingTaskLeakCheckTests: XCTestCase {
   /// The findings of one test that tracks a `StreamTotal` and counts a stream into it. The
   /// stream's continuation is kept here, out of the capture's sight (a stack is not one of its
@@ -220,17 +220,22 @@ final class WaitingTaskLeakCheckTests: XCTestCase {
     let text = finding.description
     XCTAssertEqual(finding.kind, .leaked, text)
     XCTAssertTrue(finding.cycles.isEmpty, text)
-    XCTAssertTrue(text.contains("  Task.closure → closure #1 in countAStream(into:finishing:).capture #2: StreamTotal → StreamTotal\n"), text)
+    XCTAssertTrue(
+      text.contains("  Task.closure → closure #1 in countAStream(into:finishing:).capture #2: StreamTotal → StreamTotal\n"), text)
     XCTAssertTrue(text.contains("  where Task is itself leaked"), text)
     let task = try XCTUnwrap(finding.waitingTask, text)
     XCTAssertEqual(task.waitsIn, "closure #1 in LeakTestSupport.countAStream(into: StreamTotal, finishing: Bool)")
     XCTAssertEqual(task.heldBy, ["Swift.AsyncStream<Swift.Int>._Storage<>.state.continuations[0].context"])
-    XCTAssertTrue(text.contains("resumed only through AsyncStream<Int>._Storage<>.state.continuations[0].context, which the task itself reaches"), text)
+    XCTAssertTrue(
+      text.contains("resumed only through AsyncStream<Int>._Storage<>.state.continuations[0].context, which the task itself reaches"), text)
     #if DEBUG
       XCTAssertEqual(task.waitsAt?.file.map { ($0 as NSString).lastPathComponent }, "HiddenOwnerSnippets.swift", text)
       XCTAssertEqual(task.waitsAt?.line, StreamTotal.taskLine, text)
     #endif
-    XCTAssertTrue(text.hasSuffix("End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."), text)
+    XCTAssertTrue(
+      text.hasSuffix(
+        "End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedReferences) if that is by design."
+      ), text)
   }
 
   func testTaskOnAFinishedStream_ends_andNothingIsReported() {

@@ -74,7 +74,9 @@ final class LeakCheckXCTests: XCTestCase {
     XCTAssertTrue(text.contains("is still alive 0.02 s after the test"), text)
     XCTAssertTrue(text.contains("It is held by a retain cycle"), text)
     XCTAssertTrue(text.hasPrefix("LeakDetectorTestingTests.LeakyViewModel (0x"), text)
-    XCTAssertTrue(text.contains("  LeakyViewModel.onUpdate → closure #1 in LeakyViewModel.bindStrongly().capture #0: LeakyViewModel → LeakyViewModel\n"), text)
+    XCTAssertTrue(
+      text.contains(
+        "  LeakyViewModel.onUpdate → closure #1 in LeakyViewModel.bindStrongly().capture #0: LeakyViewModel → LeakyViewModel\n"), text)
   }
 
   func testTrackForLeaks_weakCaptureAndBrokenCycle_pass() {
@@ -112,7 +114,8 @@ final class LeakCheckXCTests: XCTestCase {
     XCTAssertEqual(failure.attempts, 3)
     XCTAssertTrue(failure.description.hasSuffix("; the capture was given up after 3 attempts"), failure.description)
     XCTAssertTrue(
-      report.finding.description.contains("The heap could not be captured to explain what holds it: \(failure)."), report.finding.description)
+      report.finding.description.contains("The heap could not be captured to explain what holds it: \(failure)."),
+      report.finding.description)
   }
 
   /// The failure text people read, for a cycle and for a chain of references from a global

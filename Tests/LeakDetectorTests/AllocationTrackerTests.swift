@@ -115,8 +115,10 @@ final class AllocationTrackerTests: XCTestCase {
       escaping(NSMutableArray()),
     ]
     let names = Set(AllocationTracker.liveObjects(inGeneration: generation).map(\.typeName))
-    for expected in ["LeakDetectorTests.TrackedThing", "LeakDetectorTests.GenericHolder<Swift.Int>", "LeakDetectorTests.Counter",
-                     "FoundationEssentials.JSONEncoder", "Foundation.NSMutableArray"] {
+    for expected in [
+      "LeakDetectorTests.TrackedThing", "LeakDetectorTests.GenericHolder<Swift.Int>", "LeakDetectorTests.Counter",
+      "FoundationEssentials.JSONEncoder", "Foundation.NSMutableArray",
+    ] {
       XCTAssertTrue(names.contains(expected), "\(expected) not in \(names.sorted())")
     }
     XCTAssertFalse(names.contains { $0.hasPrefix("Swift._ContiguousArrayStorage") }, "stdlib storage is not tracked")
@@ -211,7 +213,13 @@ final class AllocationTrackerTests: XCTestCase {
     let generation = AllocationTracker.markGeneration()
     for _ in 0..<300 {  // one after the other, each joined: it has ended before the next starts
       var thread = pthread_t()
-      XCTAssertEqual(pthread_create(&thread, nil, { _ in keptByEndedThreads.withLock { $0 += (0..<4).map { _ in TrackedThing() } }; return nil }, nil), 0)
+      XCTAssertEqual(
+        pthread_create(
+          &thread, nil,
+          { _ in
+            keptByEndedThreads.withLock { $0 += (0..<4).map { _ in TrackedThing() } }
+            return nil
+          }, nil), 0)
       pthread_join(thread, nil)
     }
     XCTAssertEqual(AllocationTracker.liveCounts(inGeneration: generation)["LeakDetectorTests.TrackedThing"], 1_200)
@@ -234,7 +242,9 @@ final class AllocationTrackerTests: XCTestCase {
         if worker == 1 && round % 7_000 == 0 { _ = AllocationTracker.snapshot(inGeneration: generation) }
       }
     }
-    let leftovers = AllocationTracker.liveObjects().filter { $0.typeName == "LeakDetectorTests.TrackedThing" && $0.generation >= generation }
+    let leftovers = AllocationTracker.liveObjects().filter {
+      $0.typeName == "LeakDetectorTests.TrackedThing" && $0.generation >= generation
+    }
     XCTAssertEqual(leftovers, [], "every thread's objects were freed")
   }
 

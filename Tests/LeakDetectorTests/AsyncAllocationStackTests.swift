@@ -73,7 +73,8 @@ final class AsyncAllocationStackTests: XCTestCase {
     }.value
     let tracked = try XCTUnwrap(AllocationTracker.liveObjects(inGeneration: generation).first { $0.address == address(of: thing) })
     let symbols = tracked.allocationStack.map { $0.symbol ?? "?" }
-    XCTAssertTrue(symbols.contains { $0.contains("closure #1") && $0.contains("testTracker_allocationInATaskTheTestSpawned") }, "\(symbols)")
+    XCTAssertTrue(
+      symbols.contains { $0.contains("closure #1") && $0.contains("testTracker_allocationInATaskTheTestSpawned") }, "\(symbols)")
     XCTAssertTrue(symbols.last?.contains("completeTask") ?? false, "a task's first function returns to the runtime: \(symbols)")
   }
 }

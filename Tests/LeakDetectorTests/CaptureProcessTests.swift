@@ -1,5 +1,5 @@
-import HeapGraph
 import CLeakRuntime
+import HeapGraph
 import LeakDetector
 import XCTest
 
@@ -42,7 +42,8 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertEqual(detector.findRetainCycles().map(normalized), ["Node.next -> Node.next -> Node"])
     XCTAssertEqual(Self.capturesOwn(detector.diagnostics.map(\.message)).count, 1, "\(detector.diagnostics)")
     XCTAssertTrue(
-      detector.diagnostics[0].message.hasPrefix("the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; captured again"),
+      detector.diagnostics[0].message.hasPrefix(
+        "the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; captured again"),
       detector.diagnostics[0].message)
   }
 
@@ -56,7 +57,8 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertEqual(detector.findRetainCycles(), [])
     XCTAssertLessThan(clock.now - began, .seconds(5))
     XCTAssertEqual(Self.capturesOwn(detector.diagnostics.map(\.message)).count, 2, "\(detector.diagnostics)")
-    XCTAssertTrue(detector.diagnostics[0].message.hasPrefix("the capture process made no progress for 0.2 seconds"), detector.diagnostics[0].message)
+    XCTAssertTrue(
+      detector.diagnostics[0].message.hasPrefix("the capture process made no progress for 0.2 seconds"), detector.diagnostics[0].message)
     XCTAssertTrue(detector.diagnostics[0].message.hasSuffix("it was stopped; captured again"), detector.diagnostics[0].message)
     XCTAssertTrue(detector.diagnostics[1].message.hasSuffix("; the capture was given up after 2 attempts"), detector.diagnostics[1].message)
     XCTAssertEqual(detector.lastSnapshot?.objectCount, 0)
@@ -80,7 +82,9 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertEqual(detector.findRetainCycles().count, 1)
     XCTAssertEqual(Self.capturesOwn(detector.diagnostics.map(\.message)).count, 2, "\(detector.diagnostics)")
     XCTAssertEqual(detector.diagnostics[0].message, "the capture process exited with status 3 without sending its result; captured again")
-    XCTAssertTrue(detector.diagnostics[1].message.hasPrefix("the capture process sent a result that could not be read ("), detector.diagnostics[1].message)
+    XCTAssertTrue(
+      detector.diagnostics[1].message.hasPrefix("the capture process sent a result that could not be read ("),
+      detector.diagnostics[1].message)
   }
 
   func testTrackerSnapshot_everyAttemptFails_isEmptyWithItsDiagnostics() {
@@ -100,7 +104,8 @@ final class CaptureProcessTests: XCTestCase {
     XCTAssertEqual(failure.attempts, 2)
     XCTAssertEqual(
       failure.description,
-      "the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; the capture was given up after 2 attempts")
+      "the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; the capture was given up after 2 attempts"
+    )
     XCTAssertEqual(failure.diagnostic, heap.snapshot.metadata.diagnosticRecords.last)
     XCTAssertEqual(failure.diagnostic.kind, .captureFailed)
     XCTAssertEqual(failure.diagnostic.count, 2)
@@ -144,7 +149,8 @@ final class CaptureProcessTests: XCTestCase {
     _ = detector.findRetainCycles()
     XCTAssertEqual(detector.lastSnapshot?.objectCount, 3)
     XCTAssertEqual(
-      detector.diagnostics.filter { $0.kind == .objectLimit }.map(\.description), ["the search stopped after 3 objects (Configuration.maxObjects)"])
+      detector.diagnostics.filter { $0.kind == .objectLimit }.map(\.description),
+      ["the search stopped after 3 objects (Configuration.maxObjects)"])
   }
 
   func testDictionaryKeys_longAndShortStrings_nameTheirEntries() {

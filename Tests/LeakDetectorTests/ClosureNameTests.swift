@@ -16,13 +16,15 @@ final class ClosureNameTests: XCTestCase {
     let privateInit =
       "closure #1 (A?, A) -> () in ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A) -> ()) -> ()) -> ReSwift.Subscription<A>"
     XCTAssertEqual(
-      Symbolicator.closureName(privateInit), "closure #1 in ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A) -> ()) -> ())")
+      Symbolicator.closureName(privateInit),
+      "closure #1 in ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A) -> ()) -> ())")
     XCTAssertEqual(ReadableName.symbol(Symbolicator.closureName(privateInit)), "closure #1 in Subscription.init(sink:)")
 
     let privateMethod =
       "closure #1 (A?, A) -> () in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1) -> ReSwift.Subscription<A1>"
     XCTAssertEqual(
-      Symbolicator.closureName(privateMethod), "closure #1 in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1)")
+      Symbolicator.closureName(privateMethod),
+      "closure #1 in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1)")
     XCTAssertEqual(ReadableName.symbol(Symbolicator.closureName(privateMethod)), "closure #1 in Subscription._select(_:)")
   }
 }

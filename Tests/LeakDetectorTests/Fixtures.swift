@@ -1,5 +1,6 @@
 import Foundation
 import LeakDetector
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif

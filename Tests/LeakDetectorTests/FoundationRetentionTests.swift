@@ -78,7 +78,8 @@ final class FoundationRetentionTests: XCTestCase {
     let cycles = detector.findRetainCycles().map(normalized)
     XCTAssertEqual(cycles.count, 1, "\(cycles)")
     XCTAssertTrue(cycles[0].hasPrefix("Foundation.Timer._fire -> "), "\(cycles)")
-    XCTAssertTrue(detector.diagnostics.contains { $0.message.hasPrefix("Foundation.Timer: a scheduled or fired Timer") }, "\(detector.diagnostics)")
+    XCTAssertTrue(
+      detector.diagnostics.contains { $0.message.hasPrefix("Foundation.Timer: a scheduled or fired Timer") }, "\(detector.diagnostics)")
     ticker.timer?.invalidate()
   }
 }

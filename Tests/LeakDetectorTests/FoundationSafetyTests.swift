@@ -25,7 +25,7 @@ final class FoundationSafetyTests: XCTestCase {
     let queue = OperationQueue()
     queue.isSuspended = true
     queue.addOperation { print("never runs while suspended") }
-    let operation = BlockOperation { }
+    let operation = BlockOperation {}
     operation.completionBlock = { print(operation.isFinished) }
     let session = URLSession(configuration: .ephemeral)
     let task = session.dataTask(with: URL(fileURLWithPath: "/dev/null"))
@@ -55,7 +55,6 @@ final class FoundationSafetyTests: XCTestCase {
     operation.completionBlock = nil
   }
 }
-
 
 final class StrippedMetadataTests: XCTestCase {
   func testReflect_typeWithoutReflectionMetadata_saysSoInsteadOfGuessing() {

@@ -51,7 +51,10 @@ final class HiddenOwnersTests: XCTestCase {
     defer { sleeping.stop() }
     let hasSlept = await eventually { sleeping.task.map(hasSuspended) ?? false }
     XCTAssertTrue(hasSlept, "the task never reached its sleep")
-    XCTAssertTrue(cycles(through: sleeping).contains { $0.contains("Task.closure -> closure #1 in LeakDetectorTests.SleepingTaskOwner.startSleeping()") })
+    XCTAssertTrue(
+      cycles(through: sleeping).contains {
+        $0.contains("Task.closure -> closure #1 in LeakDetectorTests.SleepingTaskOwner.startSleeping()")
+      })
 
     let completed = SleepingTaskOwner()
     hiddenOwnerSink.append(completed)
@@ -66,7 +69,9 @@ final class HiddenOwnersTests: XCTestCase {
     owner.start(weakly: false)
     let found = cycles(through: owner)
     XCTAssertTrue(
-      found.contains { $0.contains("LeakTestSupport.HitCounter.token -> ") && $0.contains("_NSNotificationObserverToken.registration -> ") },
+      found.contains {
+        $0.contains("LeakTestSupport.HitCounter.token -> ") && $0.contains("_NSNotificationObserverToken.registration -> ")
+      },
       "\(found)")
     owner.stop()
     XCTAssertEqual(cycles(through: owner), [])

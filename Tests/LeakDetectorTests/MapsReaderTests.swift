@@ -12,7 +12,8 @@ final class MapsReaderTests: XCTestCase {
     // Longer than the reader's 512-byte line buffer, with what looks like a mapping where the
     // buffer ends: the rest of a path is never a line of its own.
     let longLine = "7f3a30000000-7f3a30001000 r--p 00000000 08:01 77                         "
-    let longPath = "/opt/" + String(repeating: "d", count: 511 - longLine.utf8.count - "/opt//".utf8.count)
+    let longPath =
+      "/opt/" + String(repeating: "d", count: 511 - longLine.utf8.count - "/opt//".utf8.count)
       + "/7f0000000000-7f0000001000 rwxp 0 00:00 0/lib.so"
     let maps = """
       55d0c1001000-55d0c1009000 r-xp 00001000 08:01 1234                       /app/My  Server v2

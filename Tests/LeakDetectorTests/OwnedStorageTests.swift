@@ -125,7 +125,7 @@ final class OwnedStorageTests: XCTestCase {
 
   func testSize_anEmptyArrayAddsNothing_aReservedOneItsCapacity() {
     let generation = AllocationTracker.markGeneration()
-    var reserved = [UInt8]()
+    var reserved: [UInt8] = []
     reserved.reserveCapacity(1000)
     let empty = escaping(PayloadSession(payload: []))
     let holding = escaping(PayloadSession(payload: reserved))
@@ -172,10 +172,12 @@ final class OwnedStorageTests: XCTestCase {
     let archive = 32 + MemoryLayout<Envelope>.stride
     let pages = 32 + 2 * 8
     let expected = arrays.reduce(0, +) + strings + archive + pages
-    XCTAssertGreaterThanOrEqual(size - own, expected, "a struct's array and string, an enum payload, an optional, an array of structs, an array of arrays")
+    XCTAssertGreaterThanOrEqual(
+      size - own, expected, "a struct's array and string, an enum payload, an optional, an array of structs, an array of arrays")
     XCTAssertLessThanOrEqual(size - own, expected + 10 * 48)
 
-    let text = escaping(Mailbox(envelope: Envelope(body: [], title: ""), attachment: .text(title("text")), spare: nil, archive: [], pages: []))
+    let text = escaping(
+      Mailbox(envelope: Envelope(body: [], title: ""), attachment: .text(title("text")), spare: nil, archive: [], pages: []))
     let (textSize, textOwn) = sizes(of: [text], generation: generation)[0]
     XCTAssertGreaterThanOrEqual(textSize - textOwn, 32 + 161 + 1, "a string in an enum payload")
   }

@@ -29,7 +29,8 @@ final class ProcessMemoryReadingTests: XCTestCase {
     memory.recordKernelView(procStatus: status)
     XCTAssertEqual(
       memory,
-      ProcessMemory(residentBytes: 421_876 * 1024, anonymousBytes: 389_120 * 1024, fileBackedBytes: 32_756 * 1024, virtualBytes: 912_336 * 1024))
+      ProcessMemory(
+        residentBytes: 421_876 * 1024, anonymousBytes: 389_120 * 1024, fileBackedBytes: 32_756 * 1024, virtualBytes: 912_336 * 1024))
   }
 
   /// An older kernel has no `RssAnon` or `RssFile`; a line that is not `number kB` is not read.
@@ -103,7 +104,8 @@ final class ProcessMemoryReadingTests: XCTestCase {
 
   /// Whether a sanitizer's allocator replaced glibc's in this test process (its mallinfo2 is all
   /// zeros).
-  private static let mallocIsReplaced = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
+  private static let mallocIsReplaced =
+    dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
     || dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
 }
 

@@ -1,5 +1,6 @@
 import LeakDetector
 import XCTest
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif

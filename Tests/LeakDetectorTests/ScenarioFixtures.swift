@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LeakDetector
 import XCTest
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
@@ -106,10 +107,12 @@ func scenarioCycle(_ description: String, matches steps: [ScenarioStep], closing
     case .pattern(let regex):
       pattern += regex + " -> "
     case .optionalClosure(let function, let captured):
-      pattern += "(?:" + NSRegularExpression.escapedPattern(for: function) + ".*?\\.capture #\\d+: "
+      pattern +=
+        "(?:" + NSRegularExpression.escapedPattern(for: function) + ".*?\\.capture #\\d+: "
         + NSRegularExpression.escapedPattern(for: captured) + " -> )?"
     case .closure(let function, let captured):
-      pattern += NSRegularExpression.escapedPattern(for: function) + ".*?\\.capture #\\d+: "
+      pattern +=
+        NSRegularExpression.escapedPattern(for: function) + ".*?\\.capture #\\d+: "
         + NSRegularExpression.escapedPattern(for: captured) + " -> "
     case .optionalThunk:
       pattern += "(?:reabstraction thunk(?: of .*?)?\\.capture #\\d+: .*? -> )?"

@@ -3,6 +3,7 @@ import Foundation
 import LeakDetector
 import LeakTestSupport
 import XCTest
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
@@ -202,7 +203,8 @@ final class ScenarioTests: XCTestCase {
       .pattern("SD3FoundationDownloadOperation\\.\\S+"),
       .closure("closure #1 in SD3FoundationDownloader.downloadCapturingOperation", capturing: "SD3FoundationDownloadOperation"),
     ]
-    XCTAssertTrue(scenarioCycles(from: [operation]).allSatisfy { scenarioCycle($0, matches: expected, closing: "SD3FoundationDownloadOperation") })
+    XCTAssertTrue(
+      scenarioCycles(from: [operation]).allSatisfy { scenarioCycle($0, matches: expected, closing: "SD3FoundationDownloadOperation") })
     operation.start()
     XCTAssertTrue(scenarioWait { downloader.completions == 1 })
     XCTAssertNotNil(operation.completionBlock, "P6: corelibs keeps the completion block after it ran")
@@ -229,7 +231,9 @@ final class ScenarioTests: XCTestCase {
     XCTAssertTrue(known[0].contains("Foundation.OperationQueue.__firstOperation._value -> SD3FoundationDownloadOperation"), "\(known)")
 
     // A provider declaring the queue's retention in its own words closes the same cycle.
-    let cycles = scenarioCycles(from: [downloader], configuration: ScenarioOperationQueues.configuration).filter { $0.contains("SD3FoundationDownloader") }
+    let cycles = scenarioCycles(from: [downloader], configuration: ScenarioOperationQueues.configuration).filter {
+      $0.contains("SD3FoundationDownloader")
+    }
     XCTAssertEqual(cycles.count, 1, "\(cycles)")
     // Parallel edges (declared and known) merge under the smaller label.
     let expected: [ScenarioStep] = [
@@ -286,7 +290,9 @@ final class ScenarioTests: XCTestCase {
       let downloader = SD4FoundationDownloader.make()
       let cycles = scenarioCycles(from: [downloader])
       XCTAssertEqual(cycles.count, 1, "\(cycles)")
-      let expected: [ScenarioStep] = [.pattern("FoundationNetworking\\.URLSession\\.\\S*delegate"), .edge("SD4FoundationDownloader.session")]
+      let expected: [ScenarioStep] = [
+        .pattern("FoundationNetworking\\.URLSession\\.\\S*delegate"), .edge("SD4FoundationDownloader.session"),
+      ]
       XCTAssertTrue(cycles.allSatisfy { scenarioCycle($0, matches: expected, closing: "FoundationNetworking.URLSession") }, "\(cycles)")
       downloader.session.invalidateAndCancel()  // P2: clears `delegate`, asynchronously
       XCTAssertTrue(scenarioWait { downloader.session.delegate == nil })
@@ -605,7 +611,8 @@ final class ScenarioTests: XCTestCase {
       capture.targetKind == .box ? try XCTUnwrap(LiveObject(capture)).references : [capture]
     }
     XCTAssertEqual(
-      captures.map { "\(unqualified($0.targetTypeName)) \($0.ownership.rawValue)" }.sorted(), ["FB3Holder strong", "FB3Holder weak", "FB3Other strong"],
+      captures.map { "\(unqualified($0.targetTypeName)) \($0.ownership.rawValue)" }.sorted(),
+      ["FB3Holder strong", "FB3Holder weak", "FB3Other strong"],
       "\(summary(context))")
     XCTAssertTrue(scenarioReaches(holder, third))
   }
@@ -634,7 +641,8 @@ final class ScenarioTests: XCTestCase {
     let hops = references(of: transfer).filter { $0.label.hasPrefix("lastHop.") }
     XCTAssertEqual(hops.count, 2, "\(summary(hops))")
     XCTAssertTrue(hops.allSatisfy { $0.ownership == .strong })
-    XCTAssertTrue(hops.contains { $0.targetAddress == address(of: transfer.endpoints.sink) && ["lastHop.1", "lastHop.to"].contains($0.label) })
+    XCTAssertTrue(
+      hops.contains { $0.targetAddress == address(of: transfer.endpoints.sink) && ["lastHop.1", "lastHop.to"].contains($0.label) })
   }
 
   func testScenarioFB4_referenceInAnOptionalTuple_formsACycle() {
@@ -793,7 +801,8 @@ final class ScenarioTests: XCTestCase {
       if moment == "invalidated" { timer.invalidate() }
       let cycles = scenarioCycles(from: [hud])
       XCTAssertEqual(cycles.count, 1, "\(moment): \(cycles)")
-      XCTAssertTrue(cycles.allSatisfy { scenarioCycle($0, matches: Self.tm1FoundationCycle, closing: "Foundation.Timer") }, "\(moment): \(cycles)")
+      XCTAssertTrue(
+        cycles.allSatisfy { scenarioCycle($0, matches: Self.tm1FoundationCycle, closing: "Foundation.Timer") }, "\(moment): \(cycles)")
     }
   }
 
@@ -885,7 +894,8 @@ final class ScenarioTests: XCTestCase {
   func testScenarioYYC1_strongLinks_areOverlappingTwoCyclesInOneComponent() throws {
     let map = escaping(YYC1StrongLinkedMap<String, Int>.make())
     for index in 0..<10 { map.insertAtHead("k\(index)", index) }
-    let cycle = "YYC1StrongLinkedMapNode<Swift.String, Swift.Int>.next -> YYC1StrongLinkedMapNode<Swift.String, Swift.Int>.prev"
+    let cycle =
+      "YYC1StrongLinkedMapNode<Swift.String, Swift.Int>.next -> YYC1StrongLinkedMapNode<Swift.String, Swift.Int>.prev"
       + " -> YYC1StrongLinkedMapNode<Swift.String, Swift.Int>"
     XCTAssertEqual(scenarioCycles(from: [map]), Array(repeating: cycle, count: 9))
     let detector = RetainCycleDetector()
@@ -1052,7 +1062,9 @@ final class ScenarioTests: XCTestCase {
     let cycles = scenarioCycles(from: [screen])
     XCTAssertEqual(cycles.count, 1, "\(cycles)")
     XCTAssertTrue(
-      cycles.allSatisfy { scenarioCycle($0, matches: Self.bk2Cycle(userClosure: "closure #1 in BK2Screen.bindPresentButton()"), closing: "BK2Screen") },
+      cycles.allSatisfy {
+        scenarioCycle($0, matches: Self.bk2Cycle(userClosure: "closure #1 in BK2Screen.bindPresentButton()"), closing: "BK2Screen")
+      },
       "\(cycles)")
   }
 
@@ -1133,7 +1145,8 @@ final class ScenarioTests: XCTestCase {
     XCTAssertEqual(cycles.count, 1, "the weak proxy adds no cycle: \(cycles)")
     XCTAssertEqual(
       cycles.first,
-      (["MLF1View.controller", "MLF1ViewController.view"] + Array(repeating: "MLF1View.subview", count: 18) + ["MLF1View"]).joined(separator: " -> "))
+      (["MLF1View.controller", "MLF1ViewController.view"] + Array(repeating: "MLF1View.subview", count: 18) + ["MLF1View"]).joined(
+        separator: " -> "))
     XCTAssertEqual(scenarioCycles(from: [object], maxLength: 19), [], "20 objects long")
     XCTAssertTrue(scenarioReaches(object, try XCTUnwrap(Associations.value(on: object, key: MLF1LeakProbe.proxyKey))))
   }

@@ -40,7 +40,8 @@ extension PprofProfile {
       Mapping(
         id: mapping.integer(PprofField.Mapping.id), memoryStart: mapping.integer(PprofField.Mapping.memoryStart),
         memoryLimit: mapping.integer(PprofField.Mapping.memoryLimit), fileOffset: mapping.integer(PprofField.Mapping.fileOffset),
-        filename: try string(mapping.integer(PprofField.Mapping.filename)), buildID: try string(mapping.integer(PprofField.Mapping.buildID)),
+        filename: try string(mapping.integer(PprofField.Mapping.filename)),
+        buildID: try string(mapping.integer(PprofField.Mapping.buildID)),
         hasFunctions: mapping.integer(PprofField.Mapping.hasFunctions) != 0,
         hasFilenames: mapping.integer(PprofField.Mapping.hasFilenames) != 0,
         hasLineNumbers: mapping.integer(PprofField.Mapping.hasLineNumbers) != 0,
@@ -61,7 +62,8 @@ extension PprofProfile {
       Function(
         id: function.integer(PprofField.Function.id), name: try string(function.integer(PprofField.Function.name)),
         systemName: try string(function.integer(PprofField.Function.systemName)),
-        filename: try string(function.integer(PprofField.Function.filename)), startLine: function.signedInteger(PprofField.Function.startLine))
+        filename: try string(function.integer(PprofField.Function.filename)),
+        startLine: function.signedInteger(PprofField.Function.startLine))
     }
     dropFrames = try string(message.integer(PprofField.Profile.dropFrames))
     keepFrames = try string(message.integer(PprofField.Profile.keepFrames))

@@ -177,7 +177,9 @@ package struct CycleListing: Sendable {
   package func foldedLine(names: NameStyle, settingNames: ReportSettingNames, shapeLimit: Int = 5) -> String? {
     let components = foldedComponentCount
     guard components > 0 else { return nil }
-    var shapes = foldedShapes.prefix(shapeLimit).map { "\(grouped($0.componentCount)) × \(names.shortForm(of: $0.cycle) ?? names.cycle($0.cycle))" }
+    var shapes = foldedShapes.prefix(shapeLimit).map {
+      "\(grouped($0.componentCount)) × \(names.shortForm(of: $0.cycle) ?? names.cycle($0.cycle))"
+    }
     if foldedShapes.count > shapeLimit { shapes.append("\(count(foldedShapes.count - shapeLimit, "more shape"))") }
     return "\(grouped(components))\(listed.isEmpty ? "" : " more") component\(components == 1 ? "" : "s") of dependencies' types "
       + "still reachable (open connections, caches; \(count(foldedCycleCount, "cycle"))): \(shapes.joined(separator: ", ")); "

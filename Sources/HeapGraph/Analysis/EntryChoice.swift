@@ -86,7 +86,8 @@ struct EntryChoice {
   private func rank(_ node: Int) -> Rank {
     let stack = Int(graph.stackIndices[node])
     return Rank(
-      kindRank: graph.kind(of: node) == .task ? 0 : graph.kind(of: node) == .classInstance ? 1 : 2, framesToOwnCode: stack >= 0 ? stackShapes[stack].framesToOwnCode : Int.max, depth: stack >= 0 ? stackShapes[stack].depth : Int.max,
+      kindRank: graph.kind(of: node) == .task ? 0 : graph.kind(of: node) == .classInstance ? 1 : 2,
+      framesToOwnCode: stack >= 0 ? stackShapes[stack].framesToOwnCode : Int.max, depth: stack >= 0 ? stackShapes[stack].depth : Int.max,
       isOtherType: !isOwnType(node), typeRank: graph.typeRanks[node])
   }
 

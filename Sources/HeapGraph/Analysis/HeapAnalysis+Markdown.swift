@@ -20,7 +20,8 @@ extension HeapAnalysis {
   ///   - settingNames: how to name the setting that lists folded cycles.
   ///   - names: how to write Swift names; by default readable, with the home module of the
   ///     report's types.
-  public func renderMarkdown(allCycles: Bool = false, settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> String {
+  public func renderMarkdown(allCycles: Bool = false, settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil) -> String
+  {
     let listing = CycleListing(analysis: self, allCycles: allCycles)
     var cyclePosition: [Fingerprint: Int] = [:]
     var leakOfCycle: [Fingerprint: Fingerprint?] = [:]  // nil: not every instance is leaked in one group

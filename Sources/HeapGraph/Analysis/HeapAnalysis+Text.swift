@@ -44,7 +44,8 @@ extension HeapAnalysis {
   }
 
   /// The text report as lines with their roles (see ``renderText(settingNames:names:allCycles:)``).
-  package func reportText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil, allCycles: Bool = false) -> ReportText {
+  package func reportText(settingNames: ReportSettingNames = .configuration, names: NameStyle? = nil, allCycles: Bool = false) -> ReportText
+  {
     let listing = CycleListing(analysis: self, allCycles: allCycles)
     let names = names ?? nameStyle(listing)
     var text = cycles.headerText(names: names)

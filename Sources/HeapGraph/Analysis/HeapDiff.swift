@@ -126,7 +126,8 @@ public struct HeapDiff: Sendable {
     text.append("Growth from \(old) to \(new):", as: .heading)
     if let note = names.homeModuleNote { text.append(note, as: .detail) }
     for growth in growingTypes {
-      text.append("\(names.type(growth.name)): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))", indent: 2)
+      text.append(
+        "\(names.type(growth.name)): \(grouped(growth.before)) -> \(grouped(growth.after)) (+\(grouped(growth.delta)))", indent: 2)
     }
     if !growingPaths.isEmpty {
       text.append("Retaining paths that grew:", as: .heading)
@@ -150,7 +151,9 @@ public struct HeapDiff: Sendable {
     writer.beginObject(multiline: true)
     writer.field("format", "swift-heap-diff")
     writer.field("version", 1)
-    for (key, list) in [("growingTypes", growingTypes), ("growingPaths", growingPaths), ("growingFindings", growingFindings)] as [(StaticString, [Growth])] {
+    for (key, list) in [("growingTypes", growingTypes), ("growingPaths", growingPaths), ("growingFindings", growingFindings)]
+      as [(StaticString, [Growth])]
+    {
       writer.key(key)
       writer.beginArray(multiline: true)
       for growth in list {

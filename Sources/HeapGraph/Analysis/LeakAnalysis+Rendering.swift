@@ -28,7 +28,8 @@ extension LeakAnalysis {
     } else if leakGroups.isEmpty {
       text.append("Leaks: none (every object is reachable from a root)", as: .success)
     } else {
-      text.append("Leaks: \(count(leakedObjectCount, "object")) unreachable from every root, in \(count(leakGroups.count, "group"))", as: .heading)
+      text.append(
+        "Leaks: \(count(leakedObjectCount, "object")) unreachable from every root, in \(count(leakGroups.count, "group"))", as: .heading)
       for (index, group) in leakGroups.enumerated() {
         let entry = group.entryCycle.map(names.cycle) ?? names.type(group.summary)
         text.append(

@@ -151,8 +151,10 @@ public struct LeakAnalysis: Sendable {
     let components = UnreachedComponents(
       graph: graph, isUnreached: isUnreached,
       // A component is unreached whole or not at all.
-      cycles: !canLeak ? [] : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
-        ?? StronglyConnectedComponents(graph: graph, startNodes: graph.nodes.filter(isUnreached)).components)
+      cycles: !canLeak
+        ? []
+        : cyclicComponents?.filter { !tree.isReached(Int($0[0])) }
+          ?? StronglyConnectedComponents(graph: graph, startNodes: graph.nodes.filter(isUnreached)).components)
     // One node of each entry component, then the component's entry object.
     var representatives = components.entries(steps: &work.leakEntries)
     if let frameworkTypes { representatives += components.cyclesHeldOnlyByFramework(isFramework: frameworkTypes.suppresses(type:)) }
@@ -166,9 +168,10 @@ public struct LeakAnalysis: Sendable {
     work.dominators = dominators.steps
     leakGroups = Self.leakGroups(
       grouping, entries: entries, isOwn: choice.isOwn, graph: graph, dominators: dominators, steps: &work.leakGroups)
-    survivors = expectedDead.map {
-      Self.survivors(expectedDead: $0, graph: graph, tree: tree, dominators: dominators, steps: &work.survivors)
-    } ?? []
+    survivors =
+      expectedDead.map {
+        Self.survivors(expectedDead: $0, graph: graph, tree: tree, dominators: dominators, steps: &work.survivors)
+      } ?? []
     self.work = work
   }
 
@@ -250,7 +253,9 @@ public struct LeakAnalysis: Sendable {
       if !groups[index].isOwn && isOwn(entry) { groups[index].isOwn = true }
     }
     return groups.sorted {
-      ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint)
+      ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > (
+        $1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint
+      )
     }
   }
 

@@ -89,7 +89,8 @@ public struct OwnCode: Sendable, Hashable {
 
   private static func isBuildFolder(_ component: UnsafeBufferPointer<UInt8>) -> Bool {
     func hasPrefix(_ prefix: StaticString) -> Bool {
-      component.count >= prefix.utf8CodeUnitCount && component.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+      component.count >= prefix.utf8CodeUnitCount
+        && component.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
     }
     func equals(_ name: StaticString) -> Bool { component.count == name.utf8CodeUnitCount && hasPrefix(name) }
     return equals(".build") || hasPrefix(".build-") || hasPrefix(".build_") || equals(".swiftpm") || equals("checkouts")

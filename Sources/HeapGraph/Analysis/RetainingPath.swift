@@ -66,7 +66,9 @@ extension HeapAnalysis {
           steps: LeakAnalysis.Survivor.Step.steps(of: chain, in: graph, tree: shortestPaths),
           originSite: graph.allocationStack(of: chain[0])?.frames.allocationSite)
       }
-      let tree = leakedPaths ?? ShortestPathTree(graph: graph, sources: leaks.leakGroups.flatMap(\.entryObjectIDs).compactMap(graph.node(forObjectID:)))
+      let tree =
+        leakedPaths
+        ?? ShortestPathTree(graph: graph, sources: leaks.leakGroups.flatMap(\.entryObjectIDs).compactMap(graph.node(forObjectID:)))
       if leakedPaths == nil {
         leakedPaths = tree
         steps += tree.steps

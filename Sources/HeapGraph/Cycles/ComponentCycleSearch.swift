@@ -29,7 +29,8 @@ struct ComponentCycleSearch {
       adjacency: LocalAdjacency(members: members, graph: graph, localIndex: localIndex), members: members,
       configuration: configuration)
     enumeration.run()
-    return Outcome(cycles: enumeration.kept.cycles, foundCount: enumeration.kept.foundCount, isComplete: enumeration.isComplete,
+    return Outcome(
+      cycles: enumeration.kept.cycles, foundCount: enumeration.kept.foundCount, isComplete: enumeration.isComplete,
       steps: enumeration.steps + members.count)
   }
 }

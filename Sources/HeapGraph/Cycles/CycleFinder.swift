@@ -76,7 +76,8 @@ public struct CycleFinder: Sendable {
     in graph: ObjectGraph, from startNodes: [Int]? = nil, progress: (AnalysisStep) -> Void = { _ in }
   ) -> CycleReport {
     progress(.findingComponents)
-    return findCycles(in: graph, components: StronglyConnectedComponents(graph: graph, startNodes: startNodes).components, progress: progress)
+    return findCycles(
+      in: graph, components: StronglyConnectedComponents(graph: graph, startNodes: startNodes).components, progress: progress)
   }
 
   /// Finds the cycles of `graph` in its cyclic strongly connected `components`.

@@ -74,7 +74,9 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
     let start = Self.addressIndependentStart(of: canonical)
     fingerprint = Fingerprint(
       parts: ["cycle"]
-        + (0..<count).flatMap { [canonical[(start + $0) % count].typeName, DataLabel.redacted(canonical[(start + $0) % count].reference ?? "")] })
+        + (0..<count).flatMap {
+          [canonical[(start + $0) % count].typeName, DataLabel.redacted(canonical[(start + $0) % count].reference ?? "")]
+        })
   }
 
   /// Each object's type and its reference to the next, for ``HeapFinding/links``.
@@ -128,7 +130,7 @@ public struct RetainCycle: Sendable, Hashable, Comparable, CustomStringConvertib
 
   static func startsLower(_ lhs: Element, than rhs: Element) -> Bool {
     switch (lhs.address, rhs.address) {
-    case let (left?, right?) where left != right: left < right
+    case (let left?, let right?) where left != right: left < right
     case (.some, nil): true
     case (nil, .some): false
     default: lhs.objectID < rhs.objectID

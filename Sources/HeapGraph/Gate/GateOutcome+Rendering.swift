@@ -20,7 +20,9 @@ extension GateOutcome {
       text.append("\(count(newFindings.count, "new finding")) (not in the baseline \(baseline)):", as: .failure)
       if let note = names.homeModuleNote { text.append(note, as: .detail) }
       for finding in HeapFinding.inReadingOrder(newFindings) {
-        text.append("\(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))", indent: 2)
+        text.append(
+          "\(finding.kind.rawValue) \(finding.fingerprint)  \(finding.count > 1 ? "\(finding.count) × " : "")\(names.summary(of: finding))",
+          indent: 2)
         if let location = finding.location { text.append(["allocated at "] + .frame(location, names: names), indent: 4) }
       }
       if let acceptCommand {
@@ -30,7 +32,9 @@ extension GateOutcome {
       }
     }
     if !fixedFingerprints.isEmpty {
-      text.append("\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).", as: .success)
+      text.append(
+        "\(count(fixedFingerprints.count, "accepted finding")) no longer found (fixed): \(fixedFingerprints.joined(separator: ", ")).",
+        as: .success)
       if let acceptCommand {
         text.append("Tighten the baseline with:")
         text.append(acceptCommand, indent: 2)
@@ -136,9 +140,11 @@ extension GateOutcome {
     out += "<testsuites name=\"leak-detector\" tests=\"\(all.count)\" failures=\"\(newFindings.count)\">\n"
     out += "  <testsuite name=\"leak-detector gate\" tests=\"\(all.count)\" failures=\"\(newFindings.count)\">\n"
     for (finding, isNew) in all {
-      out += "    <testcase classname=\"leak-detector.\(finding.kind.rawValue)\" name=\"\(xmlEscaped(finding.fingerprint.description + " " + finding.summary))\""
+      out +=
+        "    <testcase classname=\"leak-detector.\(finding.kind.rawValue)\" name=\"\(xmlEscaped(finding.fingerprint.description + " " + finding.summary))\""
       if isNew {
-        out += ">\n      <failure message=\"new \(finding.kind.rawValue) not in the baseline\">\(xmlEscaped(finding.summary))</failure>\n    </testcase>\n"
+        out +=
+          ">\n      <failure message=\"new \(finding.kind.rawValue) not in the baseline\">\(xmlEscaped(finding.summary))</failure>\n    </testcase>\n"
       } else {
         out += "/>\n"
       }
@@ -167,7 +173,8 @@ extension GateOutcome {
     if let note = names.homeModuleNote, !newFindings.isEmpty || !acceptedFindings.isEmpty { out += note + "\n\n" }
     func row(_ state: String, _ finding: HeapFinding) -> String {
       let remark = remarks[finding.fingerprint].map { " (\($0))" } ?? ""
-      return "| \(state) | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding) + remark)) |\n"
+      return
+        "| \(state) | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding) + remark)) |\n"
     }
     if !newFindings.isEmpty || !acceptedFindings.isEmpty {
       out += "| | kind | fingerprint | finding |\n| --- | --- | --- | --- |\n"

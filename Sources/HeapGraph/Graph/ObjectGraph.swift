@@ -78,7 +78,7 @@ public struct ObjectGraph: Sendable {
       isSorted = false
       break
     }
-    var canonicalNode = [Int32]()  // snapshot index -> node; empty when identity
+    var canonicalNode: [Int32] = []
     if isSorted {
       objectIDs = IntegerColumn(ids, unknown: Int64.min)
     } else {
@@ -211,8 +211,11 @@ public struct ObjectGraph: Sendable {
 
   /// Sorts the edges of `row` by target, then label: in place for a short row, through a
   /// row-sized column of keys for a long one.
-  private static func sortRow(_ targets: UnsafeMutableBufferPointer<Int32>, _ labels: UnsafeMutableBufferPointer<Int32>, _ row: Range<Int>) {
-    func key(_ position: Int) -> UInt64 { UInt64(UInt32(bitPattern: targets[position])) << 32 | UInt64(UInt32(bitPattern: labels[position])) }
+  private static func sortRow(_ targets: UnsafeMutableBufferPointer<Int32>, _ labels: UnsafeMutableBufferPointer<Int32>, _ row: Range<Int>)
+  {
+    func key(_ position: Int) -> UInt64 {
+      UInt64(UInt32(bitPattern: targets[position])) << 32 | UInt64(UInt32(bitPattern: labels[position]))
+    }
     if row.count <= 16 {
       var index = row.lowerBound + 1
       while index < row.upperBound {

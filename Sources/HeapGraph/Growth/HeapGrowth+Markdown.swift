@@ -17,7 +17,8 @@ extension HeapGrowth {
         case .leak: "leaked: \(names.leak(finding.links, summary: finding.summary))"
         }
       let site = finding.addedAt.first.map { "\(names.frame($0.site)) (\(count($0.count, "object")))" } ?? ""
-      text += "| \(index + 1) | \(markdownEscaped(title)) | \(finding.counts.map(grouped).joined(separator: " → ")) | "
+      text +=
+        "| \(index + 1) | \(markdownEscaped(title)) | \(finding.counts.map(grouped).joined(separator: " → ")) | "
         + "\(Self.perStep(finding.bytesPerStep)) | \(markdownEscaped(site)) |\n"
     }
     return text

@@ -15,8 +15,9 @@ extension HeapGrowth {
     let steps = snapshotCount - 1
     let rule = minimumGrowingSteps == steps ? "in every step" : "in at least \(minimumGrowingSteps) of \(steps) steps"
     let span = snapshots.count >= 2 ? " (\(snapshots[0]) … \(snapshots[snapshots.count - 1]))" : ""
-    text.append("Objects: " + totals.map { grouped($0.objects) }.joined(separator: " -> ") + "; bytes: "
-      + totals.map { grouped($0.bytes) }.joined(separator: " -> "))
+    text.append(
+      "Objects: " + totals.map { grouped($0.objects) }.joined(separator: " -> ") + "; bytes: "
+        + totals.map { grouped($0.bytes) }.joined(separator: " -> "))
     let memories = metadata.compactMap(\.memory)
     if memories.count == snapshotCount {
       text.append("Memory per snapshot:")
@@ -72,5 +73,4 @@ extension HeapGrowth {
     let text = rounded == rounded.rounded() ? grouped(Int(rounded)) : String(rounded)
     return rounded >= 0 ? "+" + text : text
   }
-
 }

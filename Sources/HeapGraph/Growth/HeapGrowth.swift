@@ -137,12 +137,18 @@ public struct HeapGrowth: Sendable {
       var sites = addedAt(key)
       if !sites.contains(where: { $0.site.sourceLocation != nil }) {
         let below = topOf.filter { $0.value == key }.keys.map(addedAt).filter { $0.contains { $0.site.sourceLocation != nil } }
-        sites = below.max { ($0.first?.count ?? 0, $1.first.map { HeapTally.siteKey($0.site) } ?? "") < ($1.first?.count ?? 0, $0.first.map { HeapTally.siteKey($0.site) } ?? "") } ?? sites
+        sites =
+          below.max {
+            ($0.first?.count ?? 0, $1.first.map { HeapTally.siteKey($0.site) } ?? "") < (
+              $1.first?.count ?? 0, $0.first.map { HeapTally.siteKey($0.site) } ?? ""
+            )
+          } ?? sites
       }
       found.append(
         Finding(
           kind: .path, summary: entry.path.description, origin: entry.path.origin, links: links,
-          growing: growth.inSize ? links.last.map { HeapFinding.Link(typeName: $0.typeName, reference: nil) } : links.count >= 2 ? links[links.count - 2] : nil,
+          growing: growth.inSize
+            ? links.last.map { HeapFinding.Link(typeName: $0.typeName, reference: nil) } : links.count >= 2 ? links[links.count - 2] : nil,
           growsInSize: growth.inSize, counts: growth.counts, bytes: tallies.map { $0.paths[key]?.entry.bytes ?? 0 }, addedAt: sites,
           fingerprint: Fingerprint(parts: ["growth", "path", DataLabel.redacted(entry.path.description)])))
     }

@@ -111,16 +111,19 @@ public struct HeapTally: Sendable {
       guard tree.isReached(node) else { continue }
       let key = retaining.keys[node]
       if paths[key] == nil {
-        paths[key] = PathEntry(path: Self.path(to: retaining.example[key] ?? node, graph: graph, tree: tree), parentKey: retaining.parentKey(of: node))
+        paths[key] = PathEntry(
+          path: Self.path(to: retaining.example[key] ?? node, graph: graph, tree: tree), parentKey: retaining.parentKey(of: node))
       }
       paths[key]!.entry.add(bytes: Int(clamping: held[node]), site: site(of: node))
       paths[key]!.ownBytes.addSaturating(graph.size(of: node) ?? 0)
     }
     var leaks: [Fingerprint: LeakEntry] = [:]
     for group in analysis.leaks.leakGroups {
-      var entry = LeakEntry(summary: group.summary, links: group.entryCycleElements.isEmpty
-        ? [HeapFinding.Link(typeName: group.entryTypeName, reference: nil)]
-        : group.entryCycleElements.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) })
+      var entry = LeakEntry(
+        summary: group.summary,
+        links: group.entryCycleElements.isEmpty
+          ? [HeapFinding.Link(typeName: group.entryTypeName, reference: nil)]
+          : group.entryCycleElements.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) })
       for id in group.entryObjectIDs {
         entry.entry.add(bytes: 0, site: graph.node(forObjectID: id).flatMap(site(of:)))
       }

@@ -24,7 +24,8 @@ public struct CycleDiagram: Sendable {
       let isClosure = ObjectKind.inferred(fromTypeName: link.typeName) == .closureContext
       let site = index < sites.count ? sites[index]?.sourceLocation : nil
       return Node(
-        title: names.type(link.typeName), detail: site.map { SitePhrase.of(kind: nil, typeName: link.typeName) + " " + $0 }, reference: link.reference,
+        title: names.type(link.typeName), detail: site.map { SitePhrase.of(kind: nil, typeName: link.typeName) + " " + $0 },
+        reference: link.reference,
         isClosure: isClosure)
     }
   }
@@ -51,7 +52,8 @@ public struct CycleDiagram: Sendable {
     let marker = "arrow-\(id)"
     var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cycle-diagram\" width=\"\(totalWidth)\" height=\"\(totalHeight)\" "
     out += "viewBox=\"0 0 \(totalWidth) \(totalHeight)\" role=\"img\" aria-label=\"retain cycle of \(nodes.count) objects\">"
-    out += "<defs><marker id=\"\(marker)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+    out +=
+      "<defs><marker id=\"\(marker)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
     out += "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#5b6478\"/></marker></defs>"
     let center = Self.left + width / 2
     for (index, node) in nodes.enumerated() {
@@ -59,12 +61,14 @@ public struct CycleDiagram: Sendable {
       let fill = node.isClosure ? "#fdf6e7" : "#eef3fc"
       let stroke = node.isClosure ? "#d9a441" : "#2e5aac"
       out += "<g class=\"node\"><title>\(HTMLPage.escaped(node.title))</title>"
-      out += "<rect x=\"\(Self.left)\" y=\"\(y)\" width=\"\(width)\" height=\"\(Self.boxHeight)\" rx=\"6\" fill=\"\(fill)\" stroke=\"\(stroke)\"/>"
+      out +=
+        "<rect x=\"\(Self.left)\" y=\"\(y)\" width=\"\(width)\" height=\"\(Self.boxHeight)\" rx=\"6\" fill=\"\(fill)\" stroke=\"\(stroke)\"/>"
       let titleY = node.detail == nil ? y + 25 : y + 18
       out += "<text x=\"\(Self.left + 12)\" y=\"\(titleY)\" font-size=\"12\" font-weight=\"600\" fill=\"#1d2433\">"
       out += HTMLPage.escaped(Self.clipped(node.title)) + "</text>"
       if let detail = node.detail {
-        out += "<text x=\"\(Self.left + 12)\" y=\"\(y + 34)\" font-size=\"11\" fill=\"#5b6478\">\(HTMLPage.escaped(Self.clipped(detail)))</text>"
+        out +=
+          "<text x=\"\(Self.left + 12)\" y=\"\(y + 34)\" font-size=\"11\" fill=\"#5b6478\">\(HTMLPage.escaped(Self.clipped(detail)))</text>"
       }
       out += "</g>"
       let label = HTMLPage.escaped(node.reference ?? "")
@@ -77,7 +81,8 @@ public struct CycleDiagram: Sendable {
         // Back to the first object: down, left, up the left side, into the first box.
         let firstMiddle = Self.top(of: 0) + Self.boxHeight / 2
         let down = bottom + 22
-        out += "<path d=\"M\(center),\(bottom) L\(center),\(down) L\(Self.left - 24),\(down) L\(Self.left - 24),\(firstMiddle) L\(Self.left - 1),\(firstMiddle)\" "
+        out +=
+          "<path d=\"M\(center),\(bottom) L\(center),\(down) L\(Self.left - 24),\(down) L\(Self.left - 24),\(firstMiddle) L\(Self.left - 1),\(firstMiddle)\" "
         out += "fill=\"none\" stroke=\"#5b6478\" marker-end=\"url(#\(marker))\"/>"
         out += "<text class=\"edge\" x=\"\(center + 10)\" y=\"\(down - 6)\" font-size=\"11.5\" fill=\"#2e5aac\">\(label)</text>"
       }

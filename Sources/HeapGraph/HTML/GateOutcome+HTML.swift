@@ -13,7 +13,8 @@ extension GateOutcome {
     page.body += "<nav class=\"tiles\">"
     page.body += HTMLPage.tile(grouped(newFindings.count), "new findings", tone: newFindings.isEmpty ? "good" : "bad", link: "new")
     page.body += HTMLPage.tile(grouped(acceptedFindings.count), "accepted findings", tone: "neutral", link: "accepted")
-    page.body += HTMLPage.tile(grouped(fixedFingerprints.count), "fixed (no longer found)", tone: fixedFingerprints.isEmpty ? "neutral" : "good", link: "fixed")
+    page.body += HTMLPage.tile(
+      grouped(fixedFingerprints.count), "fixed (no longer found)", tone: fixedFingerprints.isEmpty ? "neutral" : "good", link: "fixed")
     page.body += "</nav>\n"
     if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
 
@@ -23,7 +24,8 @@ extension GateOutcome {
       page.body += Self.findingArticle(finding, id: "n\(index + 1)", names: names, graphviz: graphviz)
     }
     if let acceptCommand, !newFindings.isEmpty {
-      page.body += "<p>Fix them, or accept them with <code>\(HTMLPage.escaped(acceptCommand))</code> and write the reason for each in the baseline.</p>\n"
+      page.body +=
+        "<p>Fix them, or accept them with <code>\(HTMLPage.escaped(acceptCommand))</code> and write the reason for each in the baseline.</p>\n"
     }
     page.body += "</section>\n"
 
@@ -37,7 +39,8 @@ extension GateOutcome {
         rows: HeapFinding.inReadingOrder(acceptedFindings).map { finding in
           [
             HTMLPage.escaped(finding.kind.rawValue), HTMLPage.numberCell(finding.count),
-            "<span class=\"chain\">\(HTMLPage.escaped(names.summary(of: finding)))</span>", "<span class=\"fingerprint\">\(finding.fingerprint)</span>",
+            "<span class=\"chain\">\(HTMLPage.escaped(names.summary(of: finding)))</span>",
+            "<span class=\"fingerprint\">\(finding.fingerprint)</span>",
           ]
         })
     }
@@ -66,7 +69,8 @@ extension GateOutcome {
   static func findingArticle(_ finding: HeapFinding, id: String, names: NameStyle, graphviz: ((String) -> String?)?) -> String {
     var out = "<article class=\"finding \(finding.kind.rawValue)\" id=\"\(id)\" data-fingerprint=\"\(finding.fingerprint)\">"
     let times = finding.count > 1 ? "\(finding.count) × " : ""
-    out += "<h3><span class=\"muted\">\(finding.kind.rawValue):</span> \(times)<span class=\"chain\">\(HTMLPage.escaped(names.summary(of: finding)))</span></h3>"
+    out +=
+      "<h3><span class=\"muted\">\(finding.kind.rawValue):</span> \(times)<span class=\"chain\">\(HTMLPage.escaped(names.summary(of: finding)))</span></h3>"
     if finding.kind != .survivor, finding.links.count > 1 {
       out += HTMLPage.diagram(CycleDiagram(links: finding.links, names: names), id: id, graphviz: graphviz)
     }

@@ -145,7 +145,8 @@ extension HeapAnalysis {
     -> String
   {
     var out = "<article class=\"cycle\" id=\"\(id)\" data-fingerprint=\"\(cycle.fingerprint)\">"
-    out += "<h3><span class=\"muted\">\(HTMLPage.escaped(heading)):</span> <span class=\"chain\">\(HTMLPage.escaped(names.cycle(cycle)))</span></h3>"
+    out +=
+      "<h3><span class=\"muted\">\(HTMLPage.escaped(heading)):</span> <span class=\"chain\">\(HTMLPage.escaped(names.cycle(cycle)))</span></h3>"
     if let short = names.shortForm(of: cycle) { out += "<p class=\"short\">In short: <code>\(HTMLPage.escaped(short))</code></p>" }
     out += HTMLPage.diagram(CycleDiagram(cycle: cycle, names: names), id: id, graphviz: graphviz)
     out += HTMLPage.table(
@@ -176,6 +177,8 @@ extension HeapAnalysis {
       add(graph.allocationStack(of: node)?.frames.allocationSite)
     }
     // Most objects first; equal counts in the order the findings list them.
-    return order.enumerated().sorted { (counts[$0.element]!, $1.offset) > (counts[$1.element]!, $0.offset) }.map { ($0.element, counts[$0.element]!) }
+    return order.enumerated().sorted { (counts[$0.element]!, $1.offset) > (counts[$1.element]!, $0.offset) }.map {
+      ($0.element, counts[$0.element]!)
+    }
   }
 }

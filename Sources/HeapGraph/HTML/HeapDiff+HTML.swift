@@ -11,21 +11,27 @@ extension HeapDiff {
     var page = HTMLPage(title: "Heap growth", subtitle: "From \(old) to \(new)")
     page.body += "<nav class=\"tiles\">"
     page.body += HTMLPage.tile(grouped(growingTypes.count), "growing types", tone: growingTypes.isEmpty ? "good" : "bad", link: "types")
-    page.body += HTMLPage.tile(grouped(growingFindings.count), "new or growing findings", tone: growingFindings.isEmpty ? "good" : "bad", link: "findings")
+    page.body += HTMLPage.tile(
+      grouped(growingFindings.count), "new or growing findings", tone: growingFindings.isEmpty ? "good" : "bad", link: "findings")
     page.body += HTMLPage.tile(grouped(shrinkingTypeCount), "shrinking types", tone: "neutral")
     page.body += "</nav>\n"
     if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
     func growthRows(_ growths: [Growth], name: (Growth) -> String) -> [[String]] {
       growths.map { growth in
         [
-          "<span class=\"chain\">\(HTMLPage.escaped(name(growth)))</span>", HTMLPage.numberCell(growth.before), HTMLPage.numberCell(growth.after),
+          "<span class=\"chain\">\(HTMLPage.escaped(name(growth)))</span>", HTMLPage.numberCell(growth.before),
+          HTMLPage.numberCell(growth.after),
           HTMLPage.numberCell(growth.delta),
         ]
       }
     }
-    let columns: [(key: String, title: String, isNumeric: Bool)] = [("name", "Type", false), ("before", "Before", true), ("after", "After", true), ("growth", "Growth", true)]
+    let columns: [(key: String, title: String, isNumeric: Bool)] = [
+      ("name", "Type", false), ("before", "Before", true), ("after", "After", true), ("growth", "Growth", true),
+    ]
     page.body += "<section id=\"types\"><h2>Growing types (\(grouped(growingTypes.count)))</h2>\n"
-    page.body += growingTypes.isEmpty ? "<p class=\"muted\">None.</p>\n"
+    page.body +=
+      growingTypes.isEmpty
+      ? "<p class=\"muted\">None.</p>\n"
       : HTMLPage.table(id: "growing-types", columns: columns, rows: growthRows(growingTypes) { names.type($0.name) })
     if !growingPaths.isEmpty {
       page.body += "<h2>Retaining paths that grew</h2>\n"

@@ -26,7 +26,8 @@ extension HeapGrowth {
       page.body += "<article class=\"finding growth\" id=\"g\(index + 1)\" data-fingerprint=\"\(finding.fingerprint)\">"
       page.body += "<h3>\(index + 1)) <span class=\"chain\">\(HTMLPage.escaped(title))</span></h3>"
       page.body += Self.chart(finding.counts, id: "g\(index + 1)-chart")
-      page.body += "<p>\(finding.kind == .path ? "Objects" : "Instances") \(finding.counts.map(grouped).joined(separator: " → ")); "
+      page.body +=
+        "<p>\(finding.kind == .path ? "Objects" : "Instances") \(finding.counts.map(grouped).joined(separator: " → ")); "
         + "\(HTMLPage.escaped(Self.perStep(finding.bytesPerStep))) bytes per step.</p>"
       if let growing = finding.growing {
         page.body += "<p>Growing: <code>\(HTMLPage.escaped(names.link(type: growing.typeName, reference: growing.reference)))</code></p>"
@@ -39,9 +40,12 @@ extension HeapGrowth {
       page.body += "<p class=\"fingerprint\">fingerprint \(finding.fingerprint)</p></article>\n"
     }
     page.body += "</section>\n<section id=\"types\"><h2>Types that grew \(rule) (\(grouped(growingTypes.count)))</h2>\n"
-    page.body += growingTypes.isEmpty ? "<p class=\"muted\">None.</p>\n"
+    page.body +=
+      growingTypes.isEmpty
+      ? "<p class=\"muted\">None.</p>\n"
       : HTMLPage.table(
-        id: "growing-types", columns: [("type", "Type", false), ("first", "First", true), ("last", "Last", true), ("chart", "Counts", false)],
+        id: "growing-types",
+        columns: [("type", "Type", false), ("first", "First", true), ("last", "Last", true), ("chart", "Counts", false)],
         rows: growingTypes.map { type in
           [
             "<code>\(HTMLPage.escaped(names.type(type.typeName)))</code>", HTMLPage.numberCell(type.counts.first ?? 0),
@@ -75,7 +79,8 @@ extension HeapGrowth {
       ("swift", "Swift objects", \.swiftObjectBytes),
     ]
     out += HTMLPage.table(
-      id: "memory-views", columns: [("view", "Memory", false), ("first", "First", true), ("last", "Last", true), ("chart", "Per snapshot", false)],
+      id: "memory-views",
+      columns: [("view", "Memory", false), ("first", "First", true), ("last", "Last", true), ("chart", "Per snapshot", false)],
       rows: views.compactMap { view in
         let values = memories.map { $0[keyPath: view.field] ?? 0 }
         guard memories.contains(where: { $0[keyPath: view.field] != nil }) else { return nil }
@@ -98,7 +103,8 @@ extension HeapGrowth {
       return "\((x * 10).rounded() / 10),\((y * 10).rounded() / 10)"
     }
     let label = "counts " + values.map(String.init).joined(separator: ", ")
-    return "<svg class=\"chart\"\(id.map { " id=\"\($0)\"" } ?? "") width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
+    return
+      "<svg class=\"chart\"\(id.map { " id=\"\($0)\"" } ?? "") width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
       + "role=\"img\" aria-label=\"\(HTMLPage.escaped(label))\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\""
       + points.joined(separator: " ") + "\"/>"
       + points.map { "<circle r=\"2.5\" cx=\"\($0.split(separator: ",")[0])\" cy=\"\($0.split(separator: ",")[1])\"/>" }.joined() + "</svg>"

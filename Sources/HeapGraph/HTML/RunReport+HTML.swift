@@ -28,17 +28,19 @@ extension RunReport {
           ("retained", "Retained bytes", true), ("tests", "Tests", false),
         ],
         rows: leaks.enumerated().map { index, leak in
-          return [
+          [
             HTMLPage.numberCell(index + 1), HTMLPage.numberCell(leak.instanceCount),
             "<a class=\"chain\" href=\"#l\(index + 1)\">\(HTMLPage.escaped(names.leak(leak.links, summary: leak.summary)))</a>",
-            HTMLPage.numberCell(leak.objectCount), HTMLPage.numberCell(leak.retainedSize), HTMLPage.escaped(leak.tests.joined(separator: ", ")),
+            HTMLPage.numberCell(leak.objectCount), HTMLPage.numberCell(leak.retainedSize),
+            HTMLPage.escaped(leak.tests.joined(separator: ", ")),
           ]
         })
     }
     for (index, leak) in leaks.enumerated() {
       let links = leak.links
       page.body += "<article class=\"finding leak\" id=\"l\(index + 1)\" data-fingerprint=\"\(leak.fingerprint)\">"
-      page.body += "<h3>\(index + 1)) \(leak.instanceCount) × <span class=\"chain\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</span></h3>"
+      page.body +=
+        "<h3>\(index + 1)) \(leak.instanceCount) × <span class=\"chain\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</span></h3>"
       if let ownSite = leak.ownSite, !leak.members.contains(where: { $0.site.map(ownSite.isSameLine) == true }) {
         page.body += "<p>Made by this package's code at \(HTMLPage.siteCell(ownSite, names: names))</p>"
       }
@@ -49,12 +51,18 @@ extension RunReport {
       }
       page.body += HTMLPage.table(
         id: "l\(index + 1)-objects", columns: [("object", "Object", false), ("site", "Allocated or written at", false)],
-        rows: leak.members.map { ["<code>\(HTMLPage.escaped(names.link(type: $0.typeName, reference: $0.reference)))</code>", HTMLPage.siteCell($0.site, names: names)] },
+        rows: leak.members.map {
+          [
+            "<code>\(HTMLPage.escaped(names.link(type: $0.typeName, reference: $0.reference)))</code>",
+            HTMLPage.siteCell($0.site, names: names),
+          ]
+        },
         sortable: false)
       if let others = names.otherTypes(leak.objectTypes, named: leak.members.map(\.typeName)) {
         page.body += "<p>Also holds \(HTMLPage.escaped(others)).</p>"
       }
-      page.body += "<p class=\"fingerprint\">fingerprint \(leak.fingerprint) · \(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes</p></article>\n"
+      page.body +=
+        "<p class=\"fingerprint\">fingerprint \(leak.fingerprint) · \(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes</p></article>\n"
     }
     page.body += "</section>\n<section id=\"processes\"><h2>Processes checked</h2>\n<ul>"
     for process in processes {

@@ -166,7 +166,8 @@ package struct DemangledName: Sendable, Hashable {
       result += Self.closureNumber(of: context).map { $0 + " in " } ?? context + " in "
     }
     let number = Self.closureNumber(of: contexts[lastClosure])!
-    let enclosing = lastClosure == contexts.count - 1
+    let enclosing =
+      lastClosure == contexts.count - 1
       ? contexts[lastClosure].dropFirst(number.count) : declaration[contexts[lastClosure + 1].startIndex...]
     if lastClosure == contexts.count - 1 { result.removeLast(" in ".count) }
     return result + Self.unqualifyingParameters(Self.throughParameters(enclosing))

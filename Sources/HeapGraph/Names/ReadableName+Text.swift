@@ -113,8 +113,9 @@ extension ReadableName {
       var start = 0
       if hasPrefix("static ") { start = 7 }
       if hasPrefix("default argument "), let of = Self.firstIndex(of: Array(" of "), in: characters) {
-        return String(characters[..<(of + 4)]) + slice((of + 4)..<characters.count).declarationText(
-          qualified: qualified, keepingModule: keepingModule, isAsync: &isAsync)
+        return String(characters[..<(of + 4)])
+          + slice((of + 4)..<characters.count).declarationText(
+            qualified: qualified, keepingModule: keepingModule, isAsync: &isAsync)
       }
       var (components, end) = path(from: start)
       guard !components.isEmpty else { return typeText(keepingModule: keepingModule) }

@@ -101,7 +101,9 @@ public enum ReadableName {
     }
     let bytes = declaration.utf8
     let end = bytes.firstIndex { !isNameByte($0) } ?? bytes.endIndex
-    guard end != bytes.startIndex, end != bytes.endIndex, declaration[..<end].utf8.firstRange(ofBytes: "$__lazy_storage_$_") == nil else { return nil }
+    guard end != bytes.startIndex, end != bytes.endIndex, declaration[..<end].utf8.firstRange(ofBytes: "$__lazy_storage_$_") == nil else {
+      return nil
+    }
     switch bytes[end] {
     case UInt8(ascii: "."):
       let next = bytes.index(after: end)

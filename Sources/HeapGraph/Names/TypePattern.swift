@@ -34,7 +34,8 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible, Expressi
   /// - Complexity: O(*p* × *n*) in the worst case for a pattern of *p* characters and a name of
   ///   *n*; O(*p* + *n*) for patterns with at most one `*`.
   public func matches(_ name: String) -> Bool {
-    var pattern = pattern, name = name
+    var pattern = pattern
+    var name = name
     return pattern.withUTF8 { pattern in name.withUTF8 { Self.matches(pattern: pattern, text: $0) } }
   }
 
@@ -46,7 +47,10 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible, Expressi
       while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
       return end
     }
-    var p = 0, t = 0, star = -1, resume = 0
+    var p = 0
+    var t = 0
+    var star = -1
+    var resume = 0
     while t < text.count {
       if p < pattern.count && pattern[p] == UInt8(ascii: "?") {
         p += 1

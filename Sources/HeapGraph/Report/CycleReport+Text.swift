@@ -142,7 +142,9 @@ extension CycleReport {
 
   /// The components of `listed` with the same cycle fingerprints, remark and section, each group
   /// at its first one's place.
-  private func groupedComponents(_ listed: [(component: Int, remark: String?, section: Int)]) -> [(first: Int, remark: String?, others: [Int])] {
+  private func groupedComponents(_ listed: [(component: Int, remark: String?, section: Int)]) -> [(
+    first: Int, remark: String?, others: [Int]
+  )] {
     struct Signature: Hashable {
       var objectCount: Int
       var foundCycleCount: Int

@@ -18,7 +18,9 @@ extension RunReport {
       let objects = leaks.reduce(0) { $0 + $1.objectCount }
       text.append("Leaks: \(count(objects, "object")) in \(count(leaks.count, "group"))", as: .heading)
       let shared = processes.reduce(0) { $0 + $1.sharedLeakedObjectCount }
-      if shared > 0 { text.append("(\(count(shared, "more leaked object")) held by several groups \(shared == 1 ? "is" : "are") counted in none.)") }
+      if shared > 0 {
+        text.append("(\(count(shared, "more leaked object")) held by several groups \(shared == 1 ? "is" : "are") counted in none.)")
+      }
       if let note = names.homeModuleNote { text.append(note, as: .detail) }
       for (index, leak) in leaks.enumerated() { appendLeak(leak, number: index + 1, names: names, to: &text) }
     }
@@ -28,7 +30,8 @@ extension RunReport {
       let origins = byOrigin.sorted { $0.key < $1.key }.map { "\($0.value) by \($0.key == "default" ? "the default rules" : $0.key)" }
       let objects = suppressed.reduce(0) { $0 + $1.leak.objectCount }
       text.append("")
-      text.append("Suppressed: \(count(suppressed.count, "group")) (\(count(objects, "object"))): \(origins.joined(separator: ", "))", as: .heading)
+      text.append(
+        "Suppressed: \(count(suppressed.count, "group")) (\(count(objects, "object"))): \(origins.joined(separator: ", "))", as: .heading)
       for (leak, rule) in suppressed {
         let origin = rule.origin == "default" ? "a default rule" : rule.origin
         text.append(
@@ -44,7 +47,10 @@ extension RunReport {
   private func appendLeak(_ leak: Leak, number: Int, names: NameStyle, to text: inout ReportText) {
     let entry = names.leak(leak.links, summary: leak.summary)
     text.append(
-      [.itemNumber(number), " \(leak.instanceCount) × \(entry)  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)"],
+      [
+        .itemNumber(number),
+        " \(leak.instanceCount) × \(entry)  (\(count(leak.objectCount, "object")), \(grouped(leak.retainedSize)) bytes)",
+      ],
       indent: 2)
     if let ownSite = leak.ownSite, !leak.members.contains(where: { $0.site.map(ownSite.isSameLine) == true }) {
       text.append(["made by this package's code at "] + .frame(ownSite, names: names), indent: 5)
@@ -64,7 +70,9 @@ extension RunReport {
       }
       text.append(line, indent: 5)
     }
-    if let others = names.otherTypes(leak.objectTypes, named: leak.members.map(\.typeName)) { text.append("also holds \(others)", indent: 5) }
+    if let others = names.otherTypes(leak.objectTypes, named: leak.members.map(\.typeName)) {
+      text.append("also holds \(others)", indent: 5)
+    }
     if processes.count > 1 { text.append("in \(leak.processes.joined(separator: "; "))", indent: 5) }
     text.append("fingerprint \(leak.fingerprint)", as: .detail, indent: 5)
   }

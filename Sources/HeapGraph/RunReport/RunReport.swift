@@ -201,7 +201,9 @@ public struct RunReport: Sendable {
       }
     }
     var all = order.compactMap { byFingerprint[$0] }.sorted {
-      ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > ($1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint)
+      ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > (
+        $1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint
+      )
     }
     for index in all.indices {
       all[index].tests.sort()

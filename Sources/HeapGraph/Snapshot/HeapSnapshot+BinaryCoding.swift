@@ -53,9 +53,11 @@ extension HeapSnapshot {
   /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
   package func write(into writer: inout BinaryWriter) {
     let version: UInt32 =
-      metadata.hasProcessFields ? 5
-      : stacks.contains(where: { !$0.frames.isEmpty }) ? 4
-      : metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
+      metadata.hasProcessFields
+      ? 5
+      : stacks.contains(where: { !$0.frames.isEmpty })
+        ? 4
+        : metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
     writer.integer(Self.binaryMagic)
     writer.integer(version)
     writer.optionalString(metadata.tool)
@@ -185,7 +187,9 @@ extension HeapSnapshot {
     let version = try reader.integer(UInt32.self)
     guard Self.binaryVersions.contains(version) else {
       throw BinaryDecodingError(
-        message: "binary snapshot version \(version) is not supported (this tool reads versions \(Self.binaryVersions.lowerBound) to \(Self.binaryVersions.upperBound))")
+        message:
+          "binary snapshot version \(version) is not supported (this tool reads versions \(Self.binaryVersions.lowerBound) to \(Self.binaryVersions.upperBound))"
+      )
     }
     self.init(
       metadata: Metadata(
@@ -213,12 +217,15 @@ extension HeapSnapshot {
     referenceLabels = try reader.array()
     let ownershipCodes: [UInt8] = try reader.array()
     let objects = objectIDs.count
-    guard [objectTypes.count, objectAddresses.count, objectSizes.count, objectGenerations.count, objectStacks.count, kindCodes.count]
-      .allSatisfy({ $0 == objects }),
+    guard
+      [objectTypes.count, objectAddresses.count, objectSizes.count, objectGenerations.count, objectStacks.count, kindCodes.count]
+        .allSatisfy({ $0 == objects }),
       [referenceTargets.count, referenceLabels.count, ownershipCodes.count].allSatisfy({ $0 == referenceSources.count })
     else {
       throw BinaryDecodingError(
-        message: "columns of different lengths before offset \(reader.position): every object column must have one entry per object id, every reference column one per reference source")
+        message:
+          "columns of different lengths before offset \(reader.position): every object column must have one entry per object id, every reference column one per reference source"
+      )
     }
     objectKinds = try kindCodes.map { code throws(BinaryDecodingError) in
       guard Int(code) <= Self.kinds.count else { throw BinaryDecodingError(message: "an unknown object kind \(code)") }

@@ -192,7 +192,8 @@ private struct SnapshotJSONReader: JSONRecordReading {
     guard records.count == messages.count else {
       throw scanner.failure(
         .invalidValue(
-          "diagnosticRecords has \(records.count) records for \(messages.count) diagnostics; it must have one per entry of diagnostics, in the same order"),
+          "diagnosticRecords has \(records.count) records for \(messages.count) diagnostics; it must have one per entry of diagnostics, in the same order"
+        ),
         at: start)
     }
     for index in records.indices { records[index].message = messages[index] }

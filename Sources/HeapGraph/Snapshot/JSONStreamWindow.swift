@@ -42,7 +42,8 @@ final class JSONStreamWindow {
     }
     let before = filled
     do {
-      filled += try input.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: storage[filled..<filled + Self.pieceSize])))
+      filled += try input.read(
+        into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: storage[filled..<filled + Self.pieceSize])))
     } catch {
       readFailed = true
       isAtEndOfFile = true

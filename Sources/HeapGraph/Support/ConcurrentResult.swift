@@ -27,10 +27,12 @@ final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {
     let body = ThreadBody { [unowned(unsafe) self] in self.result = work() }
     var thread = pthread_t()
     let context = Unmanaged.passRetained(body).toOpaque()
-    let started = pthread_create(&thread, nil, { context in
-      Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-      return nil
-    }, context)
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, context)
     if started == 0 {
       self.thread = thread
     } else {  // no thread to be had: compute here

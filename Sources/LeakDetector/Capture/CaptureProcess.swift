@@ -328,7 +328,8 @@ package struct CaptureProcess {
     let count = fread(&buffer, 1, buffer.count - 1, file)
     let channel = String(decoding: buffer[..<count], as: UTF8.self)
     guard !channel.isEmpty, channel != "0" else { return "" }
-    return channel.contains("futex") ? " (waiting in \(channel): a lock another thread held when the capture began)" : " (waiting in \(channel))"
+    return channel.contains("futex")
+      ? " (waiting in \(channel): a lock another thread held when the capture began)" : " (waiting in \(channel))"
   }
 
   private func errorText() -> String {

@@ -14,10 +14,13 @@ extension CapturedHeap {
     _ = PendingDispatchWork.locations  // checked, and found with libdw, here, not in every child
     _ = RunLoopBlocks.mainRunLoop  // asked of CoreFoundation here: the call may create it
     _ = ConcurrencyLayoutCheck.mismatch  // checked with a task of its own, here, never in a child
-    let outcome = RuntimeLayoutCheck.refusedCapture() ?? CaptureProcess(limits: limits).run(
-      in: { progress in capture(progress).binaryBytes() },
-      decode: { try CapturedHeap(binaryBytes: $0) })
-    var heap = outcome.result ?? CapturedHeap(snapshot: HeapSnapshot.Builder(metadata: metadata).snapshot, startIDs: [], closureStackIDs: [])
+    let outcome =
+      RuntimeLayoutCheck.refusedCapture()
+      ?? CaptureProcess(limits: limits).run(
+        in: { progress in capture(progress).binaryBytes() },
+        decode: { try CapturedHeap(binaryBytes: $0) })
+    var heap =
+      outcome.result ?? CapturedHeap(snapshot: HeapSnapshot.Builder(metadata: metadata).snapshot, startIDs: [], closureStackIDs: [])
     let layoutNotes = [DispatchLayoutCheck.failure, ConcurrencyLayoutCheck.failure].compactMap { $0 }.map {
       CaptureDiagnostic(kind: .layoutMismatch, message: $0)
     }

@@ -236,7 +236,8 @@ struct HeapWalk {
     guard !frames.isEmpty else { return nil }
     let first =
       frames.firstIndex { pc in
-        !cleak_is_in_swift_runtime(pc - 1) && !(Symbolicator.shared.name(at: pc - 1).map(SuspensionPoint.isStandardLibraryFunction) ?? false)
+        !cleak_is_in_swift_runtime(pc - 1)
+          && !(Symbolicator.shared.name(at: pc - 1).map(SuspensionPoint.isStandardLibraryFunction) ?? false)
       } ?? 0
     // The function it waits in and a few callers: each new address costs the parent a line lookup.
     let shown = Array(frames[first...].prefix(Self.suspensionFrameLimit))

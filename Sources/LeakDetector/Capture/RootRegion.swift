@@ -44,7 +44,8 @@ package struct RootRegion: Sendable, Hashable {
     func stack(from pointer: UInt, thread: pid_t) {
       guard let mapping = mappings.first(where: { $0.start <= pointer && pointer < $0.end }) else { return }
       // The red zone below the stack pointer may hold a leaf function's locals.
-      regions.append(RootRegion(start: max(mapping.start, pointer &- cleak_stack_red_zone), end: mapping.end, kind: .stack, label: name(thread)))
+      regions.append(
+        RootRegion(start: max(mapping.start, pointer &- cleak_stack_red_zone), end: mapping.end, kind: .stack, label: name(thread)))
       regions += threadSpecificValues(of: thread, named: name(thread), stackEnd: mapping.end)
       regions += dynamicThreadLocalStorage(of: thread, named: name(thread), stackEnd: mapping.end)
     }
@@ -84,8 +85,9 @@ package struct RootRegion: Sendable, Hashable {
       count = min(cleak_thread_specific_values(thread, stackEnd, &values, values.count), values.count)
     }
     return values.prefix(max(count, 0)).map {
-      RootRegion(start: $0.slot, end: $0.slot + UInt(MemoryLayout<UInt>.size), kind: .threadLocal,
-                 label: "\(name) pthread key \($0.key)", copiedWords: [$0.value])
+      RootRegion(
+        start: $0.slot, end: $0.slot + UInt(MemoryLayout<UInt>.size), kind: .threadLocal,
+        label: "\(name) pthread key \($0.key)", copiedWords: [$0.value])
     }
   }
 

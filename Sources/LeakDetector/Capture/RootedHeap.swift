@@ -41,7 +41,8 @@ struct RootedHeap {
     let sorted = walk.addresses.sorted()
     for region in regions {
       var rootedHere = Set<UInt>()
-      let hits = region.copiedWords.map { Self.hits(inCopiedWords: $0, of: region) }
+      let hits =
+        region.copiedWords.map { Self.hits(inCopiedWords: $0, of: region) }
         ?? Self.hits { cleak_scan_for_objects(region.start, region.end, sorted, sorted.count, $0, $1) }
       for hit in hits {
         guard let id = walk.idByAddress[hit.object] else { continue }

@@ -1,6 +1,5 @@
 import CLeakRuntime
 
-
 /// Objects attached to other objects under a key: the Swift-on-Linux analogue of
 /// `objc_setAssociatedObject`, which the leak detector can see.
 ///

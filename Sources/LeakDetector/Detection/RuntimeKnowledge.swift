@@ -12,7 +12,7 @@ enum RuntimeKnowledge {
 
   /// Types that retain objects where reflection cannot see them, with where.
   static let opaqueRetainers: [String: String] = [
-    "Foundation.Timer": "a scheduled or fired Timer is retained by its run loop, and never released on Linux",
+    "Foundation.Timer": "a scheduled or fired Timer is retained by its run loop, and never released on Linux"
   ]
 
   /// Whether an `unmanaged` reference labelled `label` retains its target.

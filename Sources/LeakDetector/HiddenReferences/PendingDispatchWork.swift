@@ -134,7 +134,8 @@ struct PendingDispatchWork {
     var found: [RawReference] = []
     for heap in (0..<Heaps.count).map({ heaps &+ $0 &* Heaps.stride }) {
       guard let word = MemoryReader.readWord(at: heap &+ Heaps.countAndSegments) else { continue }
-      let count = UInt32(truncatingIfNeeded: word), segments = UInt32(truncatingIfNeeded: word >> Heaps.segmentsShift) & Heaps.segmentsMask
+      let count = UInt32(truncatingIfNeeded: word)
+      let segments = UInt32(truncatingIfNeeded: word >> Heaps.segmentsShift) & Heaps.segmentsMask
       guard count < 1 << 20 else { continue }  // not a heap this code understands
       for index in stride(from: UInt32(0), to: count, by: 2) {
         guard let slot = Self.slot(index, ofTimerHeap: heap, segments: segments), let unote = MemoryReader.readWord(at: slot),
@@ -184,7 +185,9 @@ struct PendingDispatchWork {
     var index = index - 2
     let initialCapacity = DispatchLayout.TimerHeaps.initialSegmentCapacity
     let segment = UInt32((initialCapacity - 1).leadingZeroBitCount - (index | (initialCapacity - 1)).leadingZeroBitCount)
-    guard segments >= 1, let table = MemoryReader.readWord(at: heap &+ DispatchLayout.TimerHeaps.segmentTable), table != 0 else { return nil }
+    guard segments >= 1, let table = MemoryReader.readWord(at: heap &+ DispatchLayout.TimerHeaps.segmentTable), table != 0 else {
+      return nil
+    }
     let base: UInt
     if segment + 1 == segments {
       base = table

@@ -47,7 +47,9 @@ struct RunLoopBlocks {
     var walked = 0
     while item != 0 && walked < 100_000 {
       walked += 1
-      if let block = MemoryReader.readWord(at: item &+ CoreFoundationLayout.BlockItem.block), let reference = DispatchReferences.closureReference(ofBlock: block, label: label, keeping: keeping) {
+      if let block = MemoryReader.readWord(at: item &+ CoreFoundationLayout.BlockItem.block),
+        let reference = DispatchReferences.closureReference(ofBlock: block, label: label, keeping: keeping)
+      {
         found.append(reference)
       }
       item = MemoryReader.readWord(at: item &+ CoreFoundationLayout.BlockItem.next) ?? 0

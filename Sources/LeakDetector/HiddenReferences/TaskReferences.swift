@@ -63,7 +63,8 @@ package struct TaskReferences {
     if !state.isRunning { references += actorQueueReference(ofTask: task) }
     // A child task keeps its parent: the parent cannot end before its children (it waits for its
     // group or its `async let`s), so what the parent's frames hold lives as long as any child.
-    if state.jobFlags & ConcurrencyLayout.Task.isChildTask != 0, let parent = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.parent),
+    if state.jobFlags & ConcurrencyLayout.Task.isChildTask != 0,
+      let parent = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.parent),
       Self.isTask(parent)
     {
       references.append(RawReference(label: WaitingTask.parentLabel, ownership: .strong, target: parent))
@@ -98,7 +99,8 @@ package struct TaskReferences {
       else { return nil }
       let jobFlags = UInt32(truncatingIfNeeded: jobWord)
       let status = UInt32(truncatingIfNeeded: statusWord)
-      guard jobFlags & Task.jobKindMask == Task.jobKindTask, status & Task.statusIsComplete == 0 else { return nil }  // not a task, or completed
+      // Not a task, or completed: nothing to read.
+      guard jobFlags & Task.jobKindMask == Task.jobKindTask, status & Task.statusIsComplete == 0 else { return nil }
       self.jobFlags = jobFlags
       isRunning = status & Task.statusIsRunning != 0
     }
@@ -274,7 +276,8 @@ package struct TaskReferences {
     typealias Task = ConcurrencyLayout.Task
     typealias Record = ConcurrencyLayout.StatusRecord
     guard state.jobFlags & Task.isFuture != 0,
-      let queue = MemoryReader.readWord(at: task &+ Self.futureFragmentOffset(jobFlags: state.jobFlags) &+ ConcurrencyLayout.Fragments.futureWaitQueue),
+      let queue = MemoryReader.readWord(
+        at: task &+ Self.futureFragmentOffset(jobFlags: state.jobFlags) &+ ConcurrencyLayout.Fragments.futureWaitQueue),
       queue & ConcurrencyLayout.Fragments.waitQueueStatusMask == ConcurrencyLayout.Fragments.waitQueueExecuting
     else { return [] }
     var references: [RawReference] = []

@@ -55,7 +55,8 @@ package enum ConcurrencyLayoutCheck: LibraryLayoutCheck {
     }
     var canary: UInt = 0
     let waiting = waitUntil {
-      canary = parking.continuation.withLock { continuation in continuation.map { withUnsafeBytes(of: $0) { $0.load(as: UInt.self) } } ?? 0 }
+      canary = parking.continuation.withLock { continuation in continuation.map { withUnsafeBytes(of: $0) { $0.load(as: UInt.self) } } ?? 0
+      }
       return canary != 0 && TaskReferences.hasSuspended(taskAddress)
     }
     guard waiting else { return [] }

@@ -38,27 +38,27 @@ indirect enum LayoutItem: Sendable {
   /// The same item at `offset + delta`, with its label under `prefix`.
   func nested(at delta: Int, under prefix: String) -> LayoutItem {
     switch self {
-    case let .reference(offset, label, ownership, boxedType):
+    case .reference(let offset, let label, let ownership, let boxedType):
       .reference(offset: offset + delta, label: joinLabel(prefix, label), ownership: ownership, boxedType: boxedType)
-    case let .function(offset, label):
+    case .function(let offset, let label):
       .function(offset: offset + delta, label: joinLabel(prefix, label))
-    case let .existential(offset, label, typeRef):
+    case .existential(let offset, let label, let typeRef):
       .existential(offset: offset + delta, label: joinLabel(prefix, label), typeRef: typeRef)
-    case let .errorExistential(offset, label, typeRef):
+    case .errorExistential(let offset, let label, let typeRef):
       .errorExistential(offset: offset + delta, label: joinLabel(prefix, label), typeRef: typeRef)
-    case let .enumeration(offset, label, typeRef, cases):
+    case .enumeration(let offset, let label, let typeRef, let cases):
       .enumeration(offset: offset + delta, label: joinLabel(prefix, label), typeRef: typeRef, cases: cases)
-    case let .array(offset, label, element):
+    case .array(let offset, let label, let element):
       .array(offset: offset + delta, label: joinLabel(prefix, label), element: element)
-    case let .dictionary(offset, label, key, value):
+    case .dictionary(let offset, let label, let key, let value):
       .dictionary(offset: offset + delta, label: joinLabel(prefix, label), key: key, value: value)
-    case let .set(offset, label, element):
+    case .set(let offset, let label, let element):
       .set(offset: offset + delta, label: joinLabel(prefix, label), element: element)
-    case let .string(offset, label):
+    case .string(let offset, let label):
       .string(offset: offset + delta, label: joinLabel(prefix, label))
-    case let .continuation(offset, label):
+    case .continuation(let offset, let label):
       .continuation(offset: offset + delta, label: joinLabel(prefix, label))
-    case let .opaque(offset, label, reason):
+    case .opaque(let offset, let label, let reason):
       .opaque(offset: offset + delta, label: joinLabel(prefix, label), reason: reason)
     }
   }
@@ -69,9 +69,9 @@ indirect enum LayoutItem: Sendable {
   var holdsReferences: Bool {
     switch self {
     case .string: false
-    case let .array(_, _, element), let .set(_, _, element): element.holdsReferences
-    case let .dictionary(_, _, key, value): key.holdsReferences || value.holdsReferences
-    case let .enumeration(_, _, _, cases): cases.contains { $0.isIndirect || ($0.payload ?? []).contains(where: \.holdsReferences) }
+    case .array(_, _, let element), .set(_, _, let element): element.holdsReferences
+    case .dictionary(_, _, let key, let value): key.holdsReferences || value.holdsReferences
+    case .enumeration(_, _, _, let cases): cases.contains { $0.isIndirect || ($0.payload ?? []).contains(where: \.holdsReferences) }
     case .reference, .function, .existential, .errorExistential, .continuation, .opaque: true
     }
   }

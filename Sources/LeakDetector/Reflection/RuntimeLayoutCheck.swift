@@ -118,7 +118,7 @@ package enum RuntimeLayoutCheck {
   /// layouts give for an array's and a native string's storage are those of their malloc blocks.
   /// (A dictionary's are read through reflection, which this check does not start.)
   private static func ownedStorageFacts() -> [Fact] {
-    let empty = [Int]()
+    let empty: [Int] = []
     let (numbers, text) = heapValues()
     func fact(_ name: String, _ owned: OwnedStorage?, block: UInt) -> Fact {
       let usable = cleak_malloc_block_size(block)

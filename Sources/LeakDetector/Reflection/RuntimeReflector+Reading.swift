@@ -18,7 +18,7 @@ extension RuntimeReflector.State {
     }
     for item in items {
       switch item {
-      case let .reference(offset, label, ownership, boxedType):
+      case .reference(let offset, let label, let ownership, let boxedType):
         let slot = base &+ UInt(offset)
         var target: UInt
         switch ownership {
@@ -29,7 +29,7 @@ extension RuntimeReflector.State {
         guard target != 0 else { continue }
         references.append(RawReference(label: joinLabel(prefix, label), ownership: ownership, target: target, boxedType: boxedType))
 
-      case let .function(offset, label):
+      case .function(let offset, let label):
         let slot = base &+ UInt(offset)
         var context = Self.word(\cleak_thick_function.context, of: slot)
         if masked { context = cleak_reference_in_word(context) }
@@ -37,12 +37,12 @@ extension RuntimeReflector.State {
         let function = Self.word(\cleak_thick_function.function, of: slot)
         references.append(RawReference(label: joinLabel(prefix, label), ownership: .strong, target: context, function: function))
 
-      case let .existential(offset, label, typeRef):
+      case .existential(let offset, let label, let typeRef):
         collectExistential(
           at: base &+ UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics, storage: &storage)
 
-      case let .errorExistential(offset, label, typeRef):
+      case .errorExistential(let offset, let label, let typeRef):
         // The field holds a pointer to an error box; the value lives inside it.
         let box = cleak_reference_in_word(Self.word(at: base &+ UInt(offset)))
         guard box != 0 else { continue }
@@ -54,12 +54,12 @@ extension RuntimeReflector.State {
           at: base &+ UInt(offset), typeRef: typeRef, label: joinLabel(prefix, label), depth: depth, unwrapping: true,
           into: &references, diagnostics: &diagnostics, storage: &storage)
 
-      case let .enumeration(offset, label, typeRef, cases):
+      case .enumeration(let offset, let label, let typeRef, let cases):
         collectEnum(
           at: base &+ UInt(offset), typeRef: typeRef, cases: cases, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics, storage: &storage)
 
-      case let .array(offset, label, element):
+      case .array(let offset, let label, let element):
         let buffer = cleak_reference_in_word(Self.word(at: base &+ UInt(offset)))
         let path = joinLabel(prefix, label)
         guard buffer != 0 else { continue }
@@ -80,30 +80,30 @@ extension RuntimeReflector.State {
             into: &references, diagnostics: &diagnostics, storage: &storage)
         }
 
-      case let .dictionary(offset, label, key, value):
+      case .dictionary(let offset, let label, let key, let value):
         collectHashed(
           at: base &+ UInt(offset), key: key, value: value, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics, storage: &storage)
 
-      case let .set(offset, label, element):
+      case .set(let offset, let label, let element):
         collectHashed(
           at: base &+ UInt(offset), key: element, value: nil, label: joinLabel(prefix, label), depth: depth,
           into: &references, diagnostics: &diagnostics, storage: &storage)
 
-      case let .string(offset, _):
+      case .string(let offset, _):
         let owned = StringStorage.owned(byStringAt: base &+ UInt(offset)) { metadata in
           className(metadata: metadata) == StringStorage.sharedStorageClassName
         }
         if let owned { storage.append(owned) }
 
-      case let .continuation(offset, label):
+      case .continuation(let offset, let label):
         // Conservative: kept only where the task has a retain nothing else explains (its own,
         // while it waits), so a continuation kept after it resumed its task holds nothing.
         let task = Self.word(at: base &+ UInt(offset))
         guard ConcurrencyLayoutCheck.mismatch == nil, TaskReferences.isWaiting(task) else { continue }
         references.append(RawReference(label: joinLabel(prefix, label), ownership: .strong, target: task, isConservative: true))
 
-      case let .opaque(_, label, reason):
+      case .opaque(_, let label, let reason):
         diagnostics.append("\(joinLabel(prefix, label)): \(reason)")
       }
     }

@@ -436,7 +436,7 @@ extension RuntimeReflector {
 
     /// `"<> { var Swift.Int } <>"` → `"Swift.Int"`: the type a captured-`var` box holds.
     func boxedType(_ name: String) -> String? {
-      guard let open = name.firstRange(of: "{ var "), let close = name.lastIndex(of: "}") , open.upperBound <= close else {
+      guard let open = name.firstRange(of: "{ var "), let close = name.lastIndex(of: "}"), open.upperBound <= close else {
         return nil
       }
       return String(name[open.upperBound..<close]).trimmingTrailingSpaces

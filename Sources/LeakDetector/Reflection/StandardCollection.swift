@@ -24,9 +24,11 @@ package enum StandardCollection: CaseIterable {
 
   /// The collection whose value type `name` names (generic arguments included), or `nil`.
   package init?(valueTypeName name: String) {
-    guard let found = Self.allCases.first(where: { collection in
-      collection.valueTypeNames.contains { name.hasPrefix($0 + "<") }
-    }) else { return nil }
+    guard
+      let found = Self.allCases.first(where: { collection in
+        collection.valueTypeNames.contains { name.hasPrefix($0 + "<") }
+      })
+    else { return nil }
     self = found
   }
 

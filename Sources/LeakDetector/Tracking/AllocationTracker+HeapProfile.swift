@@ -61,7 +61,8 @@ extension AllocationTracker {
       guard let indices = sitesByStack[stack] else {
         let name = names[total.metadata] ?? RuntimeReflector.shared.className(metadata: total.metadata)
         names[total.metadata] = name
-        sites.append((stack, .init(typeName: name, frames: nil, objects: 0, bytes: 0, allocatedObjects: total.count, allocatedBytes: total.bytes)))
+        sites.append(
+          (stack, .init(typeName: name, frames: nil, objects: 0, bytes: 0, allocatedObjects: total.count, allocatedBytes: total.bytes)))
         continue
       }
       var others = (objects: 0, bytes: 0)
@@ -82,7 +83,8 @@ extension AllocationTracker {
     }
     let process = process ?? CommandLine.arguments.joined(separator: " ") + " (pid \(getpid()))"
     let profile = HeapProfile(
-      sites: sites.map(\.site), samplingInterval: interval, timeNanos: HeapProfile.nowNanoseconds(), comments: ["live objects of \(process)"])
+      sites: sites.map(\.site), samplingInterval: interval, timeNanos: HeapProfile.nowNanoseconds(),
+      comments: ["live objects of \(process)"])
     return profile.describingThisProcess()
   }
 

@@ -104,6 +104,7 @@ extension AllocationTracker {
     var seconds = now.tv_sec
     gmtime_r(&seconds, &time)
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(time.tm_year + 1900)-\(two(time.tm_mon + 1))-\(two(time.tm_mday))T\(two(time.tm_hour)):\(two(time.tm_min)):\(two(time.tm_sec))Z"
+    return
+      "\(time.tm_year + 1900)-\(two(time.tm_mon + 1))-\(two(time.tm_mday))T\(two(time.tm_hour)):\(two(time.tm_min)):\(two(time.tm_sec))Z"
   }
 }

@@ -16,13 +16,23 @@ import Synchronization
 let created = Atomic<Int>(0)
 let destroyed = Atomic<Int>(0)
 struct Failure: Error { let node: Node }
-struct Key: Hashable { let id: Int; let node: Node
+struct Key: Hashable {
+  let id: Int
+  let node: Node
   static func == (a: Key, b: Key) -> Bool { a.id == b.id }
   func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 protocol Payload: AnyObject {}
-enum State { case idle, loaded(Node), failed(Error), pair(Node, Int) }
-indirect enum Chain { case link(Node, Chain), end }
+enum State {
+  case idle
+  case loaded(Node)
+  case failed(Error)
+  case pair(Node, Int)
+}
+indirect enum Chain {
+  case link(Node, Chain)
+  case end
+}
 final class Node: Payload {
   var next: Node?
   weak var parent: Node?
@@ -132,12 +142,20 @@ for t in 0..<threads {
     var i = 0
     while !stop.load(ordering: .relaxed) {
       // Strong references only go from a to b to c to leaves, so everything dies when dropped.
-      let a = Node(), b = Node(), c = Node()
-      a.next = b; b.parent = a; a.items = [b, c]; a.table["key number \(i % 5) of a long name"] = c
+      let a = Node()
+      let b = Node()
+      let c = Node()
+      a.next = b
+      b.parent = a
+      a.items = [b, c]
+      a.table["key number \(i % 5) of a long name"] = c
       a.state = i % 3 == 0 ? .pair(b, i) : .loaded(c)
       c.state = i % 3 == 0 ? .loaded(Node()) : (i % 3 == 1 ? .failed(Failure(node: Node())) : .idle)
       var count = 0
-      a.handler = { [weak a] in count += 1; _ = a?.items.count }
+      a.handler = { [weak a] in
+        count += 1
+        _ = a?.items.count
+      }
       b.keys = [Key(id: i, node: c)]
       b.chain = .link(c, .link(Node(), .end))
       b.tuple = (c, i)
@@ -146,8 +164,15 @@ for t in 0..<threads {
       addHiddenOwner(to: a, holding: c, variant: i)
       if holder.nodes.count > 50 { holder.nodes.removeFirst(10) }
       holder.nodes.append(a)
-      if i % 7 == 0, let first = holder.nodes.first { first.state = .loaded(c); first.items.append(b) }
-      if i % 11 == 0, let last = holder.nodes.last { last.items.removeAll(); last.table.removeAll(); last.chain = .end }
+      if i % 7 == 0, let first = holder.nodes.first {
+        first.state = .loaded(c)
+        first.items.append(b)
+      }
+      if i % 11 == 0, let last = holder.nodes.last {
+        last.items.removeAll()
+        last.table.removeAll()
+        last.chain = .end
+      }
       i += 1
     }
   }
@@ -192,7 +217,8 @@ while created.load(ordering: .relaxed) != destroyed.load(ordering: .relaxed) && 
   Thread.sleep(forTimeInterval: 0.01)
 }
 AllocationTracker.stop()
-let c = created.load(ordering: .relaxed), d = destroyed.load(ordering: .relaxed)
+let c = created.load(ordering: .relaxed)
+let d = destroyed.load(ordering: .relaxed)
 print(
   "soak: \(threads) threads\(sampleInterval > 0 ? ", sampled every \(sampleInterval) bytes" : ""), \(captures) captures in \(Int(seconds)) s (\(objectsSeen) objects in tracker snapshots), "
     + "\(failedAttempts) capture attempts failed and were retried; created \(c), destroyed \(d), live \(c - d)")
