@@ -4,7 +4,7 @@ import HeapGraph
 /// Swift runtime's layouts are not the ones this build reads, so none was made.
 ///
 /// A test's `LeakFinding` carries it when a survivor could not be explained; the snapshot's
-/// diagnostics record the same failure (its last one). ``description`` is the sentence they say:
+/// diagnostics record the same failure (the last of its kind). ``description`` is the sentence they say:
 ///
 /// ```text
 /// the capture process was killed by signal 11 (Segmentation fault) while reading nothing yet; the capture was given up after 2 attempts
