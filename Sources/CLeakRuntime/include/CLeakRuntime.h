@@ -67,11 +67,13 @@ void cleak_read_words_checked(const uintptr_t *addresses, uintptr_t *words, size
 // MARK: - Swift runtime entry points (wrapped so that Swift code never declares runtime names)
 
 /// Whether `object`'s deinitialization has started (its fields may be destroyed already); the
-/// runtime entry point is `swift_isDeallocating`. Reads the reference count only.
+/// runtime entry point is `swift_isDeallocating`. Reads the reference count only; in a capture
+/// child, a count that cannot be read (a freed object's) answers `true`.
 bool cleak_is_deallocating(uintptr_t object);
 
 /// The strong reference count of a live `object` (side tables included); the runtime entry point
-/// is `swift_retainCount`. A snapshot of a count other threads may be changing.
+/// is `swift_retainCount`. A snapshot of a count other threads may be changing; in a capture
+/// child, 0 when the count cannot be read.
 size_t cleak_strong_retain_count(uintptr_t object);
 
 /// The object a `weak` reference at `slot` refers to, or 0 when it is nil or deallocating.
