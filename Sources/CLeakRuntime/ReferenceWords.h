@@ -3,6 +3,8 @@
 
 #include <stdint.h>
 
+#include "CLeakRuntime.h"
+
 // Which words count as references: `cleak_reference_in_word` (SwiftHeapObjectLayout.h).
 #include "SwiftHeapObjectLayout.h"
 
@@ -12,5 +14,6 @@
 #define CLEAK_UNINSTRUMENTED __attribute__((no_sanitize("address", "thread", "memory")))
 
 CLEAK_UNINSTRUMENTED static inline uintptr_t cleak_word_at(uintptr_t address) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) return cleak_memory_image_word(address);
   return *(volatile const uintptr_t *)address;
 }

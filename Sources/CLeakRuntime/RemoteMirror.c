@@ -44,13 +44,18 @@ static void freeBytes(void *readerContext, const void *bytes, void *context) {
 static const void *readBytes(void *readerContext, swift_addr_t address, uint64_t size, void **outFreeContext) {
   (void)readerContext;
   *outFreeContext = NULL;
+  // A memory image's bytes are handed out in place when one segment holds them all.
+  if (cleak_memory_image_active) {
+    const unsigned char *bytes = cleak_memory_image_bytes((uintptr_t)address, (size_t)size);
+    if (bytes != NULL) return bytes;
+  }
   // In the program's own process, readable memory is handed out in place (no copy: reflection
   // of live objects the caller holds). In a capture child it is always a copy made by
   // `cleak_read_memory`: RemoteMirror copies what it is handed with memcpy, which there could
   // fault unguarded where the mappings changed since they were read, and which AddressSanitizer
   // checks (RemoteMirror reads past heap allocations, into redzones, on purpose: it reads what
   // metadata says is there).
-  if (!cleak_reads_are_guarded() && cleak_is_readable((uintptr_t)address, (size_t)size)) {
+  if (!cleak_memory_image_active && !cleak_reads_are_guarded() && cleak_is_readable((uintptr_t)address, (size_t)size)) {
     return (const void *)(uintptr_t)address;
   }
   // A size read from garbage metadata can be anything: no real metadata read is this large.
@@ -68,7 +73,7 @@ static const void *readBytes(void *readerContext, swift_addr_t address, uint64_t
 
 static uint64_t stringLength(void *readerContext, swift_addr_t address) {
   (void)readerContext;
-  if (cleak_is_readable((uintptr_t)address, 1)) {
+  if (!cleak_memory_image_active && cleak_is_readable((uintptr_t)address, 1)) {
     // Strings live in read-only sections of loaded images: bound the scan by the mapping.
     const char *start = (const char *)(uintptr_t)address;
     size_t length = 0;
@@ -98,12 +103,68 @@ static uint64_t stringLength(void *readerContext, swift_addr_t address) {
   }
 }
 
+static uintptr_t (*imageSymbolLookup)(const char *name) = NULL;
+static cleak_reflection_sections *imageSections = NULL;
+static size_t imageSectionCount = 0;
+
+void cleak_memory_image_set_symbols(uintptr_t (*lookup)(const char *name)) {
+  imageSymbolLookup = lookup;
+}
+
+void cleak_memory_image_set_reflection_sections(const cleak_reflection_sections *sections, size_t count) {
+  free(imageSections);
+  imageSections = malloc((count ? count : 1) * sizeof *sections);
+  if (imageSections == NULL) return;
+  memcpy(imageSections, sections, count * sizeof *sections);
+  imageSectionCount = count;
+}
+
+/// The section of a memory image at `range`, in the copy, with the offset that makes its local
+/// addresses remote ones (`remote`); an empty section when the copy does not hold it whole.
+static section_pair_t imageSection(cleak_memory_range range, uint64_t *local, uint64_t *remote) {
+  section_pair_t pair = {{NULL, NULL}, 0};
+  const unsigned char *bytes = range.end > range.start ? cleak_memory_image_bytes(range.start, range.end - range.start) : NULL;
+  if (bytes == NULL) return pair;
+  pair.section.begin = (void *)bytes;
+  pair.section.end = (void *)(bytes + (range.end - range.start));
+  *local = (uint64_t)(uintptr_t)bytes;
+  *remote = range.start;
+  return pair;
+}
+
+/// Adds the reflection sections of the memory image's images, each section on its own: its
+/// bytes lie somewhere in the copy, and RemoteMirror takes an image's remote addresses to be its
+/// local ones plus one offset, which holds within one segment only.
+static void addImageSections(SwiftReflectionContextRef context) {
+  for (size_t index = 0; index < imageSectionCount; index++) {
+    const cleak_reflection_sections *image = &imageSections[index];
+    const cleak_memory_range ranges[6] = {image->fieldmd, image->assocty, image->builtin,
+                                          image->capture, image->typeref, image->reflstr};
+    for (int which = 0; which < 6; which++) {
+      reflection_info_t info;
+      memset(&info, 0, sizeof info);
+      section_pair_t pair = imageSection(ranges[which], &info.localStartAddress, &info.remoteStartAddress);
+      if (pair.section.begin == NULL) continue;
+      switch (which) {
+      case 0: info.field = pair; break;
+      case 1: info.associatedTypes = pair; break;
+      case 2: info.builtinTypes = pair; break;
+      case 3: info.capture = pair; break;
+      case 4: info.typeReferences = pair; break;
+      default: info.reflectionStrings = pair; break;
+      }
+      swift_reflection_addReflectionInfo(context, info);
+    }
+  }
+}
+
 static swift_addr_t symbolAddress(void *readerContext, const char *name, uint64_t nameLength) {
   (void)readerContext;
   char buffer[256];
   if (nameLength >= sizeof buffer) return 0;
   memcpy(buffer, name, nameLength);
   buffer[nameLength] = 0;
+  if (cleak_memory_image_active) return imageSymbolLookup != NULL ? imageSymbolLookup(buffer) : 0;
   return (swift_addr_t)(uintptr_t)dlsym(RTLD_DEFAULT, buffer);
 }
 
@@ -135,6 +196,7 @@ SwiftReflectionContextRef cleak_reflection_context_create(void) {
   // (milliseconds for Foundation's). Looking up, here, a type that exists nowhere did not build
   // those indexes (a capture's child still built them, in the same time), so each child builds
   // the ones its lookups need.
-  swift_enumerateAllMetadataSections(addImage, context);
+  if (cleak_memory_image_active) addImageSections(context);
+  else swift_enumerateAllMetadataSections(addImage, context);
   return context;
 }

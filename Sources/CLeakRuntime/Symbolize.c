@@ -74,6 +74,21 @@ static Dwfl *currentSession(void) {
   if (session != NULL) return session;
   session = dwfl_begin(&callbacks);
   if (session == NULL) return NULL;
+  if (cleak_memory_image_active) {
+    // The images of the memory image, from their files where they were loaded.
+    size_t count = 0;
+    const cleak_image_range *images = cleak_memory_image_loaded_images(&count);
+    dwfl_report_begin(session);
+    for (size_t index = 0; index < count; index++) {
+      if (images[index].path == NULL) continue;
+      dwfl_report_elf(session, images[index].path, images[index].path, -1, images[index].bias, false);
+    }
+    if (dwfl_report_end(session, NULL, NULL) != 0) {
+      dwfl_end(session);
+      session = NULL;
+    }
+    return session;
+  }
   if (dwfl_linux_proc_report(session, getpid()) != 0 || dwfl_report_end(session, NULL, NULL) != 0) {
     dwfl_end(session);
     session = NULL;
@@ -286,6 +301,10 @@ static Dwfl_Module *dataModule(Dwfl *dwfl, uintptr_t address) {
   Dwfl_Module *module = dwfl_addrmodule(dwfl, (Dwarf_Addr)address);
   if (module != NULL) return module;
   image_search_t search = {address, 0};
+  if (cleak_memory_image_active) {
+    const cleak_image_range *image = cleak_memory_image_loaded_image(address);
+    return image == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)image->start);
+  }
   dl_iterate_phdr(findImage, &search);
   return search.imageStart == 0 ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)search.imageStart);
 }
@@ -332,6 +351,7 @@ static int findThreadLocalBlock(struct dl_phdr_info *info, size_t size, void *da
 int cleak_thread_local_symbol(uintptr_t address, char **symbol, uintptr_t *offset) {
   *symbol = NULL;
   *offset = 0;
+  if (cleak_memory_image_active) return 0;  // the TLS blocks of this process's images only
   thread_local_search_t search = {address, 0, 0};
   dl_iterate_phdr(findThreadLocalBlock, &search);
   if (search.imageStart == 0) return 0;
@@ -370,6 +390,10 @@ static const char *imageFile(uintptr_t address) {
 }
 
 bool cleak_is_in_swift_runtime(uintptr_t pc) {
+  if (cleak_memory_image_active) {
+    const cleak_image_range *image = cleak_memory_image_loaded_image(pc);
+    return image != NULL && image->isSwiftRuntime;
+  }
   const char *file = imageFile(pc);
   if (file == NULL) return false;
   const char *name = strrchr(file, '/');
@@ -377,4 +401,7 @@ bool cleak_is_in_swift_runtime(uintptr_t pc) {
   return strncmp(name, "libswift", strlen("libswift")) == 0;
 }
 
-bool cleak_is_in_loaded_image(uintptr_t address) { return imageFile(address) != NULL; }
+bool cleak_is_in_loaded_image(uintptr_t address) {
+  if (cleak_memory_image_active) return cleak_memory_image_loaded_image(address) != NULL;
+  return imageFile(address) != NULL;
+}

@@ -44,16 +44,138 @@ bool cleak_is_readable(uintptr_t address, size_t length);
 /// Returns the number of bytes copied, or -1 with errno set.
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length);
 
+// MARK: - Memory images
+
+/// A range of memory, [start, end): of this process, or of the memory image being read.
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+} cleak_memory_range;
+
+/// A range of another process's memory, [start, end), and where its bytes lie in this process.
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+  const unsigned char *bytes;
+} cleak_image_segment;
+
+/// Whether the reads of this library go to a memory image (`cleak_read_from_memory_image`)
+/// instead of this process's memory.
+extern bool cleak_memory_image_active;
+/// `cleak_memory_image_active`, for Swift (which cannot read a mutable C global safely).
+bool cleak_reads_memory_image(void);
+
+/// Makes every read of this library (`cleak_read_memory`, `cleak_load_word`, the readability
+/// checks, the scans, RemoteMirror's reader) read the memory of another process: `count` segments
+/// (copied; their bytes must outlive the reads; segments without bytes are left out). Installed
+/// once, in a process that reads that image only (the CLI analysing a core or a stopped process's
+/// copy), before the first capture: the reflection context and the caches built by the first read
+/// are the image's.
+void cleak_read_from_memory_image(const cleak_image_segment *segments, size_t count);
+
+/// Where the `length` bytes at `address` of the memory image lie in this process, or NULL when
+/// they are not all in one segment.
+const unsigned char *cleak_memory_image_bytes(uintptr_t address, size_t length);
+/// Whether the memory image has the `length` bytes at `address` in one segment.
+bool cleak_memory_image_is_readable(uintptr_t address, size_t length);
+/// The word at `address` of the memory image, 0 when it has none there.
+uintptr_t cleak_memory_image_word(uintptr_t address);
+/// Copies what the memory image has from `address` on, up to `length` bytes: the count copied.
+ptrdiff_t cleak_memory_image_read(void *destination, uintptr_t address, size_t length);
+
+/// Where an image of a memory image keeps its reflection metadata: the address ranges of its
+/// `swift5_fieldmd`, `swift5_assocty`, `swift5_builtin`, `swift5_capture`, `swift5_typeref` and
+/// `swift5_reflstr` sections (empty when it has none).
+typedef struct {
+  cleak_memory_range fieldmd, assocty, builtin, capture, typeref, reflstr;
+} cleak_reflection_sections;
+
+/// The reflection sections of the memory image's Swift images, for the reflection context
+/// (`cleak_reflection_context_create`), which is made after this call.
+void cleak_memory_image_set_reflection_sections(const cleak_reflection_sections *sections, size_t count);
+
+/// The address range a loaded image (the program or a shared library) of the memory image spans,
+/// and whether it is the Swift runtime's (the runtime linked into a program counts).
+typedef struct {
+  uintptr_t start;
+  uintptr_t end;
+  bool isSwiftRuntime;
+  /// The image's file, readable here (for its symbols and debug information), and its load bias.
+  const char *path;
+  uintptr_t bias;
+} cleak_image_range;
+
+/// The loaded images of the memory image (copied, paths too), for `cleak_is_in_loaded_image`,
+/// `cleak_is_in_swift_runtime` and the symbolizer, which then reads their files.
+void cleak_memory_image_set_loaded_images(const cleak_image_range *ranges, size_t count);
+/// The loaded image of the memory image that spans `address`, or NULL.
+const cleak_image_range *cleak_memory_image_loaded_image(uintptr_t address);
+/// The loaded images of the memory image, `*count` of them.
+const cleak_image_range *cleak_memory_image_loaded_images(size_t *count);
+
+/// The load bias of the ELF file at `path` when its first loadable segment is mapped at
+/// `firstMappingStart` (what its addresses are moved by); `false` when it cannot be read.
+bool cleak_elf_load_bias(const char *path, uintptr_t firstMappingStart, uintptr_t *bias);
+
+/// The reflection sections (`swift5_*`) of the ELF file at `path`, its addresses moved by `bias`;
+/// `false` when it cannot be read or has none.
+bool cleak_elf_reflection_sections(const char *path, uintptr_t bias, cleak_reflection_sections *sections);
+
+/// The addresses the writable loadable segments of the ELF file at `path` span, moved by
+/// `bias`: its global data, `.bss` included (which the file does not hold); `false` when it
+/// cannot be read or has none.
+bool cleak_elf_writable_extent(const char *path, uintptr_t bias, cleak_memory_range *extent);
+
+/// Calls `visit` with each defined symbol of the ELF file at `path` (its symbol table and its
+/// dynamic one), its address moved by `bias` (thread-local ones: their offset); 0 when the file
+/// cannot be read.
+int cleak_elf_for_each_symbol(const char *path, uintptr_t bias,
+                              void (*visit)(const char *name, uintptr_t address, uintptr_t size, void *context), void *context);
+
+/// What kind of heap object ``cleak_memory_image_find_objects`` found.
+typedef enum : uint8_t {
+  cleak_found_class_instance = 0,
+  cleak_found_closure_context = 1,
+  cleak_found_box = 2,
+  cleak_found_task = 3,
+} cleak_found_object_kind;
+
+/// A live Swift heap object of the memory image: its address, metadata, instance size (0 when
+/// its metadata does not say) and kind.
+typedef struct {
+  uintptr_t object;
+  uintptr_t metadata;
+  uint32_t size;
+  cleak_found_object_kind kind;
+} cleak_found_object;
+
+/// The live Swift heap objects in `ranges` of the memory image (the heap, not images or stacks),
+/// found from their headers alone: metadata of a heap object (a class whose descriptor lies in a
+/// loaded image, a closure context, a box, a task) and a live reference count (not deinitializing:
+/// freed memory keeps a deinitialized count where the allocator leaves it as it was). An object
+/// found is skipped whole. Returns a `malloc`ed array of `*count` objects, by address within
+/// each range (the caller frees it), NULL when there are none.
+cleak_found_object *cleak_memory_image_find_objects(const cleak_memory_range *ranges, size_t rangeCount, size_t *count);
+
+/// How RemoteMirror finds a symbol of the memory image (its address there, 0 when unknown).
+void cleak_memory_image_set_symbols(uintptr_t (*lookup)(const char *name));
+
 /// The word at `address`, which the caller knows to be readable (inside an object or storage
 /// it keeps alive): the readers' direct load of a field. Not instrumented by the sanitizers: a
 /// capture reads the frozen heap as it is, and a field that the runtime's layout places inside
 /// an allocation may lie, for AddressSanitizer, in a redzone of it.
 __attribute__((no_sanitize("address", "thread", "memory"))) static inline uintptr_t cleak_load_word(uintptr_t address) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) return cleak_memory_image_word(address);
   return *(volatile const uintptr_t *)address;
 }
 
 /// The 32 bits at `address`, as ``cleak_load_word`` reads a word.
 __attribute__((no_sanitize("address", "thread", "memory"))) static inline uint32_t cleak_load_u32(uintptr_t address) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
+    uint32_t value = 0;
+    cleak_memory_image_read(&value, address, sizeof value);
+    return value;
+  }
   return *(volatile const uint32_t *)address;
 }
 
@@ -75,6 +197,10 @@ bool cleak_is_deallocating(uintptr_t object);
 /// is `swift_retainCount`. A snapshot of a count other threads may be changing; in a capture
 /// child, 0 when the count cannot be read.
 size_t cleak_strong_retain_count(uintptr_t object);
+
+/// The strong count and deinit state of `object` in the memory image, decoded from its count
+/// word (and side table); `false` when they cannot be read. An immortal object's count is huge.
+bool cleak_image_reference_count(uintptr_t object, size_t *strongCount, bool *isDeiniting);
 
 /// The object a `weak` reference at `slot` refers to, or 0 when it is nil or deallocating.
 /// The runtime entry point is `swift_weakLoadStrong` (its +1 is released before returning).
@@ -212,7 +338,8 @@ typedef struct {
 
 static inline void cleak_capture_progress_step(cleak_capture_progress *progress, uintptr_t address) {
   __atomic_store_n(&progress->address, (uint64_t)address, __ATOMIC_RELAXED);
-  __atomic_store_n(&progress->metadata, *(const uint64_t *)address, __ATOMIC_RELAXED);
+  uint64_t metadata = cleak_memory_image_active ? cleak_memory_image_word(address) : *(const uint64_t *)address;
+  __atomic_store_n(&progress->metadata, metadata, __ATOMIC_RELAXED);
   __atomic_fetch_add(&progress->steps, 1, __ATOMIC_RELEASE);
 }
 
@@ -235,11 +362,6 @@ int cleak_enum_tag(uintptr_t value, uintptr_t metadata);
 
 // MARK: - Root scanning
 
-/// A range of this process's memory, [start, end).
-typedef struct {
-  uintptr_t start;
-  uintptr_t end;
-} cleak_memory_range;
 
 /// Where the task registry lives (empty before the first task): the census leaves it out.
 cleak_memory_range cleak_task_registry_storage(void);

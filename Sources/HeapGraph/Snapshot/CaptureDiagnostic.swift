@@ -60,6 +60,9 @@ public struct CaptureDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The Swift runtime's object layouts are not the ones this build reads (its start-up check
     /// found a fact that differs), so nothing was captured.
     public static let layoutMismatch: Kind = "layout-mismatch"
+    /// Memory of a process or core file that could not be read (a segment the core lacks, a
+    /// file that is missing).
+    public static let memoryNotRead: Kind = "memory-not-read"
   }
 
   /// What the diagnostic is about; `nil` when the snapshot does not record it (a snapshot

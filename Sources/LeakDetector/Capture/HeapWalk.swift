@@ -24,7 +24,8 @@ import HeapGraph
 struct HeapWalk {
   /// What a tracker knows about an object that reflection does not.
   struct Annotation {
-    var generation: Int
+    /// `nil` for an object no tracker recorded (found in a memory image).
+    var generation: Int?
     var size: Int
     var stackID: UInt32
   }

@@ -176,5 +176,5 @@ struct DispatchReferences {
   }
 
   /// The class of heap blocks, `_NSConcreteMallocBlock` of the blocks runtime.
-  static let mallocBlockClass: UInt? = dlsym(nil, "_NSConcreteMallocBlock").map { UInt(bitPattern: $0) }
+  static let mallocBlockClass: UInt? = ProcessSymbols.address(of: "_NSConcreteMallocBlock")
 }

@@ -1,3 +1,4 @@
+import CLeakRuntime
 import FoundationEssentials
 import HeapGraph
 
@@ -34,7 +35,9 @@ struct NotificationCenterRegistrations {
 
   /// The block the token's registration keeps in the default centre, labelled `registration`.
   func references(ofToken token: UInt) -> [RawReference] {
-    guard let field = reflector.storedPropertyOffset(named: "token", ofObjectAt: token).map({ token &+ UInt($0) }),
+    // The default centre is this process's: a memory image's cannot be asked for.
+    guard !cleak_reads_memory_image(),
+      let field = reflector.storedPropertyOffset(named: "token", ofObjectAt: token).map({ token &+ UInt($0) }),
       let key = MemoryReader.readWord(at: field &+ FoundationLayout.ObserverToken.key),
       let objectID = MemoryReader.readWord(at: field &+ FoundationLayout.ObserverToken.objectID)
     else { return [] }

@@ -37,8 +37,8 @@ struct PendingDispatchWork {
   /// muxnotes of the epoll backend, found once, after libdispatch's layouts are checked.
   static let locations: (main: UInt, global: [UInt], timerHeaps: UInt, muxnotes: UInt) = {
     guard DispatchLayoutCheck.mismatch == nil else { return (0, [], 0, 0) }
-    let main = dlsym(nil, "_dispatch_main_q").map { UInt(bitPattern: $0) } ?? 0
-    guard let anchor = dlsym(nil, "dispatch_source_create").map({ UInt(bitPattern: $0) }) else { return (main, [], 0, 0) }
+    let main = ProcessSymbols.address(of: "_dispatch_main_q") ?? 0
+    guard let anchor = ProcessSymbols.address(of: "dispatch_source_create") else { return (main, [], 0, 0) }
     let roots = cleak_local_symbol(anchor, "_dispatch_root_queues")
     let manager = cleak_local_symbol(anchor, "_dispatch_mgr_q")
     let rootQueues = (0..<DispatchLayout.RootQueues.count).map { roots &+ $0 &* DispatchLayout.RootQueues.stride }

@@ -1,3 +1,5 @@
+import CLeakRuntime
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -18,9 +20,10 @@ struct RunLoopBlocks {
   var reflector: RuntimeReflector
 
   /// The main run loop's `CFRunLoop` (from `CFRunLoopGetMain`, when Foundation is loaded), found
-  /// once, in the program's process, never in a capture child: the call may create it.
+  /// once, in the program's process, never in a capture child: the call may create it. None in a
+  /// memory image, whose functions cannot be called.
   static let mainRunLoop: UInt = {
-    guard let symbol = dlsym(nil, "CFRunLoopGetMain") else { return 0 }
+    guard !cleak_reads_memory_image(), let symbol = dlsym(nil, "CFRunLoopGetMain") else { return 0 }
     let getMain = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
     return getMain().map { UInt(bitPattern: $0) } ?? 0
   }()

@@ -35,7 +35,7 @@ package struct TaskReferences {
 
     static let current: Runtime? = {
       func value(_ symbol: String) -> UInt? {
-        dlsym(nil, symbol).flatMap { MemoryReader.readWord(at: UInt(bitPattern: $0)) }
+        ProcessSymbols.address(of: symbol).flatMap { MemoryReader.readWord(at: $0) }
       }
       typealias Symbols = ConcurrencyLayout.Symbols
       guard let version = value(Symbols.layoutVersion), UInt32(truncatingIfNeeded: version) == Symbols.knownLayoutVersion,

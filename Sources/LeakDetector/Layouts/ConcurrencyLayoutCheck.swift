@@ -25,7 +25,8 @@ import Synchronization
 package enum ConcurrencyLayoutCheck: LibraryLayoutCheck {
   /// The first fact that does not match, or `nil`; checked once, in the process (never in a
   /// capture child: the check makes a task).
-  package static let mismatch: RuntimeLayoutCheck.Fact? = RuntimeLayoutCheck.firstMismatch(in: facts())
+  package static let mismatch: RuntimeLayoutCheck.Fact? = RuntimeLayoutCheck.firstMismatch(
+    in: RuntimeLayoutCheck.probesThisProcess ? facts() : [])
   package static let layouts = "the concurrency runtime's task layouts"
   package static let unread = "what tasks hold and where they wait"
 

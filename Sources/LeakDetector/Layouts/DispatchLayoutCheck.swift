@@ -25,7 +25,8 @@ import HeapGraph
 package enum DispatchLayoutCheck: LibraryLayoutCheck {
   /// The first fact that does not match, or `nil`; checked once, in the process (never in a
   /// capture child: the check makes a source).
-  package static let mismatch: RuntimeLayoutCheck.Fact? = RuntimeLayoutCheck.firstMismatch(in: facts())
+  package static let mismatch: RuntimeLayoutCheck.Fact? = RuntimeLayoutCheck.firstMismatch(
+    in: RuntimeLayoutCheck.probesThisProcess ? facts() : [])
   package static let layouts = "libdispatch's layouts"
   package static let unread = "what Dispatch sources and queues hold"
 

@@ -23,7 +23,12 @@ package enum RuntimeLayoutCheck {
   }
 
   /// The first fact of this process's runtime that does not match, or `nil`; checked once.
-  package static let mismatch: Fact? = firstMismatch(in: facts())
+  package static let mismatch: Fact? = firstMismatch(in: probesThisProcess ? facts() : [])
+
+  /// Whether the checks probe this process: not when the capture reads a memory image, whose
+  /// runtime is not this one (its concurrency runtime states its own layout version, which the
+  /// task reader checks; the other layouts are this toolchain's, and the image's reads cannot fault).
+  static var probesThisProcess: Bool { !cleak_reads_memory_image() }
 
   /// The diagnostic that says why capture and tracking are off, or `nil` when they are not.
   package static var failure: String? { mismatch.map(diagnostic) }

@@ -120,6 +120,6 @@ package enum StandardCollection: CaseIterable {
   /// The nominal type descriptors of the storage classes of every collection here, found in the
   /// loaded standard library.
   static let storageDescriptors: [UInt] = allCases.compactMap { collection in
-    dlsym(nil, collection.storageDescriptorSymbol).map { UInt(bitPattern: $0) }
+    ProcessSymbols.address(of: collection.storageDescriptorSymbol)
   }
 }

@@ -97,7 +97,7 @@ extension AllocationTracker {
   }
 
   /// Now, as ISO 8601 (UTC).
-  private static func timestamp() -> String {
+  static func timestamp() -> String {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     var time = tm()
