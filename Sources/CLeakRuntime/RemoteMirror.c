@@ -136,5 +136,6 @@ SwiftReflectionContextRef cleak_reflection_context_create(void) {
   // those indexes (a capture's child still built them, in the same time), so each child builds
   // the ones its lookups need.
   swift_enumerateAllMetadataSections(addImage, context);
+  cleak_reflection_add_images_of_executable(context);
   return context;
 }

@@ -61,7 +61,9 @@ enum Agent {
       let runDirectory = FileBytes.resolvedPath(loaded.runDirectory)
     else { return }
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
-    if let reason = AgentRuntimeCheck.ofThisProcess(program: program).refusalReason {
+    var check = AgentRuntimeCheck.ofThisProcess(program: program)
+    check.hookingExecutableRuntime()
+    if let reason = check.refusalReason {
       refuse(RunReport.Refusal(process: .init(arguments: arguments, processID: getpid()), reason: reason), runDirectory: runDirectory)
       return
     }
