@@ -72,8 +72,12 @@ bool cleak_executable_runtime_hook(char *failure, size_t capacity) {
   if (!cleak_executable_symbols_find(names, count, addresses)) {
     return fail(failure, capacity, "its symbol table, which names the runtime's functions, was stripped", NULL);
   }
-  for (int index = 0; index < count; index++) {
-    if (addresses[index] == 0 && index != createTask) return fail(failure, capacity, "its symbol table lacks", names[index]);
+  // The linker drops the functions a program never calls (`--gc-sections`): one without failable
+  // initializers has no `swift_deallocPartialClassInstance`, one without tasks no
+  // `swift_task_create`, and one without classes of the standard library's, no `$ssMXM`.
+  const int required[] = {allocate, deallocateClassInstance, deallocateObject};
+  for (size_t index = 0; index < sizeof required / sizeof required[0]; index++) {
+    if (addresses[required[index]] == 0) return fail(failure, capacity, "its symbol table lacks", names[required[index]]);
   }
   cleak_executable_runtime.deallocateObject = (cleak_deallocate_class_instance_t)addresses[deallocateObject];
   cleak_executable_runtime.standardLibraryModule = addresses[standardLibrary];

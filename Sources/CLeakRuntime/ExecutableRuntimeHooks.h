@@ -12,9 +12,9 @@
 typedef struct {
   cleak_allocate_object_t allocate;
   cleak_deallocate_class_instance_t deallocateObject;
-  cleak_deallocate_partial_class_instance_t deallocatePartial;
-  cleak_task_create_t createTask;  // NULL: the program has no concurrency runtime
-  uintptr_t standardLibraryModule;
+  cleak_deallocate_partial_class_instance_t deallocatePartial;  // NULL: the linker dropped it, nothing calls it
+  cleak_task_create_t createTask;  // NULL: the program makes no task (the linker dropped it)
+  uintptr_t standardLibraryModule;  // 0: the program allocates no class of the standard library
 } cleak_executable_runtime_entries;
 
 /// The hooks the patched entry points of the executable's runtime jump to: they record and
