@@ -22,8 +22,8 @@ trap 'rm -rf "$WORK"' EXIT
 swiftc -O -g Benchmarks/StaticOverhead/AllocationRing.swift -o "$WORK/shared" >&2
 swiftc -O -g -static-stdlib Benchmarks/StaticOverhead/AllocationRing.swift -o "$WORK/static" >&2
 
-nanoseconds() {  # the program's own figure: its output's last line
-  "$@" "$ITERATIONS" 2> /dev/null | tail -n 1
+nanoseconds() {  # the program's own figure: the number it prints
+  "$@" "$ITERATIONS" 2> /dev/null | grep -E "^[0-9.]+$" | tail -n 1
 }
 
 declare -A samples
