@@ -2,6 +2,7 @@
 #define UNW_LOCAL_ONLY
 #include "CLeakRuntime.h"
 #include "AddressTable.h"
+#include "ExecutableRuntimeHooks.h"
 #include "EntryBlocks.h"
 #include "ForkSafety.h"
 #include "StackTable.h"
@@ -65,11 +66,34 @@ static int findImage(struct dl_phdr_info *info, size_t size, void *data) {
   return 0;
 }
 
-/// Whether a class is defined in libswiftCore (its metadata's class descriptor lies there).
+/// The module descriptor of the standard library linked into the executable (`$ssMXM`), when
+/// the program runs on a runtime of its own: its classes lie in the executable with the
+/// program's, and are told apart by their module.
+static atomic_uintptr_t executableStandardLibrary = 0;
+
+/// The module that declares the type of the context descriptor `descriptor`: its outermost
+/// parent (a parent is a relative pointer, indirect when its low bit is set), or 0.
+static uintptr_t moduleOf(uintptr_t descriptor) {
+  for (int depth = 0; descriptor != 0 && depth < 16; depth++) {
+    const cleak_class_descriptor_layout *context = (const cleak_class_descriptor_layout *)descriptor;
+    if ((context->flags & cleak_context_descriptor_kind_mask) == 0) return descriptor;  // a module
+    if (context->parent == 0) return 0;
+    uintptr_t target = (uintptr_t)&context->parent + (uintptr_t)(intptr_t)(context->parent & ~1);
+    descriptor = (context->parent & 1) ? *(const uintptr_t *)target : target;
+  }
+  return 0;
+}
+
+/// Whether a class is defined in the standard library: its metadata's class descriptor lies in
+/// libswiftCore, or, in a program that has its own runtime, belongs to its `Swift` module.
 static inline bool isStandardLibraryClass(uintptr_t metadata) {
   uintptr_t descriptor = cleak_class_descriptor(metadata);
-  return descriptor >= atomic_load_explicit(&stdlibStart, memory_order_relaxed) &&
-         descriptor < atomic_load_explicit(&stdlibEnd, memory_order_relaxed);
+  if (descriptor >= atomic_load_explicit(&stdlibStart, memory_order_relaxed) &&
+      descriptor < atomic_load_explicit(&stdlibEnd, memory_order_relaxed)) {
+    return true;
+  }
+  uintptr_t standardLibrary = atomic_load_explicit(&executableStandardLibrary, memory_order_relaxed);
+  return __builtin_expect(standardLibrary != 0, 0) && moduleOf(descriptor) == standardLibrary;
 }
 
 static inline int isTrackableClass(uintptr_t metadata) {
@@ -366,6 +390,13 @@ static _Atomic(cleak_deallocate_partial_class_instance_t) realDeallocatePartial 
 static _Atomic(cleak_deallocation_observer) observer = NULL;
 static atomic_int interposedCalls = 0;
 
+/// Forgets an object whose memory is about to be freed, and tells the observer.
+__attribute__((always_inline)) static inline void forgetDeallocated(void *object, size_t size) {
+  if (__builtin_expect(atomic_load_explicit(&tableInUse, memory_order_relaxed), 0)) forget((uintptr_t)object, size);
+  cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
+  if (__builtin_expect(current != NULL, 0)) current((uintptr_t)object);
+}
+
 void cleak_set_deallocation_observer(cleak_deallocation_observer newObserver) {
   atomic_store_explicit(&observer, newObserver, memory_order_release);
 }
@@ -383,17 +414,23 @@ __attribute__((noinline)) static cleak_allocate_object_t resolveAllocate(void) {
   return allocate;
 }
 
+/// An allocation through `allocate`, recorded when recording is on: the body of both hooks of
+/// `swift_allocObject` (the shared runtime's interposer, the executable's runtime's patch).
+/// `framePointer` is the hook's frame, which starts the stack walk.
+__attribute__((always_inline)) static inline void *allocateObject(cleak_allocate_object_t allocate, const void *metadata, size_t size,
+                                                                  size_t alignMask, uintptr_t framePointer) {
+  if (__builtin_expect(atomic_load_explicit(&recording, memory_order_relaxed), 0)) {
+    uint64_t mean = atomic_load_explicit(&sampleBytes, memory_order_relaxed);
+    if (mean == 0 || samplesAllocation(size, mean)) return allocateTracked(allocate, metadata, size, alignMask, framePointer);
+  }
+  return allocate(metadata, size, alignMask);
+}
+
 void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
   cleak_allocate_object_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
   if (__builtin_expect(allocate == NULL, 0)) allocate = resolveAllocate();
-  if (__builtin_expect(atomic_load_explicit(&recording, memory_order_relaxed), 0)) {
-    uint64_t mean = atomic_load_explicit(&sampleBytes, memory_order_relaxed);
-    if (mean == 0 || samplesAllocation(size, mean)) {
-      // This frame's address starts the stack walk: the interposer keeps a frame pointer for it.
-      return allocateTracked(allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
-    }
-  }
-  return allocate(metadata, size, alignMask);
+  // This frame's address starts the stack walk: the interposer keeps a frame pointer for it.
+  return allocateObject(allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
 }
 
 /// The deallocating deinit of every Swift class calls this through the PLT once `deinit` ran. It
@@ -401,9 +438,7 @@ void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
 /// `swift_deallocObject`, which is all the runtime's version does on Linux besides a debug check
 /// for objects retained during deinit.
 void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
-  if (__builtin_expect(atomic_load_explicit(&tableInUse, memory_order_relaxed), 0)) forget((uintptr_t)object, allocatedSize);
-  cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
-  if (__builtin_expect(current != NULL, 0)) current((uintptr_t)object);
+  forgetDeallocated(object, allocatedSize);
   swift_deallocObject(object, allocatedSize, allocatedAlignMask);
 }
 
@@ -414,9 +449,7 @@ void swift_deallocPartialClassInstance(void *object, const void *metadata, size_
     deallocate = (cleak_deallocate_partial_class_instance_t)dlsym(RTLD_NEXT, "swift_deallocPartialClassInstance");
     atomic_store(&realDeallocatePartial, deallocate);
   }
-  if (atomic_load_explicit(&tableInUse, memory_order_relaxed)) forget((uintptr_t)object, size);
-  cleak_deallocation_observer current = atomic_load_explicit(&observer, memory_order_acquire);
-  if (current != NULL) current((uintptr_t)object);
+  forgetDeallocated(object, size);
   deallocate(object, metadata, size, alignMask);
 }
 
@@ -456,15 +489,13 @@ __attribute__((noinline)) static cleak_task_create_t resolveTaskCreate(void) {
   return create;
 }
 
-__attribute__((swiftcall)) cleak_task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
-                                                                      void *entry, void *context) {
-  cleak_task_create_t create = atomic_load_explicit(&realTaskCreate, memory_order_relaxed);
-  if (__builtin_expect(create == NULL, 0)) create = resolveTaskCreate();
-  cleak_task_and_context_t made = create(flags, options, resultType, entry, context);
+/// Remembers a task that `swift_task_create` just made, with the stack that starts at the
+/// hook's frame, `framePointer`.
+__attribute__((always_inline)) static inline void registerTask(cleak_task_and_context_t made, uintptr_t framePointer) {
   cleak_tracked_object *registry = atomic_load_explicit(&taskRegistry, memory_order_acquire);
   if (__builtin_expect(registry == NULL, 0)) registry = mapTaskRegistry();
   if (made.task != NULL && registry != NULL) {
-    uint32_t stack = samplesTaskCreation() ? allocationStack((uintptr_t)__builtin_frame_address(0)) : 0;
+    uint32_t stack = samplesTaskCreation() ? allocationStack(framePointer) : 0;
     uint64_t slot = atomic_fetch_add_explicit(&taskRegistryNext, 1, memory_order_relaxed) % CLEAK_TASK_REGISTRY_CAPACITY;
     cleak_tracked_object *entry = &registry[slot];
     // Published object last, as tracker entries are: a reader keeps an entry whose object did
@@ -475,6 +506,14 @@ __attribute__((swiftcall)) cleak_task_and_context_t swift_task_create(size_t fla
     __atomic_store_n(&entry->size, ((const cleak_async_task_prefix *)made.task)->id, __ATOMIC_RELAXED);
     __atomic_store_n(&entry->object, (uintptr_t)made.task, __ATOMIC_RELEASE);
   }
+}
+
+__attribute__((swiftcall)) cleak_task_and_context_t swift_task_create(size_t flags, void *options, const void *resultType,
+                                                                      void *entry, void *context) {
+  cleak_task_create_t create = atomic_load_explicit(&realTaskCreate, memory_order_relaxed);
+  if (__builtin_expect(create == NULL, 0)) create = resolveTaskCreate();
+  cleak_task_and_context_t made = create(flags, options, resultType, entry, context);
+  registerTask(made, (uintptr_t)__builtin_frame_address(0));
   return made;
 }
 
@@ -505,4 +544,38 @@ size_t cleak_task_registry_copy(cleak_tracked_object *buffer, size_t capacity) {
     buffer[copied++] = entry;
   }
   return copied;
+}
+
+// MARK: - A runtime linked into the executable
+
+// A program built with `-static-stdlib` calls its own copy of the runtime, whose entry points no
+// interposer reaches: ExecutableRuntime.c patches their first instructions with jumps to these
+// hooks, which pass each call on through the trampolines it stores in `cleak_executable_runtime`.
+
+cleak_executable_runtime_entries cleak_executable_runtime = {0};
+
+void cleak_tracker_use_executable_runtime(void) {
+  atomic_store(&executableStandardLibrary, cleak_executable_runtime.standardLibraryModule);
+  atomic_store(&interposedCalls, 1);
+}
+
+void *cleak_executable_allocate_object(const void *metadata, size_t size, size_t alignMask) {
+  return allocateObject(cleak_executable_runtime.allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
+}
+
+void cleak_executable_deallocate_class_instance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
+  forgetDeallocated(object, allocatedSize);
+  cleak_executable_runtime.deallocateObject(object, allocatedSize, allocatedAlignMask);
+}
+
+void cleak_executable_deallocate_partial_class_instance(void *object, const void *metadata, size_t size, size_t alignMask) {
+  forgetDeallocated(object, size);
+  cleak_executable_runtime.deallocatePartial(object, metadata, size, alignMask);
+}
+
+__attribute__((swiftcall)) cleak_task_and_context_t cleak_executable_task_create(size_t flags, void *options, const void *resultType,
+                                                                                 void *entry, void *context) {
+  cleak_task_and_context_t made = cleak_executable_runtime.createTask(flags, options, resultType, entry, context);
+  registerTask(made, (uintptr_t)__builtin_frame_address(0));
+  return made;
 }

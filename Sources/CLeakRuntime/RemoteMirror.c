@@ -196,7 +196,12 @@ SwiftReflectionContextRef cleak_reflection_context_create(void) {
   // (milliseconds for Foundation's). Looking up, here, a type that exists nowhere did not build
   // those indexes (a capture's child still built them, in the same time), so each child builds
   // the ones its lookups need.
-  if (cleak_memory_image_active) addImageSections(context);
-  else swift_enumerateAllMetadataSections(addImage, context);
+  if (cleak_memory_image_active) {
+    addImageSections(context);
+  } else {
+    swift_enumerateAllMetadataSections(addImage, context);
+    // A program with the runtime linked in registers its sections with its own copy only.
+    cleak_reflection_add_images_of_executable(context);
+  }
   return context;
 }

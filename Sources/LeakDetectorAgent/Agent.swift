@@ -25,8 +25,8 @@ import LeakDetectorRun
 /// signal end the process as it would have. A program that handles the signal itself replaces
 /// the agent's handler, and its exit is captured when it exits.
 ///
-/// A process whose Swift runtime the agent does not understand (one linked into the program, or
-/// another build than the agent's own) is not checked: a line on its standard error and a file in
+/// A process whose Swift runtime the agent does not understand (another build than the agent's
+/// own, or a copy linked into the program that it cannot hook) is not checked: a line on its standard error and a file in
 /// the run directory (``RunProtocol/Refusal``) say why.
 enum Agent {
   struct Settings {
@@ -61,7 +61,9 @@ enum Agent {
       let runDirectory = FileBytes.resolvedPath(loaded.runDirectory)
     else { return }
     let program = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "program"
-    if let reason = AgentRuntimeCheck.ofThisProcess(program: program).refusalReason {
+    var check = AgentRuntimeCheck.ofThisProcess(program: program)
+    check.hookingExecutableRuntime()
+    if let reason = check.refusalReason {
       refuse(RunReport.Refusal(process: .init(arguments: arguments, processID: getpid()), reason: reason), runDirectory: runDirectory)
       return
     }

@@ -1,4 +1,5 @@
 import CLeakAgent
+import CLeakRuntime
 import HeapGraph
 import LeakDetectorRun
 
@@ -28,7 +29,31 @@ extension AgentRuntimeCheck {
     }
     return AgentRuntimeCheck(
       program: program, executableNeedsSharedRuntime: facts.executableNeedsSharedRuntime,
-      executableHasSwiftCode: facts.executableHasSwiftSections, loadedRuntime: loaded, agentRuntime: agents)
+      executableHasSwiftCode: facts.executableHasSwiftSections,
+      executableRuntime: facts.executableNeedsSharedRuntime || !facts.executableHasSwiftSections ? nil : executableRuntime(),
+      loadedRuntime: loaded, agentRuntime: agents)
+  }
+
+  /// The runtime linked into this process's executable, as its symbol table describes it, or
+  /// `nil` when the table defines none.
+  private static func executableRuntime() -> ExecutableRuntime? {
+    var facts = cleak_executable_runtime_facts()
+    cleak_executable_runtime_read_facts(&facts)
+    guard facts.hasOwnRuntime || !facts.hasSymbolTable else { return nil }
+    let version =
+      facts.standardLibraryMajorVersion > 0
+      ? SwiftVersion(major: Int(facts.standardLibraryMajorVersion), minor: Int(facts.standardLibraryMinorVersion)) : nil
+    return ExecutableRuntime(hasSymbolTable: facts.hasSymbolTable, version: version)
+  }
+
+  /// Hooks the runtime linked into the executable, when there is one and the check found nothing
+  /// against it, and notes why when that fails: the check then refuses the process.
+  mutating func hookingExecutableRuntime() {
+    guard executableRuntime != nil, refusalReason == nil else { return }
+    var failure = [CChar](repeating: 0, count: 512)
+    if !cleak_executable_runtime_hook(&failure, failure.count) {
+      executableRuntime?.hookFailure = String(decoding: failure.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
   }
 
   /// The first `length` bytes of a build id the C side read, or `nil` when it read none.

@@ -5,29 +5,12 @@ import LeakTestSupport
 import XCTest
 
 /// `leak-detector run` on programs whose Swift runtime the agent does not understand: one that
-/// loads another build of `libswiftCore.so` than the agent's, one with the runtime linked in
-/// (`-static-stdlib`), one with no Swift at all. The agent refuses each with why, tracks nothing,
+/// loads another build of `libswiftCore.so` than the agent's, one with no Swift at all (a program
+/// with the runtime linked in is refused only when stripped: `StaticRuntimeRunTests`). The agent refuses each with why, tracks nothing,
 /// and the program runs as it would have; `run` exits with 1 and the reason, or notes the refused
 /// process beside the ones it checked.
 final class RunRuntimeRefusalTests: RunFixtureTestCase {
   override class var fixtureNames: [String] { ["Leaky", "Clean"] }
-
-  /// The name of `Leaky` built with the runtime linked in, when the toolchain can build it.
-  private static let staticProgram = "LeakyStatic"
-
-  /// Builds `Leaky` with `-static-stdlib` when the toolchain that runs the tests has a static
-  /// standard library (`usr/lib/swift_static` beside its `usr/bin/swiftc`).
-  override class func buildExtras(in directory: String) throws {
-    let swiftc = try BuiltProgram.tool("swiftc")
-    let toolchain = URL(fileURLWithPath: swiftc.path).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
-    let staticLibrary = toolchain.appendingPathComponent("lib/swift_static/linux/static-stdlib-args.lnk").path
-    guard FileManager.default.fileExists(atPath: staticLibrary) else { return }
-    let compile = try swiftc.run(
-      ["-static-stdlib", "-g", RunFixturePrograms.sources + "/Leaky.swift", "-o", directory + "/" + staticProgram])
-    guard compile.status == 0 else {
-      throw RunFixturePrograms.BuildFailure(description: "Leaky.swift did not compile with -static-stdlib:\n\(compile.standardError)")
-    }
-  }
 
   private func leakDetector() throws -> String { try BuiltProgram("leak-detector").path }
 
@@ -61,23 +44,6 @@ final class RunRuntimeRefusalTests: RunFixtureTestCase {
     ])
     XCTAssertEqual(failing.status, 3, "the program's own status comes first:\n\(failing.standardError)")
     XCTAssertTrue(failing.standardError.contains("leak-detector: not checking Leaky 3 (pid "), failing.standardError)
-  }
-
-  func testRun_programWithTheRuntimeLinkedIn_isRefusedAndRunsToItsEnd() throws {
-    let program = programs + "/" + Self.staticProgram
-    guard FileManager.default.isExecutableFile(atPath: program) else {
-      throw XCTSkip("the toolchain has no static standard library (lib/swift_static), so no program can have the runtime linked in")
-    }
-    let result = try BuiltProgram("leak-detector").run(["run", "--", program])
-    XCTAssertEqual(result.status, 1, result.standardOutput + result.standardError)
-    XCTAssertEqual(result.standardOutput, "to standard output\n")
-    XCTAssertTrue(result.standardError.contains("to standard error\n"), result.standardError)
-    let reason =
-      "): it has its own copy of the Swift runtime linked in (built with --static-swift-stdlib), whose allocations the agent cannot see; "
-      + "build it without --static-swift-stdlib to check it\n"
-    XCTAssertTrue(result.standardError.contains("leak-detector: not checking LeakyStatic (pid "), result.standardError)
-    XCTAssertTrue(result.standardError.contains("leak-detector: error: not checking LeakyStatic (pid "), result.standardError)
-    XCTAssertEqual(result.standardError.components(separatedBy: reason).count, 3, result.standardError)
   }
 
   func testRun_programWithoutSwift_isRefused() throws {

@@ -4,7 +4,7 @@ import LeakTestSupport
 import XCTest
 
 /// Which processes the agent of `leak-detector run` refuses, and how it says why: a program with
-/// the runtime linked in, a process with no Swift at all, a runtime of another release or another
+/// the runtime linked in that it cannot hook (stripped, another release), a process with no Swift at all, a runtime of another release or another
 /// build than the agent's; the refusal's file reads back, and the run report notes it.
 final class AgentRuntimeCheckTests: XCTestCase {
   private let agentRuntime = AgentRuntimeCheck.Runtime(
@@ -26,17 +26,42 @@ final class AgentRuntimeCheckTests: XCTestCase {
     XCTAssertNil(check(loaded: loaded, agent: agentRuntime).refusalReason)
   }
 
-  func testRuntimeLinkedIntoTheProgram_isRefusedAsStatic_aProgramWithoutSwiftAsNotSwift() {
+  func testRuntimeLinkedIntoTheProgram_ofTheAgentsRelease_isChecked() {
     var linkedIn = check(loaded: agentRuntime, agent: agentRuntime)
     linkedIn.executableNeedsSharedRuntime = false
     linkedIn.executableHasSwiftCode = true
+    linkedIn.executableRuntime = .init(hasSymbolTable: true, version: SwiftVersion(major: 6, minor: 3))
+    XCTAssertNil(linkedIn.refusalReason)
+  }
+
+  func testRuntimeLinkedIntoTheProgram_strippedOrOfAnotherReleaseOrNotHookable_isRefusedSayingWhy() {
+    var linkedIn = check(loaded: agentRuntime, agent: agentRuntime)
+    linkedIn.executableNeedsSharedRuntime = false
+    linkedIn.executableHasSwiftCode = true
+    linkedIn.executableRuntime = .init(hasSymbolTable: false, version: nil)
     XCTAssertEqual(
       linkedIn.refusalReason,
-      "it has its own copy of the Swift runtime linked in (built with --static-swift-stdlib), whose allocations the agent cannot see; "
-        + "build it without --static-swift-stdlib to check it")
-    linkedIn.executableHasSwiftCode = false
+      "it has its own copy of the Swift runtime linked in (built with --static-swift-stdlib) and its symbol table was stripped: "
+        + "the agent finds that runtime's allocation functions by their symbols; check a build that keeps them (strip it after the check)")
+    linkedIn.executableRuntime = .init(hasSymbolTable: true, version: SwiftVersion(major: 6, minor: 2))
     XCTAssertEqual(
       linkedIn.refusalReason,
+      "it has its own copy of the Swift runtime linked in (built with --static-swift-stdlib), from Swift 6.2, and this agent was built "
+        + "with Swift 6.3.1 for its runtime only; build leak-detector with the toolchain that built Server")
+    linkedIn.executableRuntime = .init(
+      hasSymbolTable: true, version: SwiftVersion(major: 6, minor: 3), hookFailure: "its symbol table lacks: swift_deallocObject")
+    XCTAssertEqual(
+      linkedIn.refusalReason,
+      "it has its own copy of the Swift runtime linked in (built with --static-swift-stdlib), which the agent cannot hook: "
+        + "its symbol table lacks: swift_deallocObject")
+  }
+
+  func testProgramWithoutSwift_isRefusedAsNotSwift() {
+    var notSwift = check(loaded: agentRuntime, agent: agentRuntime)
+    notSwift.executableNeedsSharedRuntime = false
+    notSwift.executableHasSwiftCode = false
+    XCTAssertEqual(
+      notSwift.refusalReason,
       "it is not a Swift program (its executable neither needs the Swift runtime, libswiftCore.so, nor has Swift code); "
         + "name the Swift processes to check with --process")
   }

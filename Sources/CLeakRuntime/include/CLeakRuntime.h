@@ -234,6 +234,43 @@ typedef struct {
   uint64_t location;  // where the tracker keeps it: an entry number, or 0 (the address table)
 } cleak_tracked_object;
 
+// MARK: - A Swift runtime linked into the executable
+
+/// What the main executable's file says about a Swift runtime linked into it (a program built
+/// with `-static-stdlib`), read by ``cleak_executable_runtime_read_facts``.
+typedef struct {
+  /// Whether its symbol table defines `swift_allocObject`: the program runs on its own copy of
+  /// the runtime, which no interposer reaches.
+  bool hasOwnRuntime;
+  /// Whether its file has a symbol table (`.symtab`); a stripped executable has none.
+  bool hasSymbolTable;
+  /// The newest `_SwiftStdlibVersion` its standard library declares a property descriptor for
+  /// (`6` and `3` for `v6_3_0`); both 0 when none.
+  int standardLibraryMajorVersion;
+  int standardLibraryMinorVersion;
+} cleak_executable_runtime_facts;
+
+/// Reads the facts of this process's main executable from its file.
+void cleak_executable_runtime_read_facts(cleak_executable_runtime_facts *facts);
+
+/// Hooks the runtime linked into the executable: patches the first instructions of its
+/// `swift_allocObject`, `swift_deallocClassInstance`, `swift_deallocPartialClassInstance` and
+/// `swift_task_create` with jumps to the tracker's hooks, which then see its objects and tasks as
+/// the interposers see the shared runtime's. Call it at start-up, before the program's own code
+/// runs (the loader's constructor). Returns false, with a sentence fragment in `failure` saying
+/// why ("its symbol table … was stripped"), when it cannot.
+///
+///     char why[256];
+///     if (!cleak_executable_runtime_hook(why, sizeof why)) refuse(why);
+bool cleak_executable_runtime_hook(char *failure, size_t capacity);
+
+/// Whether ``cleak_executable_runtime_hook`` hooked the executable's runtime.
+bool cleak_executable_runtime_is_hooked(void);
+
+/// The address of the symbol `name` of the main executable's symbol table (local symbols
+/// included), or 0. Reads the file: for a lookup made once, not in a hook.
+uintptr_t cleak_executable_symbol(const char *name);
+
 /// Starts recording class instances allocated through the interposed `swift_allocObject`,
 /// optionally with their allocation stacks (the frame-pointer chain), every `interval`th
 /// allocation per thread.
@@ -561,6 +598,11 @@ typedef struct swift_childinfo {
 /// through `process_vm_readv`, so bad addresses are read failures, not crashes.
 /// Not thread-safe: callers serialize.
 SwiftReflectionContextRef cleak_reflection_context_create(void);
+
+/// Adds the reflection sections of the main executable to `context` when it runs on a runtime
+/// of its own that ``cleak_executable_runtime_hook`` hooked (its images registered with that
+/// runtime, which the shared one's enumeration does not list). Returns whether it added them.
+bool cleak_reflection_add_images_of_executable(SwiftReflectionContextRef context);
 
 swift_typeref_t swift_reflection_typeRefForMetadata(SwiftReflectionContextRef, uintptr_t Metadata);
 swift_typeref_t swift_reflection_typeRefForInstance(SwiftReflectionContextRef, uintptr_t Object);
