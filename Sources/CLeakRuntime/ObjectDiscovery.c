@@ -23,14 +23,16 @@ typedef struct {
 
 enum {
   verdictSlots = 1 << 16,
-  /// The verdict of a standard library class: an object, skipped whole, but not reported.
-  standardLibraryStorage = 0xff,
+  /// The verdict of a class whose objects are skipped whole but not reported: the standard
+  /// library's storage, and the tool's own agent's.
+  leftOutClass = 0xff,
 };
 
 typedef struct {
   verdict_t *verdicts;
   cleak_found_object *found;
   size_t count, capacity;
+  bool glibcBlocks;
 } discovery_t;
 
 static bool inImage(uintptr_t address) {
@@ -83,7 +85,10 @@ static verdict_t judge(uintptr_t metadata) {
     uint32_t size = u32(metadata + offsetof(cleak_class_metadata, instanceSize));
     if (size < 2 * sizeof(uintptr_t) || size > (1u << 28)) return verdict;
     verdict.size = size;
-    verdict.kind = isStandardLibraryType(descriptor) ? standardLibraryStorage : cleak_found_class_instance + 2;
+    const cleak_image_range *image = cleak_memory_image_loaded_image(descriptor);
+    bool leftOut = (image != NULL && image->isLeakDetector) ||
+                   ((image == NULL || !image->listsStandardLibraryClasses) && isStandardLibraryType(descriptor));
+    verdict.kind = leftOut ? leftOutClass : cleak_found_class_instance + 2;
   } else if (kind == cleak_metadata_kind_heap_local_variable) {
     if (!inImage(metadata)) return verdict;
     uintptr_t description = cleak_memory_image_word(metadata + offsetof(cleak_closure_context_metadata, captureDescription));
@@ -135,6 +140,32 @@ static bool isLiveCount(uintptr_t object, uint64_t bits, bool *deinited) {
   return (slow || unowned >= 1) && unowned < maximumUnowned && strongExtra < maximumStrongExtra;
 }
 
+/// Whether `object`, of `size` bytes, starts a block of glibc's `malloc` that is in use: the
+/// chunk header before it has a size that holds the object, and the next chunk says this one is
+/// in use (or the chunk was mapped on its own). Objects of a type that a word inside some other
+/// structure only imitates fail it.
+static bool isGlibcBlockInUse(uintptr_t object, uint32_t size) {
+  enum { previousInUse = 1, mapped = 2, flags = 7 };
+  uintptr_t header = cleak_memory_image_word(object - sizeof(uintptr_t));
+  uintptr_t chunkSize = header & ~(uintptr_t)flags;
+  if (chunkSize < 4 * sizeof(uintptr_t) || (chunkSize & 15) != 0 || chunkSize - sizeof(uintptr_t) < size) return false;
+  uintptr_t chunk = object - 2 * sizeof(uintptr_t);
+  if (header & mapped) {
+    // A block mapped on its own: its chunk starts `offset` bytes (for its alignment) into pages
+    // of its own, which it fills, and which the image holds.
+    enum { page = 4096 };
+    uintptr_t offset = cleak_memory_image_word(chunk);
+    return offset < page && ((chunk - offset) & (page - 1)) == 0 && ((offset + chunkSize) & (page - 1)) == 0 &&
+           cleak_memory_image_bytes(chunk - offset, offset + chunkSize) != NULL;
+  }
+  uintptr_t next = chunk + chunkSize;
+  const unsigned char *nextHeader = cleak_memory_image_bytes(next + sizeof(uintptr_t), sizeof(uintptr_t));
+  if (nextHeader == NULL) return false;
+  uintptr_t nextSize;
+  memcpy(&nextSize, nextHeader, sizeof nextSize);
+  return (nextSize & previousInUse) != 0;
+}
+
 static void append(discovery_t *discovery, cleak_found_object object) {
   if (discovery->count == discovery->capacity) {
     size_t capacity = discovery->capacity ? discovery->capacity * 2 : 4096;
@@ -169,16 +200,17 @@ static void scanRange(discovery_t *discovery, uintptr_t start, uintptr_t end) {
       continue;
     }
     bool deinited;
-    bool live = isLiveCount(address, count, &deinited);
-    if (live && verdict.kind != standardLibraryStorage) append(discovery, (cleak_found_object){address, metadata, verdict.size, (uint8_t)(verdict.kind - 2)});
+    bool live = isLiveCount(address, count, &deinited) && (!discovery->glibcBlocks || isGlibcBlockInUse(address, verdict.size));
+    if (live && verdict.kind != leftOutClass) append(discovery, (cleak_found_object){address, metadata, verdict.size, (uint8_t)(verdict.kind - 2)});
     // A live or once-live object is skipped whole; anything else that only looked like a header is not.
     uintptr_t extent = (live || deinited) && verdict.size > 16 ? ((uintptr_t)verdict.size + 15) & ~(uintptr_t)15 : 16;
     address += extent;
   }
 }
 
-cleak_found_object *cleak_memory_image_find_objects(const cleak_memory_range *ranges, size_t rangeCount, size_t *count) {
-  discovery_t discovery = {calloc(verdictSlots, sizeof(verdict_t)), NULL, 0, 0};
+cleak_found_object *cleak_memory_image_find_objects(const cleak_memory_range *ranges, size_t rangeCount, bool glibcBlocks,
+                                                    size_t *count) {
+  discovery_t discovery = {calloc(verdictSlots, sizeof(verdict_t)), NULL, 0, 0, glibcBlocks};
   *count = 0;
   if (discovery.verdicts == NULL) return NULL;
   for (size_t index = 0; index < rangeCount; index++) scanRange(&discovery, ranges[index].start, ranges[index].end);

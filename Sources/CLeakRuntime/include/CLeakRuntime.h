@@ -100,6 +100,12 @@ typedef struct {
   uintptr_t start;
   uintptr_t end;
   bool isSwiftRuntime;
+  /// Whether it is this tool's agent, whose objects a memory image's objects leave out.
+  bool isLeakDetector;
+  /// Whether it is a Swift runtime library other than the standard library's own
+  /// (`libswift_Concurrency.so`): its classes of module `Swift` are objects to list, as a
+  /// tracker lists them; those of the standard library (storage of collections and strings) are not.
+  bool listsStandardLibraryClasses;
   /// The image's file, readable here (for its symbols and debug information), and its load bias.
   const char *path;
   uintptr_t bias;
@@ -153,9 +159,11 @@ typedef struct {
 /// found from their headers alone: metadata of a heap object (a class whose descriptor lies in a
 /// loaded image, a closure context, a box, a task) and a live reference count (not deinitializing:
 /// freed memory keeps a deinitialized count where the allocator leaves it as it was). An object
-/// found is skipped whole. Returns a `malloc`ed array of `*count` objects, by address within
-/// each range (the caller frees it), NULL when there are none.
-cleak_found_object *cleak_memory_image_find_objects(const cleak_memory_range *ranges, size_t rangeCount, size_t *count);
+/// found is skipped whole. With `glibcBlocks` (the process allocates with glibc's `malloc`), an
+/// object must also start a block `malloc` has in use. Returns a `malloc`ed array of `*count`
+/// objects, by address within each range (the caller frees it), NULL when there are none.
+cleak_found_object *cleak_memory_image_find_objects(const cleak_memory_range *ranges, size_t rangeCount, bool glibcBlocks,
+                                                    size_t *count);
 
 /// How RemoteMirror finds a symbol of the memory image (its address there, 0 when unknown).
 void cleak_memory_image_set_symbols(uintptr_t (*lookup)(const char *name));

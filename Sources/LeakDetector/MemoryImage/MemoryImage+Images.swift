@@ -15,7 +15,14 @@ extension MemoryImage {
 
     /// Whether it is the Swift runtime's own library (in a program built with the runtime
     /// linked in, the runtime is part of the program, which does not count).
-    var isSwiftRuntime: Bool { (path.split(separator: "/").last ?? "").hasPrefix("libswift") }
+    var isSwiftRuntime: Bool { fileName.hasPrefix("libswift") }
+
+    /// The name of its file, without its directory.
+    var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// Whether it is this tool's agent (in a process that runs under `leak-detector run`), whose
+    /// objects are the tool's, not the program's.
+    var isLeakDetector: Bool { fileName.hasPrefix("libLeakDetector") }
   }
 
   /// The images `segments` map, in address order: the mappings of one file, from the one at
@@ -38,33 +45,40 @@ extension MemoryImage {
     }
   }
 
-  /// ``loadedImages(of:)`` as the mappings alone tell them.
+  /// ``loadedImages(of:)`` as the mappings alone tell them: a run of mappings of one file, in
+  /// address order, that starts at its offset 0 and has code (the dynamic loader maps an image
+  /// so; a file mapped to be read, such as a debug file a symbolizer opened, has no code), with
+  /// the anonymous memory right after its last writable mapping (the part of `.bss` past the
+  /// file's last page).
   private static func mappedImages(of segments: [Segment]) -> [LoadedImage] {
     var images: [LoadedImage] = []
-    var index: [String: Int] = [:]
-    for (position, segment) in segments.enumerated() where segment.mapsFile {
-      let path = segment.path!
-      if let known = index[path] {
-        images[known].end = max(images[known].end, segment.end)
-        if segment.isWritable { images[known].writable.append((segment.start, segment.end)) }
-        // The part of .bss past the file's last page is anonymous memory right after it.
-        if position + 1 < segments.count, segments[position + 1].path == nil, segments[position + 1].start == segment.end,
-          segments[position + 1].isWritable, segment.isWritable
-        {
-          let bss = segments[position + 1]
-          images[known].end = bss.end
-          images[known].writable.append((bss.start, bss.end))
-        }
+    var position = 0
+    while position < segments.count {
+      let first = segments[position]
+      guard first.mapsFile, first.fileOffset == 0, let path = first.path else {
+        position += 1
         continue
       }
-      guard segment.fileOffset == 0 else { continue }
+      var run = [first]
+      var next = position + 1
+      while next < segments.count, segments[next].path == path, segments[next].fileOffset != 0 {
+        run.append(segments[next])
+        next += 1
+      }
+      if let last = run.last, last.isWritable, next < segments.count, segments[next].path == nil, segments[next].start == last.end,
+        segments[next].isWritable
+      {
+        run.append(segments[next])
+        next += 1
+      }
+      position = next
+      guard run.contains(where: { $0.isExecutable && $0.path == path }) else { continue }
       var bias: UInt = 0
-      if let file = segment.localFile, !cleak_elf_load_bias(file, segment.start, &bias) { bias = segment.start }
-      index[path] = images.count
+      if let file = first.localFile, !cleak_elf_load_bias(file, first.start, &bias) { bias = first.start }
       images.append(
         LoadedImage(
-          path: path, localFile: segment.localFile, start: segment.start, end: segment.end, bias: bias,
-          writable: segment.isWritable ? [(segment.start, segment.end)] : []))
+          path: path, localFile: first.localFile, start: first.start, end: run.last!.end, bias: bias,
+          writable: run.filter(\.isWritable).map { ($0.start, $0.end) }))
     }
     return images
   }

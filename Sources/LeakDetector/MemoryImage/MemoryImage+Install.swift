@@ -1,9 +1,9 @@
 import CLeakRuntime
+import HeapGraph
 
 #if canImport(Glibc)
   import Glibc
 #endif
-import HeapGraph
 
 extension MemoryImage {
   /// The symbols of the installed memory image (none before ``install()``).
@@ -25,8 +25,9 @@ extension MemoryImage {
     for (image, path) in zip(images, paths) {
       imageRanges.append(
         cleak_image_range(
-          start: image.start, end: image.end, isSwiftRuntime: image.isSwiftRuntime, path: image.localFile == nil ? nil : UnsafePointer(path),
-          bias: image.bias))
+          start: image.start, end: image.end, isSwiftRuntime: image.isSwiftRuntime, isLeakDetector: image.isLeakDetector,
+          listsStandardLibraryClasses: image.isSwiftRuntime && !image.fileName.hasPrefix("libswiftCore."),
+          path: image.localFile == nil ? nil : UnsafePointer(path), bias: image.bias))
     }
     cleak_memory_image_set_loaded_images(&imageRanges, imageRanges.count)
     var sections: [cleak_reflection_sections] = []

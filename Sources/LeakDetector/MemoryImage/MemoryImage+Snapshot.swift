@@ -44,7 +44,8 @@ extension MemoryImage {
   /// its anonymous writable memory, but for thread stacks (whose objects, promoted to the stack
   /// by the optimizer, are no heap objects).
   package func discoveredObjects() -> [cleak_found_object] {
-    let stacks = Set(threads.compactMap { thread in segments.firstIndex { $0.start <= thread.stackPointer && thread.stackPointer < $0.end } })
+    let stacks = Set(
+      threads.compactMap { thread in segments.firstIndex { $0.start <= thread.stackPointer && thread.stackPointer < $0.end } })
     var ranges: [cleak_memory_range] = []
     for (index, segment) in segments.enumerated()
     where segment.isWritable && !segment.mapsFile && segment.path != "[stack]" && !stacks.contains(index) && segment.bytes != nil {
@@ -54,15 +55,24 @@ extension MemoryImage {
     let globals = loadedImages.flatMap(\.writable)
     ranges.removeAll { range in globals.contains { $0.start <= range.start && range.end <= $0.end } }
     var count = 0
-    guard let found = cleak_memory_image_find_objects(&ranges, ranges.count, &count) else { return [] }
+    guard let found = cleak_memory_image_find_objects(&ranges, ranges.count, allocatesWithGlibc, &count) else { return [] }
     defer { free(found) }
     return Array(UnsafeBufferPointer(start: found, count: count))
+  }
+
+  /// Whether the process allocates with glibc's `malloc`, whose blocks' headers can be read: no
+  /// other allocator (jemalloc, mimalloc, tcmalloc) is loaded or linked into the program.
+  var allocatesWithGlibc: Bool {
+    let others = ["libjemalloc", "libmimalloc", "libtcmalloc"]
+    let loaded = loadedImages.contains { image in others.contains { (image.path.split(separator: "/").last ?? "").hasPrefix($0) } }
+    return !loaded && ProcessSymbols.address(of: "mallocx") == nil && ProcessSymbols.address(of: "mi_malloc") == nil
   }
 
   /// The regions whose words hold the roots: every image's global data, each thread's stack from
   /// its stack pointer (less the red zone) up, its registers, and its static TLS.
   func rootRegions() -> [RootRegion] {
-    var regions = loadedImages.flatMap { image in image.writable.map { RootRegion(start: $0.start, end: $0.end, kind: .global, label: nil) } }
+    var regions = loadedImages.flatMap { image in image.writable.map { RootRegion(start: $0.start, end: $0.end, kind: .global, label: nil) }
+    }
     for (position, thread) in threads.enumerated() {
       let name = position == 0 ? "main thread" : "thread \(thread.id)" + (thread.name.map { " (\($0))" } ?? "")
       if let stack = segments.first(where: { $0.start <= thread.stackPointer && thread.stackPointer < $0.end }) {

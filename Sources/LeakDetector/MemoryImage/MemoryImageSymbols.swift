@@ -30,12 +30,14 @@ final class MemoryImageSymbols: Sendable {
     let collector = Collector()
     for image in images {
       withExtendedLifetime(collector) {
-        _ = cleak_elf_for_each_symbol(image.file, image.bias, { name, address, _, context in
-          guard let name, let context else { return }
-          let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-          let key = String(cString: name)
-          if collector.symbols[key] == nil { collector.symbols[key] = address }
-        }, Unmanaged.passUnretained(collector).toOpaque())
+        _ = cleak_elf_for_each_symbol(
+          image.file, image.bias,
+          { name, address, _, context in
+            guard let name, let context else { return }
+            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+            let key = String(cString: name)
+            if collector.symbols[key] == nil { collector.symbols[key] = address }
+          }, Unmanaged.passUnretained(collector).toOpaque())
       }
     }
     return collector.symbols
