@@ -3,7 +3,8 @@
 # package links (libdw for symbolication, libunwind for allocation stacks, zlib for the gzipped
 # heap profiles) when they are missing.
 # With --tests, also what the tests use: headless Chromium (the HTML report is rendered in it),
-# Graphviz (the report's Graphviz layout) and Go (`go tool pprof` reads the heap profiles).
+# Graphviz (the report's Graphviz layout), Go (`go tool pprof` reads the heap profiles) and gdb (its
+# `gcore` dumps the core files the ProcessImage tests read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,7 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 packages=(libdw-dev libunwind-dev zlib1g-dev)
-if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz golang-go); fi
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz golang-go gdb); fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -36,8 +36,31 @@ struct MappedFileResolver {
     return contents
   }
 
+  /// The `p_flags` (`PF_X` 1, `PF_W` 2, `PF_R` 4) of the file's own `PT_LOAD` that holds the
+  /// bytes `mapping` maps at `address`, or `nil` when the file is not found or says nothing.
+  mutating func loadFlags(of mapping: CoreFileLayout.FileMapping, at address: UInt64) -> UInt32? {
+    guard let path = file(for: mapping.path), let header = SystemFiles.bytes(at: path, count: 64) else { return nil }
+    let (headers, count, size) = header.withUnsafeBytes { bytes in
+      let reader = ByteReader(bytes: bytes)
+      return (reader.u64(32), Int(reader.u16(56)), reader.u16(54))
+    }
+    guard size == 56, count > 0, let table = SystemFiles.bytes(at: path, from: headers, count: count * 56) else { return nil }
+    let offset = mapping.fileOffset + (address - mapping.start)
+    return table.withUnsafeBytes { bytes -> UInt32? in
+      let programHeaders = ByteReader(bytes: bytes)
+      for index in 0..<count where programHeaders.u32(index * 56) == 1 {
+        let start = programHeaders.u64(index * 56 + 8) & ~UInt64(SystemFiles.pageSize - 1)
+        let end = programHeaders.u64(index * 56 + 8) + programHeaders.u64(index * 56 + 32)
+        if offset >= start && offset < end { return programHeaders.u32(index * 56 + 4) }
+      }
+      return nil
+    }
+  }
+
   /// The file to read for the recorded `path`, looked up once.
-  private mutating func file(for path: String) -> String? {
+  private mutating func file(for recordedPath: String) -> String? {
+    // The kernel and gdb record a removed file's path with " (deleted)" after it.
+    let path = ProcessImage.withoutDeletedSuffix(recordedPath)
     if let known = found[path] { return known }
     let expected = buildIDInCore(of: path)
     let name = path.split(separator: "/").last.map(String.init) ?? path

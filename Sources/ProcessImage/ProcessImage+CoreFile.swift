@@ -53,7 +53,19 @@ extension ProcessImage {
       segments.append(
         MemorySegment(
           start: start, end: end, isReadable: true, isWritable: load.flags & 2 != 0, isExecutable: load.flags & 1 != 0,
-          path: mapping?.path, fileOffset: mapping.map { $0.fileOffset + (load.virtualAddress - $0.start) } ?? 0, contents: contents))
+          path: mapping.map { withoutDeletedSuffix($0.path) },
+          fileOffset: mapping.map { $0.fileOffset + (load.virtualAddress - $0.start) } ?? 0, contents: contents))
+    }
+    // gcore leaves out unmodified file-backed mappings entirely (no program header at all): their
+    // bytes and permissions come from the file.
+    for piece in uncoveredFileRanges(layout) {
+      let count = Int(piece.end - piece.start)
+      let flags = resolver.loadFlags(of: piece.mapping, at: piece.start)
+      segments.append(
+        MemorySegment(
+          start: UInt(piece.start), end: UInt(piece.end), isReadable: true, isWritable: false, isExecutable: (flags ?? 0) & 1 != 0,
+          path: withoutDeletedSuffix(piece.mapping.path), fileOffset: piece.mapping.fileOffset + (piece.start - piece.mapping.start),
+          contents: resolver.contents(of: piece.mapping, from: piece.start, count: count)))
     }
     var diagnostics = layout.diagnostics + resolver.diagnostics
     if unnamed.count > 0 {
@@ -68,6 +80,22 @@ extension ProcessImage {
       origin: .coreFile(path), processID: processID, executablePath: executable,
       commandLine: (layout.processInfo?.arguments ?? "").split(separator: " ").map(String.init), segments: segments,
       threads: threads, pauseDuration: nil, diagnostics: diagnostics, ownedMappings: owned.handOver())
+  }
+
+  /// The parts of the files `NT_FILE` lists that no `PT_LOAD` covers.
+  static func uncoveredFileRanges(_ layout: CoreFileLayout) -> [(start: UInt64, end: UInt64, mapping: CoreFileLayout.FileMapping)] {
+    let loads = layout.loads.filter { $0.memorySize > 0 }.sorted { $0.virtualAddress < $1.virtualAddress }
+    var pieces: [(start: UInt64, end: UInt64, mapping: CoreFileLayout.FileMapping)] = []
+    for mapping in layout.fileMappings where mapping.start < mapping.end {
+      var cursor = mapping.start
+      for load in loads where load.virtualAddress < mapping.end && load.virtualAddress + load.memorySize > cursor {
+        if load.virtualAddress > cursor { pieces.append((cursor, load.virtualAddress, mapping)) }
+        cursor = max(cursor, load.virtualAddress + load.memorySize)
+        if cursor >= mapping.end { break }
+      }
+      if cursor < mapping.end { pieces.append((cursor, mapping.end, mapping)) }
+    }
+    return pieces
   }
 
   /// The executable of a core: the file mapped where the program's entry point is (`AT_ENTRY`),

@@ -25,6 +25,17 @@ enum SystemFiles {
     }
   }
 
+  /// `count` bytes of the file at `path` from `offset`, or `nil` when it cannot be read or is
+  /// shorter.
+  static func bytes(at path: String, from offset: UInt64 = 0, count: Int) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0, count >= 0, count <= 1 << 24, offset <= UInt64(Int.max) else { return nil }
+    defer { close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+    return read == count ? bytes : nil
+  }
+
   /// The file at `path` as UTF-8 text (invalid bytes repaired), or `nil`.
   static func text(at path: String) -> String? {
     bytes(at: path).map { String(decoding: $0, as: UTF8.self) }
