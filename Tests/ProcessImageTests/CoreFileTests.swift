@@ -198,7 +198,8 @@ final class CoreFileTests: XCTestCase {
   /// A core of `target` by `gcore`, in the test's directory.
   private func gcore(_ target: ThreadedTarget) throws -> String {
     let tool = try ExternalTool(
-      "gcore", advice: "the core file tests dump the fixture with gdb's gcore; install Debian's gdb (Scripts/bootstrap.sh --tests installs it)")
+      "gcore",
+      advice: "the core file tests dump the fixture with gdb's gcore; install Debian's gdb (Scripts/bootstrap.sh --tests installs it)")
     let prefix = "\(directory)/gcore"
     let run = try tool.run(["-o", prefix, String(target.processID)])
     let core = "\(prefix).\(target.processID)"

@@ -140,6 +140,45 @@ final class LiveCaptureTests: XCTestCase {
     try assertRunsOn()
   }
 
+  func testCapture_whileSignalsArrive_losesNone() throws {
+    // Real-time signals queue, so each one sent is handled once: one that reached a thread as it
+    // was being stopped (a signal-delivery stop) must be delivered when it is resumed.
+    let targetID = target.processID
+    let realTimeSignal = __libc_current_sigrtmin()  // SIGRTMIN, a macro over it
+    let queued = Counter()
+    let sender = Thread {
+      // As fast as it can, counting the signals the kernel queued (a full queue refuses one).
+      for _ in 0..<3000 where kill(targetID, realTimeSignal) == 0 {
+        queued.add()
+        sched_yield()
+      }
+      queued.finish()
+    }
+    sender.start()
+    var captures = 0
+    while !queued.isFinished || captures < 5 {
+      let image = try ProcessImage.capture(processID: targetID)
+      XCTAssertEqual(image.threads.count, 4)
+      captures += 1
+    }
+    let sent = queued.value
+    XCTAssertGreaterThan(sent, 0)
+    XCTAssertTrue(eventually { ((try? target.counts().signals) ?? 0) >= sent }, "\((try? target.counts().signals) ?? 0) of \(sent) handled")
+    XCTAssertEqual(try target.counts().signals, sent)
+    try assertRunsOn()
+  }
+
+  func testCapture_ofAProcessStoppedBySIGSTOP_leavesItStopped() throws {
+    kill(target.processID, SIGSTOP)
+    XCTAssertTrue(eventually { target.state.hasPrefix("T") }, target.state)
+    let image = try ProcessImage.capture(processID: target.processID)
+    XCTAssertEqual(image.threads.count, 4)
+    XCTAssertEqual(image.readWord(at: target.globalAddress), ThreadedTarget.globalValue)
+    XCTAssertTrue(eventually { target.state.hasPrefix("T (stopped)") }, "job control's stop is the process's own: \(target.state)")
+    kill(target.processID, SIGCONT)
+    try assertRunsOn()
+  }
+
   func testCapture_ofNoProcess_saysSo() {
     XCTAssertThrowsError(try ProcessImage.capture(processID: Int32.max)) { error in
       XCTAssertEqual((error as? ProcessImageFailure)?.description, "no process \(Int32.max)")
@@ -170,4 +209,16 @@ final class LiveCaptureTests: XCTestCase {
       Int($0.dropFirst(10).trimmingCharacters(in: .whitespaces))
     }
   }
+}
+
+/// A count one thread adds to and another reads, and whether the first is done.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count: UInt64 = 0
+  private var finished = false
+
+  func add() { lock.withLock { count += 1 } }
+  func finish() { lock.withLock { finished = true } }
+  var value: UInt64 { lock.withLock { count } }
+  var isFinished: Bool { lock.withLock { finished } }
 }

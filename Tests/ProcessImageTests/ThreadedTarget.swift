@@ -102,12 +102,18 @@ final class ThreadedTarget {
 
   /// The sum of its counters, which it writes when asked: that it answers shows it runs.
   func count() throws -> UInt64 {
+    try counts().count
+  }
+
+  /// The sum of its counters and how many `SIGRTMIN` signals it handled.
+  func counts() throws -> (count: UInt64, signals: UInt64) {
     fputs("count\n", input)
     fflush(input)
-    guard let line = Self.readLine(output), line.hasPrefix("count "), let count = UInt64(line.dropFirst(6)) else {
+    let fields = (Self.readLine(output) ?? "").split(separator: " ")
+    guard fields.count == 4, fields[0] == "count", let count = UInt64(fields[1]), let signals = UInt64(fields[3]) else {
       throw Failure("process \(processID) did not answer")
     }
-    return count
+    return (count, signals)
   }
 
   /// The `State:` line of `/proc/PID/status`, without its label: `S (sleeping)`, `t (tracing stop)`.

@@ -4,10 +4,12 @@
 //
 //   ready buffer=0x... global=0x... text=0x... counter=0x...
 //
-// then answers each line it reads on standard input with the counters' sum (`count N`), so a
-// test sees that it runs. Arguments: `--heap-megabytes N` also allocates and touches N MiB (the
+// then answers each line it reads on standard input with the counters' sum and how many SIGRTMIN
+// signals it handled (`count N signals M`), so a test sees that it runs and that no signal sent to
+// it while it was captured was lost (real-time signals queue: each one sent is handled once). Arguments: `--heap-megabytes N` also allocates and touches N MiB (the
 // pause benchmark); `--enable-core` raises its core size limit (the kernel core test).
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +24,12 @@ volatile uint64_t knownGlobal = 0x600DF00DCAFEBABEull;
 const char knownText[] = "process-image fixture read-only text";
 static _Atomic uint64_t counters[threadCount];
 static _Atomic int running;
+static _Atomic uint64_t signalsHandled;
+
+static void handleSignal(int signal) {
+  (void)signal;
+  atomic_fetch_add(&signalsHandled, 1);
+}
 
 static void *count(void *argument) {
   _Atomic uint64_t *counter = argument;
@@ -42,6 +50,8 @@ int main(int argc, char **argv) {
       setrlimit(RLIMIT_CORE, &unlimited);
     }
   }
+  struct sigaction action = {.sa_handler = handleSignal, .sa_flags = SA_RESTART};
+  sigaction(SIGRTMIN, &action, NULL);
   unsigned char *buffer = malloc(64);
   for (int index = 0; index < 64; index++) buffer[index] = (unsigned char)(0xA0 ^ index * 7);
   if (heapMegabytes > 0) {
@@ -58,7 +68,7 @@ int main(int argc, char **argv) {
   while (fgets(line, sizeof line, stdin) != NULL) {
     uint64_t sum = 0;
     for (int index = 0; index < threadCount; index++) sum += atomic_load(&counters[index]);
-    printf("count %llu\n", (unsigned long long)sum);
+    printf("count %llu signals %llu\n", (unsigned long long)sum, (unsigned long long)atomic_load(&signalsHandled));
     fflush(stdout);
   }
   return 0;
