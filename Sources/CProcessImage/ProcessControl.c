@@ -253,8 +253,9 @@ void cpi_copy_memory(pid_t processID, void *const *locals, const uintptr_t *remo
   if (memory >= 0) close(memory);
 }
 
-void *cpi_map_anonymous(size_t length) {
-  void *start = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+void *cpi_map_anonymous(size_t length, int prefault) {
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS | (prefault ? MAP_POPULATE : MAP_NORESERVE);
+  void *start = mmap(NULL, length, PROT_READ | PROT_WRITE, flags, -1, 0);
   return start == MAP_FAILED ? NULL : start;
 }
 

@@ -17,9 +17,9 @@ final class OwnedMappings {
   }
 
   /// `count` bytes of new anonymous memory, readable and writable, or `nil` when none could be
-  /// mapped.
-  func anonymous(count: Int) -> UnsafeMutableRawBufferPointer? {
-    guard count > 0, let start = cpi_map_anonymous(count) else { return nil }
+  /// mapped; `prefaulted`, with every page allocated already.
+  func anonymous(count: Int, prefaulted: Bool = false) -> UnsafeMutableRawBufferPointer? {
+    guard count > 0, let start = cpi_map_anonymous(count, prefaulted ? 1 : 0) else { return nil }
     mappings.append(UnsafeRawBufferPointer(start: start, count: count))
     return UnsafeMutableRawBufferPointer(start: start, count: count)
   }
@@ -31,6 +31,18 @@ final class OwnedMappings {
     let mapping = UnsafeRawBufferPointer(start: start, count: count)
     mappings.append(mapping)
     return mapping
+  }
+
+  /// Unmaps the pages of `mapping` (one this made) from its first `count` bytes, rounded up to a
+  /// page, to its end.
+  func shrink(_ mapping: UnsafeMutableRawBufferPointer, to count: Int) {
+    let page = Int(SystemFiles.pageSize)
+    let kept = (count + page - 1) / page * page
+    guard kept < mapping.count, let index = mappings.firstIndex(where: { $0.baseAddress == UnsafeRawPointer(mapping.baseAddress) })
+    else { return }
+    cpi_unmap(mapping.baseAddress! + kept, mapping.count - kept)
+    mappings[index] = UnsafeRawBufferPointer(start: mapping.baseAddress, count: kept)
+    if kept == 0 { mappings.remove(at: index) }
   }
 
   /// The mappings, now the caller's to unmap.

@@ -24,12 +24,21 @@ extension ProcessImage {
   public static func capture(processID: Int32, options: CaptureOptions = .init()) throws(ProcessImageFailure) -> ProcessImage {
     guard processID > 0 else { throw .noSuchProcess(processID) }
     let owned = OwnedMappings()
+    // The copy's memory, allocated before the stop for the writable memory the maps list now
+    // (and an eighth more): allocating and zeroing a page is a good part of copying it.
+    let estimate = ProcessMapping.mappings(inMaps: SystemFiles.text(at: "/proc/\(processID)/maps") ?? "")
+      .filter { $0.isReadable && $0.isWritable && !isSpecialKernelMapping($0) }.reduce(0) { $0 + Int($1.end - $1.start) }
+    if let limit = options.maximumCopiedBytes, estimate > limit {
+      throw ProcessImageFailure(
+        .captureFailed, "process \(processID) has \(estimate) bytes of writable memory, more than the \(limit) the capture may copy")
+    }
+    let reserve = estimate > 0 ? owned.anonymous(count: estimate + estimate / 8 + (1 << 20), prefaulted: true) : nil
     var process = cpi_stopped_process()
     var stopFailure = cpi_stop_failure()
     guard cpi_stop_process(processID, &process, &stopFailure) == 0 else { throw failure(stopping: processID, stopFailure) }
     let stopped: StoppedCopy
     do {
-      stopped = try copyWhileStopped(&process, options: options, owned: owned)
+      stopped = try copyWhileStopped(&process, options: options, reserve: reserve, owned: owned)
     } catch {
       cpi_resume_process(&process)
       throw error
@@ -37,6 +46,7 @@ extension ProcessImage {
     let firstStop = process.firstStopNanoseconds
     let resumed = cpi_resume_process(&process)
     let pause = Duration.nanoseconds(Int64(resumed &- firstStop))
+    if let reserve { owned.shrink(reserve, to: stopped.reserveUsed) }
 
     var diagnostics = stopped.diagnostics
     let readOnly = readReadOnly(stopped.readOnlyMappings, of: processID, owned: owned, diagnostics: &diagnostics)
@@ -60,12 +70,14 @@ extension ProcessImage {
     var writable: [MemorySegment] = []
     var readOnlyMappings: [ProcessMapping] = []
     var diagnostics: [String] = []
+    /// How many bytes of the memory allocated before the stop the copy used.
+    var reserveUsed = 0
   }
 
   /// Reads the registers of every stopped thread and the maps, copies the writable mappings,
   /// then runs the test hook.
   private static func copyWhileStopped(
-    _ process: inout cpi_stopped_process, options: CaptureOptions, owned: OwnedMappings
+    _ process: inout cpi_stopped_process, options: CaptureOptions, reserve: UnsafeMutableRawBufferPointer?, owned: OwnedMappings
   ) throws(ProcessImageFailure) -> StoppedCopy {
     let processID = process.processID
     var copy = StoppedCopy()
@@ -91,8 +103,11 @@ extension ProcessImage {
       throw ProcessImageFailure(
         .captureFailed, "process \(processID) has \(total) bytes of writable memory, more than the \(limit) the capture may copy")
     }
-    copy.writable = copyMappings(writable, of: processID, owned: owned, diagnostics: &copy.diagnostics)
+    let fits = reserve.map { Int(total) <= $0.count } ?? false
+    copy.writable = copyMappings(writable, of: processID, into: fits ? reserve : nil, owned: owned, diagnostics: &copy.diagnostics)
+    copy.reserveUsed = fits ? Int(total) : 0
     options.whileStopped?()
+    if let failure = options.failureWhileStopped?() { throw failure }
     return copy
   }
 
@@ -102,15 +117,17 @@ extension ProcessImage {
     mapping.pathname.hasPrefix("[vvar") || mapping.pathname == "[vsyscall]"
   }
 
-  /// Copies `mappings` of `processID` into one anonymous mapping of this process; a mapping that
-  /// cannot be read whole has no contents and a diagnostic.
+  /// Copies `mappings` of `processID` into `destination` (at least as long as they are) or, when
+  /// `nil`, one new anonymous mapping of this process; a mapping that cannot be read whole has no
+  /// contents and a diagnostic.
   private static func copyMappings(
-    _ mappings: [ProcessMapping], of processID: Int32, owned: OwnedMappings, diagnostics: inout [String]
+    _ mappings: [ProcessMapping], of processID: Int32, into destination: UnsafeMutableRawBufferPointer? = nil, owned: OwnedMappings,
+    diagnostics: inout [String]
   ) -> [MemorySegment] {
     let lengths = mappings.map { Int($0.end - $0.start) }
     let total = lengths.reduce(0, +)
     guard !mappings.isEmpty else { return [] }
-    guard let copy = owned.anonymous(count: total) else {
+    guard let copy = destination ?? owned.anonymous(count: total) else {
       diagnostics.append("could not map \(total) bytes of memory to copy the process's writable memory into")
       return mappings.map { segment(of: $0, contents: nil) }
     }

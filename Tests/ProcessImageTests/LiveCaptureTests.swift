@@ -69,12 +69,27 @@ final class LiveCaptureTests: XCTestCase {
 
   func testCapture_failingWhileStopped_leavesTheTargetRunning() throws {
     var options = CaptureOptions()
+    options.failureWhileStopped = { @Sendable in ProcessImageFailure(.captureFailed, "failed on purpose") }
+    let stopped = Counter()
+    options.whileStopped = { @Sendable in stopped.add() }
+    XCTAssertThrowsError(try ProcessImage.capture(processID: target.processID, options: options)) { error in
+      XCTAssertEqual(error as? ProcessImageFailure, ProcessImageFailure(.captureFailed, "failed on purpose"))
+    }
+    XCTAssertEqual(stopped.value, 1, "it failed while every thread was stopped")
+    try assertRunsOn()
+  }
+
+  func testCapture_ofMoreWritableMemoryThanAllowed_failsWithoutStoppingIt() throws {
+    var options = CaptureOptions()
     options.maximumCopiedBytes = 1
+    let stopped = Counter()
+    options.whileStopped = { @Sendable in stopped.add() }
     XCTAssertThrowsError(try ProcessImage.capture(processID: target.processID, options: options)) { error in
       let failure = error as? ProcessImageFailure
       XCTAssertEqual(failure?.kind, .captureFailed)
       XCTAssertTrue(failure?.description.contains("more than the 1 the capture may copy") ?? false, "\(error)")
     }
+    XCTAssertEqual(stopped.value, 0)
     try assertRunsOn()
   }
 

@@ -62,8 +62,10 @@ uint64_t cpi_monotonic_nanoseconds(void);
 void cpi_copy_memory(pid_t processID, void *const *locals, const uintptr_t *remoteStarts, const size_t *lengths, size_t count,
                      size_t *copied);
 
-/// An anonymous private mapping of `length` bytes, readable and writable, or NULL.
-void *cpi_map_anonymous(size_t length);
+/// An anonymous private mapping of `length` bytes, readable and writable, or NULL; with
+/// `prefault`, its pages are allocated now (`MAP_POPULATE`), so that a copy into it later does
+/// not stop at each page for the kernel to allocate and zero it.
+void *cpi_map_anonymous(size_t length, int prefault);
 
 /// A read-only private mapping of `length` bytes of the file open as `descriptor` from `offset`
 /// (a multiple of the page size), or NULL.
