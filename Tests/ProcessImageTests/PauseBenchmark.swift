@@ -62,7 +62,9 @@ final class PauseBenchmark: XCTestCase {
 
   /// The durations in milliseconds, `min/median/max ms`.
   private static func milliseconds(_ durations: [Duration]) -> String {
-    let sorted = durations.sorted().map { String(format: "%.1f", Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3) }
+    let sorted = durations.sorted().map { duration in
+      String(format: "%.1f", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
+    }
     return "\(sorted.first!)/\(sorted[sorted.count / 2])/\(sorted.last!) ms"
   }
 }
