@@ -60,6 +60,15 @@ final class LiveCaptureTests: XCTestCase {
     XCTAssertFalse(libraryCode.isEmpty)
     XCTAssertTrue(libraryCode.allSatisfy { $0.contents != nil }, "\(image.diagnostics)")
     XCTAssertFalse(image.segments.contains { $0.path == "[vvar]" || $0.path == "[vsyscall]" })
+    // Read-only memory is the process's, not its file's where the two differ (relocated RELRO
+    // data): the bytes are those /proc/PID/mem reads now (read-only memory does not change).
+    let memory = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(target.processID)/mem"))
+    for segment in image.segments where !segment.isWritable {
+      guard let contents = segment.contents else { continue }
+      try memory.seek(toOffset: UInt64(segment.start))
+      let live = try memory.read(upToCount: contents.count) ?? Data()
+      XCTAssertTrue([UInt8](live) == [UInt8](contents), "\(segment.path ?? "anonymous") at \(String(segment.start, radix: 16)) differs")
+    }
 
     let pause = try XCTUnwrap(image.pauseDuration)
     XCTAssertGreaterThan(pause, .zero)
