@@ -58,6 +58,7 @@ struct CoreFileLayout {
   static let elfHeaderSize = 64
   static let programHeaderSize = 56
   static let amd64Machine: UInt16 = 62
+  static let addressSpaceLimit: UInt64 = 1 << 57
   static let auxiliaryEntry: UInt64 = 9
   static let auxiliaryExecutableFileName: UInt64 = 31
 
@@ -99,6 +100,14 @@ struct CoreFileLayout {
             + "file size \(hex(UInt64(bytes.count))))")
       }
       if type == 1 {
+        // An x86-64 address space ends below 2^57; a range past it (or wrapping) is corrupt.
+        let memorySize = reader.u64(header + 40)
+        let virtualEnd = reader.u64(header + 16).addingReportingOverflow(memorySize)
+        guard !virtualEnd.overflow, memorySize <= Self.addressSpaceLimit else {
+          diagnostics.append(
+            "program header \(index): its range \(hex(reader.u64(header + 16))) + \(hex(memorySize)) is not an address range; left out")
+          continue
+        }
         loads.append(
           LoadSegment(
             virtualAddress: reader.u64(header + 16), memorySize: reader.u64(header + 40), fileOffset: offset, fileSize: fileSize,
@@ -187,7 +196,13 @@ struct CoreFileLayout {
       }
       let path = body.string(pathOffset, maximumCount: length)
       pathOffset += length + 1
-      fileMappings.append(FileMapping(start: body.u64(entry), end: body.u64(entry + 8), fileOffset: pageOffset.partialValue, path: path))
+      let (start, end) = (body.u64(entry), body.u64(entry + 8))
+      guard start < end, end <= Self.addressSpaceLimit, pageOffset.partialValue <= Self.addressSpaceLimit else {
+        diagnostics.append(
+          "the mapped files' note (NT_FILE) gives \(path) the range \(hex(start))-\(hex(end)) at \(hex(pageOffset.partialValue)); left out")
+        continue
+      }
+      fileMappings.append(FileMapping(start: start, end: end, fileOffset: pageOffset.partialValue, path: path))
     }
   }
 

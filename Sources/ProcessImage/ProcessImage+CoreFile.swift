@@ -105,7 +105,7 @@ extension ProcessImage {
     if let entry = auxiliary(CoreFileLayout.auxiliaryEntry),
       let mapping = layout.fileMappings.first(where: { $0.start <= entry && entry < $0.end })
     {
-      return mapping.path
+      return withoutDeletedSuffix(mapping.path)
     }
     if let name = auxiliary(CoreFileLayout.auxiliaryExecutableFileName) {
       // Read through an image that owns nothing: the segments' memory stays the caller's.

@@ -1,3 +1,5 @@
+import Foundation
+import LeakTestSupport
 import XCTest
 
 @testable import ProcessImage
@@ -85,6 +87,32 @@ final class SegmentLookupTests: XCTestCase {
       Anonymous:             4 kB
       """
     XCTAssertEqual(ProcessImage.anonymousKilobytes(inSmaps: smaps), [0x7f00_0000_0000: 0, 0x7f00_0000_1000: 4])
+  }
+
+  func testDamagedCores_failOrReadButNeverCrash() throws {
+    let directory = try makeTemporaryDirectory(prefix: "process-image-damaged")
+    let original = Self.core(loads: [(0x1000, 0x1000), (0x4000, 0x1000)], files: [(0x1000, 0x3000, 0, "/bin/true")])
+    var generator = SeededGenerator(seed: 7)
+    var failures = 0
+    for round in 0..<400 {
+      var damaged = original
+      for _ in 0..<(1 + round % 8) {
+        // Mostly in the headers and the note, where a changed byte changes what is read.
+        let index = Int.random(in: 0..<min(damaged.count, 64 + 56 * 3 + 120), using: &generator)
+        damaged[index] = UInt8.random(in: 0...255, using: &generator)
+      }
+      if round % 5 == 0 { damaged = Array(damaged.prefix(Int.random(in: 0..<damaged.count, using: &generator))) }
+      let path = "\(directory)/core-\(round)"
+      XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(damaged)))
+      do {
+        let image = try ProcessImage.read(coreFile: path)
+        for segment in image.segments { _ = image.readWord(at: segment.start) }
+      } catch {
+        failures += 1
+        XCTAssertTrue(error.description.hasPrefix("\(path): "), error.description)
+      }
+    }
+    XCTAssertGreaterThan(failures, 0)
   }
 
   /// The bytes of a minimal x86-64 core: its header, the loads (address, size; their bytes are
