@@ -61,6 +61,12 @@ let package = Package(
     .target(name: "CLeakAgent", dependencies: ["CELFBuildID"]),
     .target(name: "LeakDetectorAgent", dependencies: ["LeakDetector", "HeapGraph", "LeakDetectorRun", "CLeakAgent", "GzipCompression"]),
 
+    // The memory, threads and mappings of another process, read from it while it runs (stopped
+    // for the copy with ptrace) or from its ELF core file: the input of `capture PID` and
+    // `analyze CORE`. CProcessImage holds the system calls (ptrace, waitpid, process_vm_readv).
+    .target(name: "CProcessImage"),
+    .target(name: "ProcessImage", dependencies: ["CProcessImage", "HeapGraph", "CELFBuildID"]),
+
     // XCTest and Swift Testing integrations.
     .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector", "HeapGraph"]),
 
@@ -100,6 +106,7 @@ let package = Package(
       name: "LeakDetectorTestingTests", dependencies: ["LeakDetectorTesting", "HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "HeapGraphTests", dependencies: ["HeapGraph", "LeakTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "LeakDetectorRunTests", dependencies: ["LeakDetectorRun", "HeapGraph", "LeakTestSupport", "CELFBuildID"]),
+    .testTarget(name: "ProcessImageTests", dependencies: ["ProcessImage", "LeakTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "GzipCompressionTests", dependencies: ["GzipCompression", "HeapGraph", "LeakTestSupport"]),
     .testTarget(
       name: "LeakDetectorEndToEndTests", dependencies: ["HeapGraph", "LeakDetectorRun", "LeakTestSupport", "leak-detector"],

@@ -3,8 +3,9 @@
 # package links (libdw for symbolication, libunwind for allocation stacks, zlib for the gzipped
 # heap profiles) when they are missing.
 # With --tests, also what the tests use: headless Chromium (the HTML report is rendered in it),
-# Graphviz (the report's Graphviz layout), Go (`go tool pprof` reads the heap profiles), and
-# jemalloc and mimalloc (programs linked with or started under another allocator are run).
+# Graphviz (the report's Graphviz layout), Go (`go tool pprof` reads the heap profiles), jemalloc
+# and mimalloc (programs linked with or started under another allocator are run and captured), and
+# gdb (its `gcore` dumps the core files the tests read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +15,7 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 packages=(libdw-dev libunwind-dev zlib1g-dev)
-if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz golang-go libjemalloc-dev libmimalloc-dev); fi
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium graphviz golang-go libjemalloc-dev libmimalloc-dev gdb); fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
