@@ -265,3 +265,45 @@ const void *cpi_map_file(int descriptor, size_t length, uint64_t offset) {
 }
 
 void cpi_unmap(const void *start, size_t length) { munmap((void *)start, length); }
+
+size_t cpi_resident_runs(int pagemap, uintptr_t start, uintptr_t end, uintptr_t *runStarts, size_t *runLengths, size_t capacity) {
+  enum { page = 4096, batch = 4096 };
+  const uint64_t present = (uint64_t)1 << 63, swapped = (uint64_t)1 << 62;
+  uint64_t entries[batch];
+  size_t runs = 0;
+  uintptr_t runStart = 0;
+  bool inRun = false;
+  for (uintptr_t address = start; address < end;) {
+    size_t pages = (end - address) / page < batch ? (end - address) / page : batch;
+    ssize_t read = pread(pagemap, entries, pages * sizeof(uint64_t), (off_t)(address / page * sizeof(uint64_t)));
+    if (read <= 0) {  // unknown: the rest counts as resident, copied whole
+      if (!inRun) runStart = address;
+      inRun = true;
+      address = end;
+      break;
+    }
+    size_t got = (size_t)read / sizeof(uint64_t);
+    for (size_t index = 0; index < got; index++, address += page) {
+      bool has = (entries[index] & (present | swapped)) != 0;
+      if (has && !inRun) {
+        runStart = address;
+        inRun = true;
+      } else if (!has && inRun) {
+        if (runs < capacity) {
+          runStarts[runs] = runStart;
+          runLengths[runs] = address - runStart;
+        }
+        runs++;
+        inRun = false;
+      }
+    }
+  }
+  if (inRun) {
+    if (runs < capacity) {
+      runStarts[runs] = runStart;
+      runLengths[runs] = end - runStart;
+    }
+    runs++;
+  }
+  return runs;
+}

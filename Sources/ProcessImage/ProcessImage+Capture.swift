@@ -32,13 +32,18 @@ extension ProcessImage {
       throw ProcessImageFailure(
         .captureFailed, "process \(processID) has \(estimate) bytes of writable memory, more than the \(limit) the capture may copy")
     }
-    let reserve = estimate > 0 ? owned.anonymous(count: estimate + estimate / 8 + (1 << 20), prefaulted: true) : nil
+    // Only the pages that hold data are copied (``residentRuns(of:pagemap:)``): those are faulted
+    // in now, the rest of the reserve stays unbacked.
+    let pagemap = open("/proc/\(processID)/pagemap", O_RDONLY | O_CLOEXEC)
+    defer { if pagemap >= 0 { close(pagemap) } }
+    let reserve = estimate > 0 ? owned.anonymous(count: estimate + estimate / 8 + (1 << 20)) : nil
+    if let reserve { prefault(reserve, forMappingsOf: processID, pagemap: pagemap) }
     var process = cpi_stopped_process()
     var stopFailure = cpi_stop_failure()
     guard cpi_stop_process(processID, &process, &stopFailure) == 0 else { throw failure(stopping: processID, stopFailure) }
     let stopped: StoppedCopy
     do {
-      stopped = try copyWhileStopped(&process, options: options, reserve: reserve, owned: owned)
+      stopped = try copyWhileStopped(&process, options: options, reserve: reserve, pagemap: pagemap, owned: owned)
     } catch {
       cpi_resume_process(&process)
       throw error
@@ -77,7 +82,8 @@ extension ProcessImage {
   /// Reads the registers of every stopped thread and the maps, copies the writable mappings,
   /// then runs the test hook.
   private static func copyWhileStopped(
-    _ process: inout cpi_stopped_process, options: CaptureOptions, reserve: UnsafeMutableRawBufferPointer?, owned: OwnedMappings
+    _ process: inout cpi_stopped_process, options: CaptureOptions, reserve: UnsafeMutableRawBufferPointer?, pagemap: Int32,
+    owned: OwnedMappings
   ) throws(ProcessImageFailure) -> StoppedCopy {
     let processID = process.processID
     var copy = StoppedCopy()
@@ -104,7 +110,8 @@ extension ProcessImage {
         .captureFailed, "process \(processID) has \(total) bytes of writable memory, more than the \(limit) the capture may copy")
     }
     let fits = reserve.map { Int(total) <= $0.count } ?? false
-    copy.writable = copyMappings(writable, of: processID, into: fits ? reserve : nil, owned: owned, diagnostics: &copy.diagnostics)
+    copy.writable = copyMappings(
+      writable, of: processID, into: fits ? reserve : nil, pagemap: pagemap, owned: owned, diagnostics: &copy.diagnostics)
     copy.reserveUsed = fits ? Int(total) : 0
     options.whileStopped?()
     if let failure = options.failureWhileStopped?() { throw failure }
@@ -121,8 +128,8 @@ extension ProcessImage {
   /// `nil`, one new anonymous mapping of this process; a mapping that cannot be read whole has no
   /// contents and a diagnostic.
   private static func copyMappings(
-    _ mappings: [ProcessMapping], of processID: Int32, into destination: UnsafeMutableRawBufferPointer? = nil, owned: OwnedMappings,
-    diagnostics: inout [String]
+    _ mappings: [ProcessMapping], of processID: Int32, into destination: UnsafeMutableRawBufferPointer? = nil, pagemap: Int32 = -1,
+    owned: OwnedMappings, diagnostics: inout [String]
   ) -> [MemorySegment] {
     let lengths = mappings.map { Int($0.end - $0.start) }
     let total = lengths.reduce(0, +)
@@ -131,21 +138,73 @@ extension ProcessImage {
       diagnostics.append("could not map \(total) bytes of memory to copy the process's writable memory into")
       return mappings.map { segment(of: $0, contents: nil) }
     }
+    // Each mapping's place in the copy, and the runs of it that are copied (untouched anonymous
+    // pages are left as the copy's zeros).
+    var bases: [UnsafeMutableRawPointer] = []
     var locals: [UnsafeMutableRawPointer?] = []
+    var starts: [UInt] = []
+    var runLengths: [Int] = []
+    var owners: [Int] = []
     var offset = 0
-    for length in lengths {
-      locals.append(copy.baseAddress! + offset)
-      offset += length
+    for (index, mapping) in mappings.enumerated() {
+      let base = copy.baseAddress! + offset
+      bases.append(base)
+      for run in residentRuns(of: mapping, pagemap: pagemap) {
+        locals.append(base + Int(run.start - UInt(mapping.start)))
+        starts.append(run.start)
+        runLengths.append(run.length)
+        owners.append(index)
+      }
+      offset += lengths[index]
     }
-    let starts = mappings.map { UInt($0.start) }
-    var copied = [Int](repeating: 0, count: mappings.count)
-    cpi_copy_memory(processID, locals, starts, lengths, mappings.count, &copied)
+    var copied = [Int](repeating: 0, count: starts.count)
+    cpi_copy_memory(processID, locals, starts, runLengths, starts.count, &copied)
+    var failed = [Int](repeating: 0, count: mappings.count)
+    for run in starts.indices where copied[run] != runLengths[run] { failed[owners[run]] += runLengths[run] - copied[run] }
     return mappings.indices.map { index in
-      guard copied[index] == lengths[index] else {
-        diagnostics.append("\(describe(mappings[index])): could not be read (\(copied[index]) of \(lengths[index]) bytes copied)")
+      guard failed[index] == 0 else {
+        diagnostics.append("\(describe(mappings[index])): could not be read (\(failed[index]) of \(lengths[index]) bytes missing)")
         return segment(of: mappings[index], contents: nil)
       }
-      return segment(of: mappings[index], contents: UnsafeRawBufferPointer(start: locals[index], count: lengths[index]))
+      return segment(of: mappings[index], contents: UnsafeRawBufferPointer(start: bases[index], count: lengths[index]))
+    }
+  }
+
+  /// The runs of `mapping` to copy: of anonymous memory, only the pages that hold data (the
+  /// `pagemap` says which: a reservation a program never touched reads as zeros and costs no
+  /// copy); of a mapped file, all of it (a page not yet read holds the file's bytes).
+  static func residentRuns(of mapping: ProcessMapping, pagemap: Int32) -> [(start: UInt, length: Int)] {
+    let start = UInt(mapping.start)
+    let end = UInt(mapping.end)
+    guard pagemap >= 0, mapping.inode == 0 else { return [(start, Int(end - start))] }
+    var runStarts = [UInt](repeating: 0, count: 256)
+    var runLengths = [Int](repeating: 0, count: 256)
+    var count = cpi_resident_runs(pagemap, start, end, &runStarts, &runLengths, runStarts.count)
+    if count > runStarts.count {
+      runStarts = [UInt](repeating: 0, count: count)
+      runLengths = [Int](repeating: 0, count: count)
+      count = min(cpi_resident_runs(pagemap, start, end, &runStarts, &runLengths, count), count)
+    }
+    return (0..<count).map { (runStarts[$0], runLengths[$0]) }
+  }
+
+  /// Faults in the pages of `reserve` that the copy of the writable mappings of `processID` as
+  /// they are now will write (the pages that hold data), laid out as ``copyMappings`` lays them.
+  private static func prefault(_ reserve: UnsafeMutableRawBufferPointer, forMappingsOf processID: Int32, pagemap: Int32) {
+    let mappings = ProcessMapping.mappings(inMaps: SystemFiles.text(at: "/proc/\(processID)/maps") ?? "")
+      .filter { $0.isReadable && $0.isWritable && !isSpecialKernelMapping($0) }
+    var offset = 0
+    for mapping in mappings {
+      for run in residentRuns(of: mapping, pagemap: pagemap) {
+        let at = offset + Int(run.start - UInt(mapping.start))
+        guard at + run.length <= reserve.count else { return }
+        var page = at
+        while page < at + run.length {
+          reserve[page] = 0
+          page += 4096
+        }
+      }
+      offset += Int(mapping.end - mapping.start)
     }
   }
 

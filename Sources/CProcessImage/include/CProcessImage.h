@@ -74,6 +74,12 @@ const void *cpi_map_file(int descriptor, size_t length, uint64_t offset);
 /// Unmaps what one of the two above mapped.
 void cpi_unmap(const void *start, size_t length);
 
+/// The runs of pages of [start, end) in a process that hold data (resident or swapped out), from
+/// its `pagemap` (an open descriptor of `/proc/PID/pagemap`): anonymous memory never touched
+/// reads as zeros and need not be copied. Writes up to `capacity` runs; returns how many there
+/// are. A range whose entries cannot be read counts as one run.
+size_t cpi_resident_runs(int pagemap, uintptr_t start, uintptr_t end, uintptr_t *runStarts, size_t *runLengths, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif
