@@ -70,11 +70,12 @@ let package = Package(
     // XCTest and Swift Testing integrations.
     .target(name: "LeakDetectorTesting", dependencies: ["LeakDetector", "HeapGraph"]),
 
-    // The CLI: parsing, file I/O and exit codes only.
+    // The CLI: parsing, file I/O and exit codes; `capture` reads another process's memory
+    // (ProcessImage) and finds its objects with the capture engine (LeakDetector).
     .executableTarget(
       name: "leak-detector",
       dependencies: [
-        "HeapGraph", "LeakDetectorRun", "GzipCompression", "CELFBuildID",
+        "HeapGraph", "LeakDetectorRun", "GzipCompression", "CELFBuildID", "LeakDetector", "ProcessImage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

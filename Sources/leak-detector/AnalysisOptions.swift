@@ -37,8 +37,11 @@ struct AnalysisOptions: ParsableArguments {
 
   /// Reads, parses and analyses the snapshot at `path` (`-`: standard input) as a heap of the
   /// package whose code is `ownCode`, for reports written with `output`, reporting progress.
-  func analyze(_ path: String, ownCode: OwnCode, progress: ProgressPrinter, for output: OutputOptions) throws -> HeapAnalysis {
-    let graph = try loadGraph(path, progress: progress, for: output)
+  /// A core file's binaries are looked for in `binaryDirectories` first.
+  func analyze(
+    _ path: String, ownCode: OwnCode, progress: ProgressPrinter, for output: OutputOptions, binaryDirectories: [String] = []
+  ) throws -> HeapAnalysis {
+    let graph = try loadGraph(path, progress: progress, for: output, binaryDirectories: binaryDirectories)
     var options = heapAnalysisOptions
     options.ownCode = ownCode
     return HeapAnalysis(graph: graph, options: options, progress: { progress.report($0) })

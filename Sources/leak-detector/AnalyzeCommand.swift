@@ -42,6 +42,7 @@ struct AnalyzeCommand: ParsableCommand {
   var snapshot: String
 
   @OptionGroup var analysis: AnalysisOptions
+  @OptionGroup var cores: CoreFileOptions
 
   @Option(
     help:
@@ -60,7 +61,8 @@ struct AnalyzeCommand: ParsableCommand {
   func run() throws {
     try output.checkNotAnInput([snapshot])
     let progress = ProgressPrinter()
-    let result = try analysis.analyze(snapshot, ownCode: sourceRoot.ownCode, progress: progress, for: output)
+    let result = try analysis.analyze(
+      snapshot, ownCode: sourceRoot.ownCode, progress: progress, for: output, binaryDirectories: cores.binaryDirectories)
     progress.report("rendering the report")
     // sarif and junit report every finding as new, as a gate without a baseline would.
     let asGate = GateOutcome(findings: result.findings, baseline: Baseline())

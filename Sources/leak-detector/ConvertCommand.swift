@@ -38,8 +38,10 @@ struct ConvertCommand: ParsableCommand {
       "What to write: json or binary (default: the encoding the input is not in), or pprof (a heap profile).", valueName: "format"))
   var to: ConvertFormat?
 
+  @OptionGroup var cores: CoreFileOptions
+
   func run() throws {
-    let (heap, encoding) = try loadSnapshotFile(snapshot)
+    let (heap, encoding) = try loadSnapshotFile(snapshot, binaryDirectories: cores.binaryDirectories)
     if to == .pprof {
       try writeFile(Gzip.compress(HeapProfile(snapshot: heap).pprofProfile.serializedBytes()), to: output)
     } else {

@@ -30,6 +30,7 @@ struct DiffCommand: ParsableCommand {
   var new: String
 
   @OptionGroup var analysis: AnalysisOptions
+  @OptionGroup var cores: CoreFileOptions
 
   @Option(help: "The report format.")
   var format: Format = .text
@@ -49,8 +50,10 @@ struct DiffCommand: ParsableCommand {
   func run() throws {
     try output.checkNotAnInput([old, new])
     let progress = ProgressPrinter()
-    let before = try analysis.analyze(old, ownCode: sourceRoot.ownCode, progress: progress, for: output)
-    let after = try analysis.analyze(new, ownCode: sourceRoot.ownCode, progress: progress, for: output)
+    let before = try analysis.analyze(
+      old, ownCode: sourceRoot.ownCode, progress: progress, for: output, binaryDirectories: cores.binaryDirectories)
+    let after = try analysis.analyze(
+      new, ownCode: sourceRoot.ownCode, progress: progress, for: output, binaryDirectories: cores.binaryDirectories)
     progress.report("comparing")
     let diff = HeapDiff(old: before, new: after)
     let rendered =

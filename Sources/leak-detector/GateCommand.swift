@@ -37,6 +37,7 @@ struct GateCommand: ParsableCommand {
   var baseline: String
 
   @OptionGroup var analysis: AnalysisOptions
+  @OptionGroup var cores: CoreFileOptions
 
   @OptionGroup var gating: GateOptions
 
@@ -58,7 +59,9 @@ struct GateCommand: ParsableCommand {
     let progress = ProgressPrinter()
     var found: [HeapFinding] = []
     for snapshot in snapshots {
-      found += try analysis.analyze(snapshot, ownCode: gating.sourceRoot.ownCode, progress: progress, for: gating.output).findings
+      found += try analysis.analyze(
+        snapshot, ownCode: gating.sourceRoot.ownCode, progress: progress, for: gating.output, binaryDirectories: cores.binaryDirectories
+      ).findings
     }
     let all = HeapFinding.merged(found)
     progress.finish()

@@ -40,6 +40,7 @@ struct GrowthCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   @OptionGroup var sourceRoot: SourceRootOption
+  @OptionGroup var cores: CoreFileOptions
 
   func validate() throws {
     guard snapshots.count >= 3 else {
@@ -63,7 +64,7 @@ struct GrowthCommand: ParsableCommand {
     // One snapshot at a time: only its tally is kept.
     var tallies: [HeapTally] = []
     for path in snapshots {
-      let graph = try loadGraph(path, progress: progress, for: output)
+      let graph = try loadGraph(path, progress: progress, for: output, binaryDirectories: cores.binaryDirectories)
       tallies.append(HeapTally(analysis: HeapAnalysis(graph: graph, options: options, progress: { progress.report($0) })))
     }
     progress.report("comparing")

@@ -28,7 +28,8 @@ struct LeakDetectorCommand: ParsableCommand {
       """,
     version: "leak-detector \(version)",  // main() prints the whole `versionText` (it reads files)
     subcommands: [
-      AnalyzeCommand.self, DiffCommand.self, GrowthCommand.self, GateCommand.self, RunCommand.self, StripCommand.self, ConvertCommand.self,
+      AnalyzeCommand.self, DiffCommand.self, GrowthCommand.self, GateCommand.self, RunCommand.self, CaptureCommand.self, StripCommand.self,
+      ConvertCommand.self,
     ]
   )
 

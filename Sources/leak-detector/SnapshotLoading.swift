@@ -1,24 +1,30 @@
 import HeapGraph
+import ProcessImage
 
 /// Reads and parses a snapshot into a graph of what reports written with `output` may show,
 /// turning every problem into an input failure that names the file (or standard input, for `-`).
-func loadGraph(_ path: String, progress: ProgressPrinter, for output: OutputOptions) throws -> ObjectGraph {
-  let heap = output.shareable(try loadSnapshot(path, progress: progress))
+func loadGraph(_ path: String, progress: ProgressPrinter, for output: OutputOptions, binaryDirectories: [String] = []) throws
+  -> ObjectGraph
+{
+  let heap = output.shareable(try loadSnapshot(path, progress: progress, binaryDirectories: binaryDirectories))
   progress.report("building the graph of \(heap.objectCount) objects and \(heap.referenceCount) references")
   return ObjectGraph(heap)
 }
 
 /// Reads and parses a snapshot, from a file or, for `-`, standard input, turning every problem
 /// into an input failure that names it.
-func loadSnapshot(_ path: String, progress: ProgressPrinter? = nil) throws -> HeapSnapshot {
-  try loadSnapshotFile(path, progress: progress).snapshot
+func loadSnapshot(_ path: String, progress: ProgressPrinter? = nil, binaryDirectories: [String] = []) throws -> HeapSnapshot {
+  try loadSnapshotFile(path, progress: progress, binaryDirectories: binaryDirectories).snapshot
 }
 
 /// Reads and parses a snapshot in either encoding (told by its first bytes), and says which.
-func loadSnapshotFile(_ path: String, progress: ProgressPrinter? = nil) throws -> (
-  snapshot: HeapSnapshot, encoding: HeapSnapshot.FileEncoding
-) {
-  let name = inputName(path)
+func loadSnapshotFile(_ path: String, progress: ProgressPrinter? = nil, binaryDirectories: [String] = [], shownAs shownName: String? = nil)
+  throws -> (snapshot: HeapSnapshot, encoding: HeapSnapshot.FileEncoding)
+{
+  let name = shownName ?? inputName(path)
+  if path != standardInputArgument, ProcessImage.isCoreFile(path) {
+    return (try snapshotOfCoreFile(path, binaryDirectories: binaryDirectories, progress: progress), .binary)
+  }
   // A file is decoded as it is read, so that its bytes and its columns are never in memory side
   // by side. A JSON file that cannot be read so (its references before its objects, or any
   // problem) is read again whole, as standard input is, so that an error names its place.

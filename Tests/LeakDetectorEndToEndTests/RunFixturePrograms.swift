@@ -17,9 +17,9 @@ enum RunFixturePrograms {
   static let sources = LeakTestSupport.directory(of: #filePath) + "/Fixtures/Run"
 
   #if DEBUG
-    private static let optimization = ["-Onone"]
+    static let optimization = ["-Onone"]
   #else
-    private static let optimization = ["-O"]
+    static let optimization = ["-O"]
   #endif
 
   /// Compiles `names` into a new directory `<prefix>-<pid>` and returns its path.
