@@ -119,11 +119,14 @@ void cleak_memory_image_set_reflection_sections(const cleak_reflection_sections 
   imageSectionCount = count;
 }
 
-/// The section of a memory image at `range`, in the copy, with the offset that makes its local
-/// addresses remote ones (`remote`); an empty section when the copy does not hold it whole.
-static section_pair_t imageSection(cleak_memory_range range, uint64_t *local, uint64_t *remote) {
+/// The section at `range` as RemoteMirror takes it: its bytes where this process reads them (the
+/// address itself, or its place in the memory image's copy), with the offset that makes those
+/// local addresses remote ones; an empty section when the bytes are not there whole.
+static section_pair_t readableSection(cleak_memory_range range, uint64_t *local, uint64_t *remote) {
   section_pair_t pair = {{NULL, NULL}, 0};
-  const unsigned char *bytes = range.end > range.start ? cleak_memory_image_bytes(range.start, range.end - range.start) : NULL;
+  if (range.end <= range.start) return pair;
+  const unsigned char *bytes = cleak_memory_image_active ? cleak_memory_image_bytes(range.start, range.end - range.start)
+                                                         : (const unsigned char *)range.start;
   if (bytes == NULL) return pair;
   pair.section.begin = (void *)bytes;
   pair.section.end = (void *)(bytes + (range.end - range.start));
@@ -132,18 +135,17 @@ static section_pair_t imageSection(cleak_memory_range range, uint64_t *local, ui
   return pair;
 }
 
-/// Adds the reflection sections of the memory image's images, each section on its own: its
-/// bytes lie somewhere in the copy, and RemoteMirror takes an image's remote addresses to be its
-/// local ones plus one offset, which holds within one segment only.
-static void addImageSections(SwiftReflectionContextRef context) {
-  for (size_t index = 0; index < imageSectionCount; index++) {
-    const cleak_reflection_sections *image = &imageSections[index];
+void cleak_reflection_add_sections(SwiftReflectionContextRef context, const cleak_reflection_sections *sections, size_t count) {
+  // Each section on its own: RemoteMirror takes an info's remote addresses to be its local ones
+  // plus one offset, which holds within one segment of a memory image only.
+  for (size_t index = 0; index < count; index++) {
+    const cleak_reflection_sections *image = &sections[index];
     const cleak_memory_range ranges[6] = {image->fieldmd, image->assocty, image->builtin,
                                           image->capture, image->typeref, image->reflstr};
     for (int which = 0; which < 6; which++) {
       reflection_info_t info;
       memset(&info, 0, sizeof info);
-      section_pair_t pair = imageSection(ranges[which], &info.localStartAddress, &info.remoteStartAddress);
+      section_pair_t pair = readableSection(ranges[which], &info.localStartAddress, &info.remoteStartAddress);
       if (pair.section.begin == NULL) continue;
       switch (which) {
       case 0: info.field = pair; break;
@@ -197,7 +199,7 @@ SwiftReflectionContextRef cleak_reflection_context_create(void) {
   // those indexes (a capture's child still built them, in the same time), so each child builds
   // the ones its lookups need.
   if (cleak_memory_image_active) {
-    addImageSections(context);
+    cleak_reflection_add_sections(context, imageSections, imageSectionCount);
   } else {
     swift_enumerateAllMetadataSections(addImage, context);
     // A program with the runtime linked in registers its sections with its own copy only.

@@ -38,7 +38,8 @@ struct CaptureCommand: ParsableCommand {
   @Option(help: "Where to write the snapshot (atomically).")
   var output: String
 
-  @Option(help: ArgumentHelp("The encoding to write: json or binary (default: json for a .json output, else binary).", valueName: "encoding"))
+  @Option(
+    help: ArgumentHelp("The encoding to write: json or binary (default: json for a .json output, else binary).", valueName: "encoding"))
   var to: HeapSnapshot.FileEncoding?
 
   @Flag(help: "Read the process's memory even when it runs under leak-detector run (whose agent would take the snapshot, with stacks).")
@@ -51,14 +52,16 @@ struct CaptureCommand: ParsableCommand {
     if let processID = Int32(target), !readMemory {
       var withoutSignal = false
       if let agent = RunningAgent.of(processID: processID, withoutSignal: &withoutSignal) {
-        standardError.write("leak-detector: process \(processID) runs under leak-detector run: its agent takes the snapshot, with allocation stacks\n")
+        standardError.write(
+          "leak-detector: process \(processID) runs under leak-detector run: its agent takes the snapshot, with allocation stacks\n")
         let path = try agent.takeSnapshot()
         try writeFile(try loadSnapshot(path).fileBytes(encoding), to: output)
         return
       }
       if withoutSignal {
         standardError.write(
-          "leak-detector: note: process \(processID) runs under leak-detector run without --snapshot-signal: its agent cannot be asked for a snapshot with allocation stacks; reading its memory instead\n")
+          "leak-detector: note: process \(processID) runs under leak-detector run without --snapshot-signal: its agent cannot be asked for a snapshot with allocation stacks; reading its memory instead\n"
+        )
       }
     }
     let image = try cores.memoryImage(of: target)

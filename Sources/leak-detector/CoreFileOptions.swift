@@ -72,7 +72,9 @@ extension MemoryImage {
     guard path.hasPrefix("/") else { return nil }
     let name = path.split(separator: "/").last.map(String.init) ?? path
     for directory in directories where access("\(directory)/\(name)", R_OK) == 0 { return "\(directory)/\(name)" }
-    if case .process(let processID) = origin, access("/proc/\(processID)/root\(path)", R_OK) == 0 { return "/proc/\(processID)/root\(path)" }
+    if case .process(let processID) = origin, access("/proc/\(processID)/root\(path)", R_OK) == 0 {
+      return "/proc/\(processID)/root\(path)"
+    }
     return access(path, R_OK) == 0 ? path : nil
   }
 }

@@ -25,7 +25,8 @@ final class CaptureCommandTests: XCTestCase {
     Variant(name: "mimalloc", flags: [], environment: ["LD_PRELOAD": mimalloc]),
   ]
 
-  nonisolated(unsafe) private static var built: Result<String, any Error> = .failure(RunFixturePrograms.BuildFailure(description: "not built"))
+  nonisolated(unsafe) private static var built: Result<String, any Error> = .failure(
+    RunFixturePrograms.BuildFailure(description: "not built"))
 
   override class func setUp() {
     super.setUp()
@@ -38,7 +39,8 @@ final class CaptureCommandTests: XCTestCase {
           RunFixturePrograms.optimization + ["-g"] + variant.flags
             + [RunFixturePrograms.sources + "/Production.swift", "-o", directory + "/Production-" + variant.name])
         guard compile.status == 0 else {
-          throw RunFixturePrograms.BuildFailure(description: "Production.swift (\(variant.name)) did not compile:\n\(compile.standardError)")
+          throw RunFixturePrograms.BuildFailure(
+            description: "Production.swift (\(variant.name)) did not compile:\n\(compile.standardError)")
         }
       }
       return directory
@@ -147,6 +149,21 @@ final class CaptureCommandTests: XCTestCase {
     XCTAssertTrue(analysis.standardOutput.contains("Production.swift:"), "no allocation line: \(analysis.standardOutput)")
   }
 
+  func testCapture_withoutPermissionToTrace_exitsWithOneSayingWhatToGrant() throws {
+    guard getuid() == 0 else { throw XCTSkip("needs root, to run the tool as another user than the process's") }
+    let setpriv = try BuiltProgram.tool("setpriv")
+    let process = try RunningFixture(variant: Self.variants[0], in: try Self.built.get())
+    defer { process.end() }
+    let capture = try setpriv.run([
+      "--reuid", "65534", "--regid", "65534", "--clear-groups", try BuiltProgram("leak-detector").path, "capture", "\(process.processID)",
+      "--output", FileManager.default.temporaryDirectory.path + "/never-written.heapsnapshot",
+    ])
+    XCTAssertEqual(capture.status, 1, capture.standardError)
+    XCTAssertTrue(capture.standardError.contains("permission denied"), capture.standardError)
+    XCTAssertTrue(capture.standardError.contains("CAP_SYS_PTRACE"), capture.standardError)
+    XCTAssertTrue(process.stopsAndExitsCleanly())
+  }
+
   // MARK: - Helpers
 
   private func leakDetector(_ arguments: [String]) throws -> BuiltProgram.Run {
@@ -171,7 +188,8 @@ final class CaptureCommandTests: XCTestCase {
     let analysis = try leakDetector(["analyze", path])
     XCTAssertEqual(analysis.status, 2, "\(variant): \(analysis.standardError)", file: file, line: line)
     let report = analysis.standardOutput
-    XCTAssertTrue(report.contains("Leaks: 250 objects unreachable from every root, in 2 groups"), "\(variant): \(report)", file: file, line: line)
+    XCTAssertTrue(
+      report.contains("Leaks: 250 objects unreachable from every root, in 2 groups"), "\(variant): \(report)", file: file, line: line)
     XCTAssertTrue(report.contains("100 × Owner.pets[0] → Pet.owner → Owner"), "\(variant): \(report)", file: file, line: line)
     XCTAssertTrue(report.contains("50 × Ticker.onTick → closure #1 in Ticker.start()"), "\(variant): \(report)", file: file, line: line)
   }

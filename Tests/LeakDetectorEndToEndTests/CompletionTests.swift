@@ -30,7 +30,7 @@ final class CompletionTests: XCTestCase {
     XCTAssertEqual(try bashCompletions(["leak-detector", "an"], script: script), ["analyze"])
     XCTAssertEqual(
       Set(try bashCompletions(["leak-detector", ""], script: script)),
-      ["analyze", "convert", "diff", "gate", "growth", "run", "strip", "help", "--help", "-h", "--version"])
+      ["analyze", "capture", "convert", "diff", "gate", "growth", "run", "strip", "help", "--help", "-h", "--version"])
     XCTAssertEqual(try bashCompletions(["leak-detector", "analyze", "x.json", "--format", "h"], script: script), ["html"])
     XCTAssertEqual(try bashCompletions(["leak-detector", "convert", "x.json", "--to", ""], script: script), ["json", "binary", "pprof"])
     XCTAssertEqual(

@@ -607,6 +607,10 @@ typedef struct swift_childinfo {
 /// Not thread-safe: callers serialize.
 SwiftReflectionContextRef cleak_reflection_context_create(void);
 
+/// Adds the reflection sections of `count` images to `context` (each section on its own, read
+/// where this process reads it: in place, or in the installed memory image's copy).
+void cleak_reflection_add_sections(SwiftReflectionContextRef context, const cleak_reflection_sections *sections, size_t count);
+
 /// Adds the reflection sections of the main executable to `context` when it runs on a runtime
 /// of its own that ``cleak_executable_runtime_hook`` hooked (its images registered with that
 /// runtime, which the shared one's enumeration does not list). Returns whether it added them.
