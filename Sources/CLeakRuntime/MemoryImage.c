@@ -63,6 +63,11 @@ const unsigned char *cleak_memory_image_bytes(uintptr_t address, size_t length) 
   return segments[index].bytes + (address - segments[index].start);
 }
 
+bool cleak_memory_image_is_sparse(uintptr_t address) {
+  size_t index = segmentHolding(address);
+  return index < segmentCount && segments[index].isSparseCopy;
+}
+
 bool cleak_memory_image_is_readable(uintptr_t address, size_t length) {
   return cleak_memory_image_bytes(address, length) != NULL;
 }

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 // Finding the live Swift objects of a memory image that no tracker recorded: every 16-byte
 // aligned address of the scanned ranges whose first word is the metadata of a heap object and
@@ -22,6 +23,7 @@ typedef struct {
 } verdict_t;
 
 enum {
+  page = 4096,
   verdictSlots = 1 << 16,
   /// The verdict of a class whose objects are skipped whole but not reported: the standard
   /// library's storage, and the tool's own agent's.
@@ -177,10 +179,29 @@ static void append(discovery_t *discovery, cleak_found_object object) {
   discovery->found[discovery->count++] = object;
 }
 
+/// Which pages of [start, end) of a sparse copy this process ever touched (one byte per page,
+/// bit 0), or NULL when the range is no sparse copy or `mincore` cannot say: every page counts.
+static unsigned char *touchedPages(uintptr_t start, uintptr_t end) {
+  if (!cleak_memory_image_is_sparse(start)) return NULL;
+  const unsigned char *bytes = cleak_memory_image_bytes(start, end - start);
+  if (bytes == NULL || ((uintptr_t)bytes & (page - 1)) != 0) return NULL;
+  unsigned char *pages = malloc((end - start + page - 1) / page);
+  if (pages != NULL && mincore((void *)bytes, end - start, pages) != 0) {
+    free(pages);
+    return NULL;
+  }
+  return pages;
+}
+
 static void scanRange(discovery_t *discovery, uintptr_t start, uintptr_t end) {
+  unsigned char *touched = (start & (page - 1)) == 0 ? touchedPages(start, end) : NULL;
   start = (start + 15) & ~(uintptr_t)15;
   uintptr_t address = start;
   while (address + 2 * sizeof(uintptr_t) <= end) {
+    if (touched != NULL && (touched[(address - start) / page] & 1) == 0) {  // zeros: no object
+      address = (address & ~(uintptr_t)(page - 1)) + page;
+      continue;
+    }
     const unsigned char *bytes = cleak_memory_image_bytes(address, 2 * sizeof(uintptr_t));
     if (bytes == NULL) {
       address += 16;
@@ -206,6 +227,7 @@ static void scanRange(discovery_t *discovery, uintptr_t start, uintptr_t end) {
     uintptr_t extent = (live || deinited) && verdict.size > 16 ? ((uintptr_t)verdict.size + 15) & ~(uintptr_t)15 : 16;
     address += extent;
   }
+  free(touched);
 }
 
 cleak_found_object *cleak_memory_image_find_objects(const cleak_memory_range *ranges, size_t rangeCount, bool glibcBlocks,

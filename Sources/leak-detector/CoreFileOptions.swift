@@ -49,7 +49,7 @@ extension MemoryImage {
         start: segment.start, end: segment.end, bytes: segment.contents?.baseAddress, isWritable: segment.isWritable,
         isExecutable: segment.isExecutable, path: segment.path,
         localFile: segment.path.flatMap { Self.localFile(for: $0, in: binaryDirectories, origin: image.origin) },
-        fileOffset: segment.fileOffset)
+        fileOffset: segment.fileOffset, isSparseCopy: image.origin == .process(image.processID) && segment.isWritable)
     }
     let threads = image.threads.map { thread in
       MemoryImage.Thread(

@@ -57,6 +57,10 @@ typedef struct {
   uintptr_t start;
   uintptr_t end;
   const unsigned char *bytes;
+  /// Whether `bytes` are anonymous memory of this process into which only the pages that held
+  /// data were copied: a page of it this process never touched reads as zeros, and a scan may
+  /// skip it (`mincore` says which).
+  bool isSparseCopy;
 } cleak_image_segment;
 
 /// Whether the reads of this library go to a memory image (`cleak_read_from_memory_image`)
@@ -76,6 +80,8 @@ void cleak_read_from_memory_image(const cleak_image_segment *segments, size_t co
 /// Where the `length` bytes at `address` of the memory image lie in this process, or NULL when
 /// they are not all in one segment.
 const unsigned char *cleak_memory_image_bytes(uintptr_t address, size_t length);
+/// Whether the segment of the memory image that holds `address` is a sparse copy.
+bool cleak_memory_image_is_sparse(uintptr_t address);
 /// Whether the memory image has the `length` bytes at `address` in one segment.
 bool cleak_memory_image_is_readable(uintptr_t address, size_t length);
 /// The word at `address` of the memory image, 0 when it has none there.

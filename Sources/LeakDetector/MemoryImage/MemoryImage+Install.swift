@@ -15,7 +15,10 @@ extension MemoryImage {
   /// names, symbols) are filled from what it reads first. The image's bytes must outlive the process's reads.
   package func install() {
     var ranges = segments.compactMap { segment in
-      segment.bytes.map { cleak_image_segment(start: segment.start, end: segment.end, bytes: $0.assumingMemoryBound(to: UInt8.self)) }
+      segment.bytes.map {
+        cleak_image_segment(
+          start: segment.start, end: segment.end, bytes: $0.assumingMemoryBound(to: UInt8.self), isSparseCopy: segment.isSparseCopy)
+      }
     }
     cleak_read_from_memory_image(&ranges, ranges.count)
     let images = loadedImages

@@ -28,10 +28,13 @@ package struct MemoryImage: @unchecked Sendable {
     /// when it cannot.
     package var localFile: String?
     package var fileOffset: UInt64
+    /// Whether `bytes` are this process's anonymous memory into which only the pages that held
+    /// data were copied (a running process's writable memory): a page never touched here is zeros.
+    package var isSparseCopy: Bool
 
     package init(
       start: UInt, end: UInt, bytes: UnsafeRawPointer?, isWritable: Bool, isExecutable: Bool, path: String?, localFile: String?,
-      fileOffset: UInt64
+      fileOffset: UInt64, isSparseCopy: Bool = false
     ) {
       self.start = start
       self.end = end
@@ -41,6 +44,7 @@ package struct MemoryImage: @unchecked Sendable {
       self.path = path
       self.localFile = localFile
       self.fileOffset = fileOffset
+      self.isSparseCopy = isSparseCopy
     }
 
     /// Whether it maps a file (not anonymous memory or a pseudo-path).
