@@ -99,7 +99,8 @@ extension HeapSnapshot {
     /// The command line of the process that was captured (the executable's path, then its
     /// arguments), when the producer recorded it.
     public var arguments: [String]?
-    /// How long the capture took, in milliseconds, when the producer measured it.
+    /// How long the capture took, in milliseconds, when the producer measured it: for
+    /// `leak-detector capture PID`, how long the process was stopped.
     public var captureMilliseconds: Int?
     /// What the capture could not see or had to retry (types without reflection metadata, a
     /// capture attempt that crashed), each with its kind and fields when the snapshot records
