@@ -3,7 +3,8 @@
 # small size (LEAK_BENCH_SIZE=small: a second or so each), checked against the thresholds
 # committed in Thresholds/. Exits non-zero when a benchmark fails or a checked metric (a malloc
 # count or a same-run ratio) is worse than its threshold by more than the benchmark's
-# tolerance. A metric better than its threshold by more than that only prints a note: update the
+# tolerance, in two runs in a row (one worse run is noise). A metric better than its threshold
+# by more than that only prints a note: update the
 # thresholds to keep the gain.
 #
 #   Benchmarks/Micro/run-ci.sh                      # build, run and check
@@ -35,6 +36,14 @@ PYTHON
     trap 'rm -f "$log"' EXIT
     status=0
     swift package benchmark thresholds check --path "$thresholds" --no-progress 2>&1 | tee "$log" || status=$?
+    # A ratio worse than its threshold in one run and not in the next is the machine's noise (one
+    # run after the sanitizer suites measured decode-binary at 24× a copy, the next three at 8×):
+    # a regression is one that holds in a second run.
+    if ((status != 0)) && grep -q "is WORSE than the defined thresholds" "$log"; then
+      echo "run-ci: worse than a threshold; measuring again to tell a regression from noise" >&2
+      status=0
+      swift package benchmark thresholds check --path "$thresholds" --no-progress 2>&1 | tee "$log" || status=$?
+    fi
     if ((status != 0)); then
       # The harness fails the check for metrics better than their thresholds too; only a
       # regression, a failed benchmark or a build error fails CI.
