@@ -140,7 +140,7 @@ void cleak_capture_child_begin(int keepDescriptor) {
 
 int cleak_enum_tag(uintptr_t value, uintptr_t metadata) {
   // A memory image's witnesses are code of another process: RemoteMirror projects its cases.
-  if (cleak_memory_image_active) return -1;
+  if (__builtin_expect(cleak_memory_image_active, 0)) return -1;
   // The value witness table's flags say whether the enum witnesses (getEnumTag, ...) follow
   // the common ones.
   const cleak_value_witness_table *witnesses = cleak_value_witnesses(metadata);

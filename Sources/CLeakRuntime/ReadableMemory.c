@@ -141,7 +141,7 @@ void cleak_refresh_readable_regions(void) {
 
 bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
   if (address < cleak_lowest_mapped_address) return false;
-  if (cleak_memory_image_active) return cleak_memory_image_is_readable(address, length);
+  if (__builtin_expect(cleak_memory_image_active, 0)) return cleak_memory_image_is_readable(address, length);
   if (staleAfterFork) cleak_refresh_readable_regions();
   if (isRemembered(address, length)) return true;
   pthread_rwlock_rdlock(&lock);
@@ -151,24 +151,24 @@ bool cleak_is_readable_without_refresh(uintptr_t address, size_t length) {
 }
 
 void cleak_hold_readable_regions(void) {
-  if (cleak_memory_image_active) return;
+  if (__builtin_expect(cleak_memory_image_active, 0)) return;
   if (staleAfterFork) cleak_refresh_readable_regions();
   pthread_rwlock_rdlock(&lock);
 }
 
 void cleak_release_readable_regions(void) {
-  if (cleak_memory_image_active) return;
+  if (__builtin_expect(cleak_memory_image_active, 0)) return;
   pthread_rwlock_unlock(&lock);
 }
 
 bool cleak_is_readable_while_held(uintptr_t address, size_t length) {
-  if (cleak_memory_image_active) return address >= cleak_lowest_mapped_address && cleak_memory_image_is_readable(address, length);
+  if (__builtin_expect(cleak_memory_image_active, 0)) return address >= cleak_lowest_mapped_address && cleak_memory_image_is_readable(address, length);
   return address >= cleak_lowest_mapped_address && (isRemembered(address, length) || (regions != NULL && contains(address, length)));
 }
 
 bool cleak_is_readable(uintptr_t address, size_t length) {
   if (address < cleak_lowest_mapped_address) return false;
-  if (cleak_memory_image_active) return cleak_memory_image_is_readable(address, length);
+  if (__builtin_expect(cleak_memory_image_active, 0)) return cleak_memory_image_is_readable(address, length);
   if (cleak_is_readable_without_refresh(address, length)) return true;
   pthread_rwlock_wrlock(&lock);
   struct timespec now;
@@ -253,7 +253,7 @@ static void runCopy(void *context) {
 }
 
 ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length) {
-  if (cleak_memory_image_active) return cleak_memory_image_read(destination, address, length);
+  if (__builtin_expect(cleak_memory_image_active, 0)) return cleak_memory_image_read(destination, address, length);
   if (cleak_is_readable(address, length)) {
     if (!readsGuarded) {  // the program's own process: a direct copy, inlined (reads are hot)
       copyLiveMemory(destination, address, length);
@@ -270,7 +270,7 @@ ptrdiff_t cleak_read_memory(void *destination, uintptr_t address, size_t length)
 }
 
 void cleak_read_words_checked(const uintptr_t *addresses, uintptr_t *words, size_t count) {
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     for (size_t index = 0; index < count; index++) words[index] = cleak_memory_image_word(addresses[index]);
     return;
   }

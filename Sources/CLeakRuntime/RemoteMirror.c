@@ -45,7 +45,7 @@ static const void *readBytes(void *readerContext, swift_addr_t address, uint64_t
   (void)readerContext;
   *outFreeContext = NULL;
   // A memory image's bytes are handed out in place when one segment holds them all.
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     const unsigned char *bytes = cleak_memory_image_bytes((uintptr_t)address, (size_t)size);
     if (bytes != NULL) return bytes;
   }
@@ -166,7 +166,7 @@ static swift_addr_t symbolAddress(void *readerContext, const char *name, uint64_
   if (nameLength >= sizeof buffer) return 0;
   memcpy(buffer, name, nameLength);
   buffer[nameLength] = 0;
-  if (cleak_memory_image_active) return imageSymbolLookup != NULL ? imageSymbolLookup(buffer) : 0;
+  if (__builtin_expect(cleak_memory_image_active, 0)) return imageSymbolLookup != NULL ? imageSymbolLookup(buffer) : 0;
   return (swift_addr_t)(uintptr_t)dlsym(RTLD_DEFAULT, buffer);
 }
 
@@ -198,7 +198,7 @@ SwiftReflectionContextRef cleak_reflection_context_create(void) {
   // (milliseconds for Foundation's). Looking up, here, a type that exists nowhere did not build
   // those indexes (a capture's child still built them, in the same time), so each child builds
   // the ones its lookups need.
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     cleak_reflection_add_sections(context, imageSections, imageSectionCount);
   } else {
     swift_enumerateAllMetadataSections(addImage, context);

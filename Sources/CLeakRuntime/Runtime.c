@@ -72,7 +72,7 @@ bool cleak_image_reference_count(uintptr_t object, size_t *strongCount, bool *is
 }
 
 bool cleak_is_deallocating(uintptr_t object) {
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     size_t strong;
     bool deiniting;
     return !cleak_image_reference_count(object, &strong, &deiniting) || deiniting;
@@ -82,7 +82,7 @@ bool cleak_is_deallocating(uintptr_t object) {
 }
 
 size_t cleak_strong_retain_count(uintptr_t object) {
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     size_t strong;
     bool deiniting;
     return cleak_image_reference_count(object, &strong, &deiniting) ? strong : 0;
@@ -92,7 +92,7 @@ size_t cleak_strong_retain_count(uintptr_t object) {
 }
 
 uintptr_t cleak_weak_load(uintptr_t slot) {
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     // A native weak reference holds its object's side-table entry, which holds the object.
     uintptr_t side = cleak_memory_image_word(slot);
     if (side == 0) return 0;

@@ -74,7 +74,7 @@ static Dwfl *currentSession(void) {
   if (session != NULL) return session;
   session = dwfl_begin(&callbacks);
   if (session == NULL) return NULL;
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     // The images of the memory image, from their files where they were loaded.
     size_t count = 0;
     const cleak_image_range *images = cleak_memory_image_loaded_images(&count);
@@ -301,7 +301,7 @@ static Dwfl_Module *dataModule(Dwfl *dwfl, uintptr_t address) {
   Dwfl_Module *module = dwfl_addrmodule(dwfl, (Dwarf_Addr)address);
   if (module != NULL) return module;
   image_search_t search = {address, 0};
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     const cleak_image_range *image = cleak_memory_image_loaded_image(address);
     return image == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)image->start);
   }
@@ -351,7 +351,7 @@ static int findThreadLocalBlock(struct dl_phdr_info *info, size_t size, void *da
 int cleak_thread_local_symbol(uintptr_t address, char **symbol, uintptr_t *offset) {
   *symbol = NULL;
   *offset = 0;
-  if (cleak_memory_image_active) return 0;  // the TLS blocks of this process's images only
+  if (__builtin_expect(cleak_memory_image_active, 0)) return 0;  // the TLS blocks of this process's images only
   thread_local_search_t search = {address, 0, 0};
   dl_iterate_phdr(findThreadLocalBlock, &search);
   if (search.imageStart == 0) return 0;
@@ -390,7 +390,7 @@ static const char *imageFile(uintptr_t address) {
 }
 
 bool cleak_is_in_swift_runtime(uintptr_t pc) {
-  if (cleak_memory_image_active) {
+  if (__builtin_expect(cleak_memory_image_active, 0)) {
     const cleak_image_range *image = cleak_memory_image_loaded_image(pc);
     return image != NULL && image->isSwiftRuntime;
   }
@@ -402,6 +402,6 @@ bool cleak_is_in_swift_runtime(uintptr_t pc) {
 }
 
 bool cleak_is_in_loaded_image(uintptr_t address) {
-  if (cleak_memory_image_active) return cleak_memory_image_loaded_image(address) != NULL;
+  if (__builtin_expect(cleak_memory_image_active, 0)) return cleak_memory_image_loaded_image(address) != NULL;
   return imageFile(address) != NULL;
 }

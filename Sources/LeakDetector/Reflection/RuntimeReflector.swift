@@ -119,10 +119,9 @@ final class RuntimeReflector: Sendable {
   /// class's superclasses, and a capture asks it of every object).
   func isLeakReflectable(metadata: UInt) -> Bool {
     state.withLock { state in
-      // A memory image's classes are not this process's: its conformances cannot be asked.
-      if cleak_reads_memory_image() { return false }
       if let known = state.leakReflectableClasses[metadata] { return known }
-      guard let pointer = UnsafeRawPointer(bitPattern: metadata) else { return false }
+      // A memory image's classes are not this process's: its conformances cannot be asked.
+      guard !cleak_reads_memory_image(), let pointer = UnsafeRawPointer(bitPattern: metadata) else { return false }
       let conforms = unsafeBitCast(pointer, to: Any.Type.self) is LeakReflectable.Type
       state.leakReflectableClasses[metadata] = conforms
       return conforms
@@ -425,10 +424,9 @@ extension RuntimeReflector {
     /// when the runtime cannot resolve it (a type local to a function, say), or when the capture
     /// reads a memory image (this process's runtime knows none of its types).
     mutating func runtimeType(ofTypeRef typeRef: UInt64) -> Any.Type? {
-      if cleak_reads_memory_image() { return nil }
       if let cached = runtimeTypes[typeRef] { return cached }
       var resolved: Any.Type?
-      if let context, let pointer = swift_reflection_copyNameForTypeRef(context, typeRef, true) {
+      if !cleak_reads_memory_image(), let context, let pointer = swift_reflection_copyNameForTypeRef(context, typeRef, true) {
         var mangled = String(cString: pointer)
         free(pointer)
         if mangled.hasPrefix("$s") { mangled.removeFirst(2) }
