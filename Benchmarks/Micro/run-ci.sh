@@ -3,7 +3,7 @@
 # small size (LEAK_BENCH_SIZE=small: a second or so each), checked against the thresholds
 # committed in Thresholds/. Exits non-zero when a benchmark fails or a checked metric (a malloc
 # count or a same-run ratio) is worse than its threshold by more than the benchmark's
-# tolerance, in two runs in a row (one worse run is noise). A metric better than its threshold
+# tolerance, in three runs in a row (a worse run is often noise). A metric better than its threshold
 # by more than that only prints a note: update the
 # thresholds to keep the gain.
 #
@@ -36,14 +36,16 @@ PYTHON
     trap 'rm -f "$log"' EXIT
     status=0
     swift package benchmark thresholds check --path "$thresholds" --no-progress 2>&1 | tee "$log" || status=$?
-    # A ratio worse than its threshold in one run and not in the next is the machine's noise (one
-    # run after the sanitizer suites measured decode-binary at 24× a copy, the next three at 8×):
-    # a regression is one that holds in a second run.
-    if ((status != 0)) && grep -q "is WORSE than the defined thresholds" "$log"; then
-      echo "run-ci: worse than a threshold; measuring again to tell a regression from noise" >&2
+    # A ratio worse than its threshold in one run and not in the next is the machine's noise: on
+    # this 2-core VM some runs of a benchmark process land in a slow mode (decode-binary at 24× a
+    # copy instead of 8×; warm reflection 3.3× Mirror instead of 8.3×, as often at the commit
+    # before memory images as after). A regression is one that holds in three runs in a row.
+    for attempt in 2 3; do
+      ((status != 0)) && grep -q "is WORSE than the defined thresholds" "$log" || break
+      echo "run-ci: worse than a threshold; measuring again (run $attempt of 3) to tell a regression from noise" >&2
       status=0
       swift package benchmark thresholds check --path "$thresholds" --no-progress 2>&1 | tee "$log" || status=$?
-    fi
+    done
     if ((status != 0)); then
       # The harness fails the check for metrics better than their thresholds too; only a
       # regression, a failed benchmark or a build error fails CI.
