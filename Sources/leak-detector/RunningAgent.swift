@@ -42,8 +42,13 @@ struct RunningAgent {
   }
 
   /// Sends the snapshot signal and waits until the agent has written the snapshot it takes (it
-  /// writes atomically: a file there is whole), within `limit`; its path.
+  /// writes atomically, renaming a whole file into place, which wakes the wait), within `limit`;
+  /// its path.
   func takeSnapshot(within limit: Duration = .seconds(600)) throws(InputFailure) -> String {
+    // Watched before the signal, so that no rename is missed.
+    let watch = inotify_init1(Int32(IN_CLOEXEC))
+    defer { if watch >= 0 { close(watch) } }
+    if watch >= 0 { _ = inotify_add_watch(watch, snapshotDirectory, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE)) }
     let before = latestSnapshot()
     guard kill(processID, signal) == 0 else {
       throw InputFailure(message: "cannot signal process \(processID): \(String(cString: strerror(errno)))")
@@ -52,7 +57,12 @@ struct RunningAgent {
     while ContinuousClock.now < deadline {
       if let latest = latestSnapshot(), latest.number > (before?.number ?? 0) { return latest.path }
       guard kill(processID, 0) == 0 else { throw InputFailure(message: "process \(processID) ended before its agent wrote the snapshot") }
-      usleep(20_000)
+      // Until something lands in the directory; a second at most, to notice the process's end.
+      var ready = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+      if poll(&ready, 1, 1000) > 0 {
+        var events = [UInt8](repeating: 0, count: 4096)
+        _ = read(watch, &events, events.count)
+      }
     }
     throw InputFailure(message: "the agent of process \(processID) wrote no snapshot in \(snapshotDirectory) within \(limit)")
   }
