@@ -79,16 +79,19 @@ bool cleak_elf_reflection_sections(const char *path, uintptr_t bias, cleak_refle
   return any;
 }
 
-int cleak_elf_for_each_symbol(const char *path, uintptr_t bias,
+int cleak_elf_for_each_symbol(const char *path, uintptr_t bias, bool fullTableOnly,
                               void (*visit)(const char *name, uintptr_t address, uintptr_t size, void *context), void *context) {
   int descriptor;
   Elf *elf = openFile(path, &descriptor);
   if (elf == NULL) return 0;
+  int tables = 0;
   for (Elf_Scn *section = elf_nextscn(elf, NULL); section != NULL; section = elf_nextscn(elf, section)) {
     GElf_Shdr header;
-    if (gelf_getshdr(section, &header) == NULL || (header.sh_type != SHT_SYMTAB && header.sh_type != SHT_DYNSYM)) continue;
+    if (gelf_getshdr(section, &header) == NULL) continue;
+    if (header.sh_type != SHT_SYMTAB && (fullTableOnly || header.sh_type != SHT_DYNSYM)) continue;
     Elf_Data *data = elf_getdata(section, NULL);
     if (data == NULL || header.sh_entsize == 0) continue;
+    tables += 1;
     size_t count = header.sh_size / header.sh_entsize;
     for (size_t index = 0; index < count; index++) {
       GElf_Sym symbol;
@@ -101,7 +104,7 @@ int cleak_elf_for_each_symbol(const char *path, uintptr_t bias,
     }
   }
   closeFile(elf, descriptor);
-  return 1;
+  return tables;
 }
 
 bool cleak_elf_writable_extent(const char *path, uintptr_t bias, cleak_memory_range *extent) {

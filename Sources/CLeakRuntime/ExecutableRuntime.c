@@ -16,7 +16,8 @@
 static const char stdlibVersionPrefix[] = "$sSo19_SwiftStdlibVersionasE";
 static const char stdlibVersionSuffix[] = "ABvpZMV";
 
-static void readFact(const char *name, uintptr_t address, void *context) {
+static void readFact(const char *name, uintptr_t address, uintptr_t size, void *context) {
+  (void)size;
   (void)address;
   cleak_executable_runtime_facts *facts = context;
   if (strcmp(name, "swift_allocObject") == 0) {

@@ -18,10 +18,11 @@
 /// Reads the file with libelf and allocates: not for a signal handler or a hook.
 bool cleak_executable_symbols_find(const char *const *names, size_t count, uintptr_t *addresses);
 
-/// Calls `visit` with the name and address in memory of each symbol the main executable's symbol
-/// table defines (as `cleak_executable_symbols_find` reads it). Returns false when the file has
+/// Calls `visit` with the name, address in memory and size of each symbol the main executable's
+/// symbol table defines (as `cleak_executable_symbols_find` reads it). Returns false when the file has
 /// no symbol table or cannot be read.
-bool cleak_executable_symbols_each(void (*visit)(const char *name, uintptr_t address, void *context), void *context);
+bool cleak_executable_symbols_each(void (*visit)(const char *name, uintptr_t address, uintptr_t size, void *context),
+                                   void *context);
 
 /// The address this process's main executable is loaded at (what its file's addresses are
 /// offset by).

@@ -138,10 +138,11 @@ bool cleak_elf_reflection_sections(const char *path, uintptr_t bias, cleak_refle
 /// cannot be read or has none.
 bool cleak_elf_writable_extent(const char *path, uintptr_t bias, cleak_memory_range *extent);
 
-/// Calls `visit` with each defined symbol of the ELF file at `path` (its symbol table and its
-/// dynamic one), its address moved by `bias` (thread-local ones: their offset); 0 when the file
-/// cannot be read.
-int cleak_elf_for_each_symbol(const char *path, uintptr_t bias,
+/// Calls `visit` with each defined symbol of the ELF file at `path` (its symbol table and, unless
+/// `fullTableOnly`, its dynamic one), its address moved by `bias` (thread-local ones: their
+/// offset). Returns how many symbol tables it read: 0 when the file cannot be read or has none
+/// (a stripped file has no full table).
+int cleak_elf_for_each_symbol(const char *path, uintptr_t bias, bool fullTableOnly,
                               void (*visit)(const char *name, uintptr_t address, uintptr_t size, void *context), void *context);
 
 /// What kind of heap object ``cleak_memory_image_find_objects`` found.

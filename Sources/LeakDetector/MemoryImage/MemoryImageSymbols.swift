@@ -31,7 +31,7 @@ final class MemoryImageSymbols: Sendable {
     for image in images {
       withExtendedLifetime(collector) {
         _ = cleak_elf_for_each_symbol(
-          image.file, image.bias,
+          image.file, image.bias, false,
           { name, address, _, context in
             guard let name, let context else { return }
             let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
