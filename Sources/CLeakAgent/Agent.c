@@ -11,7 +11,7 @@
 
 // The C side of the agent that `leak-detector run` loads (through its loader,
 // libLeakDetectorPreload.so, which decides whether this process is one to check and then calls
-// `leak_detector_agent_start`): the signals it watches.
+// `leak_detector_agent_start`): the signals it watches, and the fatal signal that ends it.
 
 // MARK: - Watched signals: a self-pipe carrying each signal's number, read by a thread of the agent
 
@@ -92,4 +92,54 @@ void cleak_agent_raise_default(int signal) {
   sigaddset(&set, signal);
   pthread_sigmask(SIG_UNBLOCK, &set, NULL);
   raise(signal);
+}
+
+// MARK: - Fatal signals: a file in the run directory names the signal that ended the process
+
+static char fatalSignalPath[4096];
+static pid_t fatalSignalProcess = 0;
+static struct sigaction actionsBeforeNoting[NSIG];
+static const int fatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+
+static void onFatalSignal(int signal, siginfo_t *info, void *context) {
+  (void)context;
+  int saved = errno;
+  if (getpid() == fatalSignalProcess) {
+    int descriptor = open(fatalSignalPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (descriptor >= 0) {
+      char digits[4];
+      int length = 0;
+      if (signal >= 100) digits[length++] = (char)('0' + signal / 100);
+      if (signal >= 10) digits[length++] = (char)('0' + signal / 10 % 10);
+      digits[length++] = (char)('0' + signal % 10);
+      digits[length++] = '\n';
+      ssize_t written = write(descriptor, digits, (size_t)length);
+      (void)written;
+      close(descriptor);
+    }
+  }
+  // The action the signal had before: a fault recurs when its instruction runs again, and a
+  // signal sent by a process (or raised, as abort raises) is raised again, to be delivered to it
+  // when this handler returns.
+  sigaction(signal, &actionsBeforeNoting[signal], NULL);
+  if (info == NULL || info->si_code <= 0) raise(signal);
+  errno = saved;
+}
+
+bool cleak_agent_note_fatal_signals(const char *path) {
+  size_t length = strlen(path);
+  if (length >= sizeof fatalSignalPath) return false;
+  memcpy(fatalSignalPath, path, length + 1);
+  fatalSignalProcess = getpid();
+  bool installed = true;
+  for (size_t index = 0; index < sizeof fatalSignals / sizeof fatalSignals[0]; index++) {
+    int signal = fatalSignals[index];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = onFatalSignal;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    installed = sigaction(signal, &action, &actionsBeforeNoting[signal]) == 0 && installed;
+  }
+  return installed;
 }

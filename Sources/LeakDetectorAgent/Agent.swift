@@ -72,6 +72,7 @@ enum Agent {
       snapshotSignal: loaded.snapshotSignal, snapshotInterval: loaded.snapshotInterval, writesProfiles: loaded.writesProfiles)
     AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks, sampleInterval: loaded.sampleInterval ?? 0))
     atexit { Agent.captureAtExit() }
+    noteStart(of: RunProtocol.ProcessDescription(arguments: arguments, processID: getpid()), runDirectory: runDirectory)
     if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0) }) {
       complain("cannot watch signal \(signal) for snapshots")
     }
@@ -79,6 +80,21 @@ enum Agent {
       _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0) })
     }
     if loaded.snapshotInterval != nil { startTakingSnapshotsOnInterval() }
+  }
+
+  /// Says in the run directory that this process is checked, and arranges that a fault or an
+  /// abort that ends it is named there too: the command then reports a process that left no exit
+  /// snapshot as not checked, with its signal, rather than leaving it out.
+  private static func noteStart(of process: RunProtocol.ProcessDescription, runDirectory: String) {
+    do {
+      try FileBytes.writeAtomically(
+        Array((process.description + "\n").utf8), to: "\(runDirectory)/\(RunProtocol.startedFileName(processID: process.processID))")
+    } catch {
+      complain("cannot write that \(process) is checked: \(error)")
+    }
+    if !cleak_agent_note_fatal_signals("\(runDirectory)/\(RunProtocol.fatalSignalFileName(processID: process.processID))") {
+      complain("cannot watch the signals that would end \(process) before it exits")
+    }
   }
 
   /// Leaves this process unchecked: says why on its standard error and in the run directory,

@@ -48,6 +48,27 @@ package enum RunProtocol {
     return Int32(fileName.dropLast(exitSnapshotSuffix.count))
   }
 
+  private static let startedSuffix = ".started"
+
+  /// `4242.started`: the name of the file a process the agent checks writes in the run directory
+  /// when it starts (its ``ProcessDescription``), so that the command knows of a process that
+  /// ended without an exit snapshot.
+  package static func startedFileName(processID: Int32) -> String {
+    "\(processID)\(startedSuffix)"
+  }
+
+  /// The process whose start `fileName` records, or `nil` when it names no such file.
+  package static func processID(ofStartedFile fileName: String) -> Int32? {
+    guard fileName.hasSuffix(startedSuffix) else { return nil }
+    return Int32(fileName.dropLast(startedSuffix.count))
+  }
+
+  /// `4242.signal`: the name of the file that holds the number of the fatal signal (a fault or an
+  /// abort) that ended checked process `processID`, when one did.
+  package static func fatalSignalFileName(processID: Int32) -> String {
+    "\(processID).signal"
+  }
+
   private static let exitProfileSuffix = ".exit.pb.gz"
 
   /// `4242.exit.pb.gz`: the name of the heap profile (pprof, gzipped) a checked process writes

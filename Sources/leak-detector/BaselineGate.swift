@@ -39,13 +39,16 @@ struct BaselineGate {
   /// Compares `findings` with the baseline, emits the report (and each `--report`), and returns the exit status
   /// (``ExitStatus/baselineMissing`` without writing a report when the file does not exist).
   /// `json` writes the JSON report instead of the gate's own (`run` writes its run report, with
-  /// the outcome in it).
-  func gate(_ findings: [HeapFinding], json: ((GateOutcome, ExitStatus) -> String)? = nil) throws -> ExitStatus {
+  /// the outcome in it); `uncheckedProcesses` says which processes were not checked, with why.
+  func gate(_ findings: [HeapFinding], uncheckedProcesses: [String] = [], json: ((GateOutcome, ExitStatus) -> String)? = nil)
+    throws -> ExitStatus
+  {
     guard let existing = try read() else {
       standardError.write("leak-detector: error: no baseline at \(path); create it with:\n  \(acceptCommand)\n")
       return .baselineMissing
     }
-    let outcome = GateOutcome(findings: findings, baseline: existing)
+    var outcome = GateOutcome(findings: findings, baseline: existing)
+    outcome.uncheckedProcesses = uncheckedProcesses
     let status = ExitStatus(outcome.verdict)
     let text = outcome.reportText(baseline: path, acceptCommand: acceptCommand, names: output.names)
     func rendered(_ format: Format) -> String {

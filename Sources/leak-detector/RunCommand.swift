@@ -41,7 +41,8 @@ struct RunCommand: ParsableCommand {
       EXIT CODES
         N  the program's own status when it is not 0 (128 + the signal when it was killed)
         0  no leaks (with --baseline: no new ones)
-        1  usage or input error, or no process was checked (or the agent refused each)
+        1  usage or input error, or no process was checked (or the agent refused each), or a
+           process to check ended before it exited (a crash) and nothing else failed
         2  leaks found (with --baseline: leaks the baseline does not accept)
         4  with --baseline: no new leaks, but accepted ones are gone
         5  with --baseline: the baseline does not exist
@@ -159,8 +160,9 @@ struct RunCommand: ParsableCommand {
       command, environment: programEnvironment(agent: agent, loader: loader, runDirectory: directory.path), forwarding: forwardedSignals)
     let captures = try directory.exitSnapshots()
     let refusals = directory.refusals()
-    let programStatus = status(of: ending, captured: !captures.isEmpty)
-    guard !captures.isEmpty else {
+    let endedEarly = directory.endedEarly()
+    let programStatus = status(of: ending, captured: !captures.isEmpty || !endedEarly.isEmpty)
+    guard !captures.isEmpty || !endedEarly.isEmpty else {
       if programStatus != 0 { throw ProgramExit(code: programStatus) }
       if !refusals.isEmpty {
         for refusal in refusals { standardError.write("leak-detector: error: \(refusal.message)\n") }
@@ -174,6 +176,7 @@ struct RunCommand: ParsableCommand {
     if let profile { writeExitProfiles(of: captures.map(\.processID), runDirectory: directory.path, to: profile) }
     var report = RunReport(analyses: try analyses(of: captures.map(\.snapshot)), suppressions: rules)
     report.refusals = refusals
+    report.endedEarly = endedEarly
     for (index, capture) in captures.enumerated() {
       report.processes[index].processID = capture.processID
       report.processes[index].captureDuration = capture.duration
@@ -182,6 +185,8 @@ struct RunCommand: ParsableCommand {
     if growth, try reportGrowth(of: report.processes) && status == .success { status = .found }
     if programStatus != 0 { throw ProgramExit(code: programStatus) }
     if status != .success { throw status }
+    // A process whose leaks are unknown is not a clean run, whatever the program's status.
+    if !endedEarly.isEmpty { throw ExitStatus.inputError }
   }
 
   /// Fails before the program runs when a file the run writes would have no directory to go to
@@ -275,7 +280,7 @@ struct RunCommand: ParsableCommand {
       return .success
     }
     show(report, onStandardError: gating.output.output == nil)
-    return try gate.gate(report.findings) { outcome, status in report.renderJSON(exitStatus: status.rawValue, gate: outcome) }
+    return try gate.gate(report.findings, uncheckedProcesses: report.uncheckedProcesses) { outcome, status in report.renderJSON(exitStatus: status.rawValue, gate: outcome) }
   }
 
   /// Writes the report in its format (the CI formats with every leak as a new finding) and in
@@ -285,7 +290,8 @@ struct RunCommand: ParsableCommand {
   private func emit(_ report: RunReport, graphviz: ((String) -> String?)?) throws -> ExitStatus {
     let output = gating.output
     let status = report.hasLeaks ? ExitStatus.found : .success
-    let asGate = GateOutcome(findings: report.findings, baseline: Baseline())
+    var asGate = GateOutcome(findings: report.findings, baseline: Baseline())
+    asGate.uncheckedProcesses = report.uncheckedProcesses
     let text = report.reportText(names: output.names)
     func rendered(_ format: BaselineGate.Format) -> String {
       switch format {

@@ -112,6 +112,26 @@ struct RunDirectory {
     }.sorted { $0.processID < $1.processID }
   }
 
+  /// The processes the agents started checking that left no exit snapshot, in the order of their
+  /// ids, each with the fault or abort that ended it when its agent saw one.
+  func endedEarly() -> [RunReport.EndedEarly] {
+    let entries = files.entries()
+    let snapshotted = Set(entries.compactMap(RunProtocol.processID(ofExitSnapshot:)))
+    return entries.compactMap { name -> RunReport.EndedEarly? in
+      guard let processID = RunProtocol.processID(ofStartedFile: name), !snapshotted.contains(processID),
+        let bytes = try? readFile("\(files.path)/\(name)")
+      else { return nil }
+      func firstLine(_ bytes: [UInt8]) -> String? {
+        String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
+      }
+      let signal = (try? readFile("\(files.path)/\(RunProtocol.fatalSignalFileName(processID: processID))")).flatMap(firstLine)
+        .flatMap { Int32($0) }
+      return RunReport.EndedEarly(
+        process: firstLine(bytes) ?? "process \(processID)", processID: processID,
+        signal: signal.map { ($0, String(cString: strsignal($0))) })
+    }.sorted { $0.processID < $1.processID }
+  }
+
   /// Removes the run's directory and what the agents wrote in it, and gives the slot back.
   func release() {
     files.remove()

@@ -358,4 +358,32 @@ final class WholeProcessLeakAnalysisTests: XCTestCase {
       report.renderHTML(command: "Server").contains("<li>Not checked <code>helper --serve (pid 11)</code>: it has its own copy"))
     XCTAssertTrue(report.reportText().markedUp.contains("Not checked helper --serve (pid 11)"), report.reportText().markedUp)
   }
+
+  /// A checked process that a signal killed before it exited is said in the text, JSON and HTML
+  /// reports, and the text does not read as clean.
+  func testRunReport_saysWhichProcessesEndedBeforeTheyExited_golden() {
+    var builder = HeapSnapshot.Builder(metadata: HeapSnapshot.Metadata(tool: "test", process: "PetsPackageTests.xctest (pid 10)"))
+    builder.addObject(id: 1, type: "Pets.Cache", address: 0x1000, size: 32)
+    builder.addRoot(object: 1, kind: .global, label: "Pets.cache")
+    let analysis = HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true))
+    var report = RunReport(analyses: [("PetsPackageTests.xctest (pid 10)", true, analysis)], suppressions: .standard)
+    report.processes[0].processID = 10
+    report.endedEarly = [
+      RunReport.EndedEarly(
+        process: "PetsPackageTests.xctest --testing-library swift-testing (pid 11)", processID: 11,
+        signal: (11, "Segmentation fault")),
+      RunReport.EndedEarly(process: "PetsPackageTests.xctest (pid 12)", processID: 12, signal: nil),
+    ]
+    assertMatchesGolden(report.renderText(), named: "run-report-ended-early.txt")
+    assertMatchesGolden(report.renderJSON(exitStatus: 1), named: "run-report-ended-early.json")
+    XCTAssertFalse(report.renderText().contains("Leaks: none\n"))
+    XCTAssertTrue(
+      report.renderHTML(command: "swift test").contains(
+        "<p class=\"verdict bad\">PetsPackageTests.xctest --testing-library swift-testing (pid 11) was not checked: it was killed by signal 11 (Segmentation fault) before it exited, so its leaks are unknown</p>"
+      ))
+    var outcome = GateOutcome(findings: report.findings, baseline: Baseline())
+    outcome.uncheckedProcesses = report.uncheckedProcesses
+    XCTAssertTrue(outcome.renderMarkdown().hasPrefix("## Leak gate: incomplete\n\n**Not checked:** PetsPackageTests.xctest"))
+    XCTAssertTrue(outcome.renderJUnit().contains("tests=\"2\" failures=\"2\""), outcome.renderJUnit())
+  }
 }

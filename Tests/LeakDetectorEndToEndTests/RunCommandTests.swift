@@ -108,10 +108,42 @@ final class RunCommandTests: RunFixtureTestCase {
     let result = try run(["--", programs + "/Crash"])
     XCTAssertEqual(result.status, 128 + SIGILL, result.standardError)
     XCTAssertTrue(result.standardError.contains("Fatal error: planned crash"), result.standardError)
+    XCTAssertTrue(result.standardError.contains("Crash was killed by signal 4 (Illegal instruction)\n"), result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("Not checked Crash (pid "), result.standardOutput)
     XCTAssertTrue(
-      result.standardError.contains(
-        "Crash was killed by signal 4 (Illegal instruction); a process killed before it exits takes no exit snapshot"),
-      result.standardError)
+      result.standardOutput.contains(
+        "): it was killed by signal 4 (Illegal instruction) before it exited, so its leaks are unknown\n\nLeaks: unknown, 1 process was not checked\n"),
+      result.standardOutput)
+  }
+
+  /// A test runner that crashes under `swift test` leaves the parent to exit as it likes: the
+  /// crashed process is reported as not checked in every format, never as clean.
+  func testRun_aCheckedChildThatCrashes_isReportedAsNotCheckedInEveryFormat() throws {
+    let directory = try temporaryDirectory()
+    let script = "\(programs)/Clean; \(programs)/Crash; exit 0"
+    let result = try run([
+      "--process", "Clean", "--process", "Crash", "--format", "json", "--output", "\(directory)/run.json", "--report", "sarif:\(directory)/run.sarif",
+      "--report", "markdown:\(directory)/run.md", "--report", "junit:\(directory)/run.xml", "--", "/bin/sh", "-c", script,
+    ])
+    XCTAssertEqual(result.status, 1, "a process whose leaks are unknown is not a clean run:\n\(result.standardError)")
+    XCTAssertTrue(
+      result.standardOutput.contains("\nLeaks: none in the processes checked, but 1 process was not checked: its leaks are unknown\n"),
+      result.standardOutput)
+    XCTAssertTrue(result.standardOutput.contains("\nNot checked Crash (pid "), result.standardOutput)
+    let json = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/run.json"))) as? [String: Any])
+    let ended = try XCTUnwrap(json["endedEarly"] as? [[String: Any]])
+    XCTAssertEqual(ended.count, 1)
+    XCTAssertEqual(ended.first?["signal"] as? Int, Int(SIGILL))
+    XCTAssertEqual((ended.first?["description"] as? String)?.hasPrefix("Crash (pid "), true)
+    XCTAssertEqual((json["processes"] as? [[String: Any]])?.count, 1, "the clean process is checked")
+    let sarif = try String(contentsOfFile: directory + "/run.sarif", encoding: .utf8)
+    XCTAssertTrue(sarif.contains("\"executionSuccessful\": false"), sarif)
+    XCTAssertTrue(sarif.contains("was not checked: it was killed by signal 4 (Illegal instruction)"), sarif)
+    let markdown = try String(contentsOfFile: directory + "/run.md", encoding: .utf8)
+    XCTAssertTrue(markdown.hasPrefix("## Leak gate: incomplete\n\n**Not checked:** Crash (pid "), markdown)
+    let junit = try String(contentsOfFile: directory + "/run.xml", encoding: .utf8)
+    XCTAssertTrue(junit.contains("<failure message=\"process not checked\">Crash (pid "), junit)
   }
 
   func testRun_snapshotSignal_writesASnapshotWhileThreadsRunAndTheProgramGoesOn() throws {

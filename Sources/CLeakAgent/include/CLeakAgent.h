@@ -28,6 +28,12 @@ bool cleak_agent_signal_is_default(int signal);
 /// ends as the signal would have ended it.
 void cleak_agent_raise_default(int signal);
 
+/// Installs handlers for the signals that end a process with a fault or an abort (SIGSEGV,
+/// SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS) which write the signal's number, in
+/// decimal, to the file at `path` when one arrives in this process (not in a child it forks),
+/// then give the signal back to the action it had before (the Swift runtime's backtracer, or the
+/// default), which ends the process as it would have. Returns whether every handler is in place.
+bool cleak_agent_note_fatal_signals(const char *path);
 /// The agent's entry point, defined in Swift and called by its loader (libLeakDetectorPreload.so)
 /// in a process to check: reads the settings from the environment, starts tracking and arranges
 /// the captures.

@@ -14,6 +14,7 @@ extension GateOutcome {
   package func reportText(baseline: String, acceptCommand: String? = nil, names: NameStyle? = nil) -> ReportText {
     let names = names ?? nameStyle
     var text = ReportText()
+    for sentence in uncheckedProcesses { text.append(sentence, as: .failure) }
     if newFindings.isEmpty {
       text.append("No new leaks: \(count(acceptedFindings.count, "accepted finding")) still present.", as: .success)
     } else {
@@ -66,6 +67,12 @@ extension GateOutcome {
     writer.beginArray()
     for fingerprint in fixedFingerprints { writer.string(fingerprint) }
     writer.endArray()
+    if !uncheckedProcesses.isEmpty {
+      writer.key("notChecked")
+      writer.beginArray(multiline: true)
+      for sentence in uncheckedProcesses { writer.string(sentence) }
+      writer.endArray()
+    }
     writer.endObject()
     return writer.finishDocumentText()
   }
@@ -92,6 +99,27 @@ extension GateOutcome {
       writer.field("uri", "file://" + root)
       writer.endObject()
       writer.endObject()
+    }
+    if !uncheckedProcesses.isEmpty {
+      // A process not checked is a failed execution of the tool, with what it could not check.
+      writer.key("invocations")
+      writer.beginArray(multiline: true)
+      writer.beginObject(multiline: true)
+      writer.field("executionSuccessful", false)
+      writer.key("toolExecutionNotifications")
+      writer.beginArray(multiline: true)
+      for sentence in uncheckedProcesses {
+        writer.beginObject()
+        writer.field("level", "error")
+        writer.key("message")
+        writer.beginObject()
+        writer.field("text", sentence)
+        writer.endObject()
+        writer.endObject()
+      }
+      writer.endArray()
+      writer.endObject()
+      writer.endArray()
     }
     writer.key("results")
     writer.beginArray(multiline: true)
@@ -133,12 +161,19 @@ extension GateOutcome {
     writer.endObject()
   }
 
-  /// JUnit XML: one test case per finding; new findings fail.
+  /// JUnit XML: one test case per finding; new findings fail, and so does a test case for each
+  /// process that was not checked.
   public func renderJUnit() -> String {
     let all = newFindings.map { ($0, true) } + acceptedFindings.map { ($0, false) }
+    let tests = all.count + uncheckedProcesses.count, failures = newFindings.count + uncheckedProcesses.count
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    out += "<testsuites name=\"leak-detector\" tests=\"\(all.count)\" failures=\"\(newFindings.count)\">\n"
-    out += "  <testsuite name=\"leak-detector gate\" tests=\"\(all.count)\" failures=\"\(newFindings.count)\">\n"
+    out += "<testsuites name=\"leak-detector\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
+    out += "  <testsuite name=\"leak-detector gate\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
+    for sentence in uncheckedProcesses {
+      out +=
+        "    <testcase classname=\"leak-detector.process\" name=\"\(xmlEscaped(sentence))\">\n"
+        + "      <failure message=\"process not checked\">\(xmlEscaped(sentence))</failure>\n    </testcase>\n"
+    }
     for (finding, isNew) in all {
       out +=
         "    <testcase classname=\"leak-detector.\(finding.kind.rawValue)\" name=\"\(xmlEscaped(finding.fingerprint.description + " " + finding.summary))\""
@@ -169,7 +204,11 @@ extension GateOutcome {
   /// `footer` as a paragraph after the table.
   package func renderMarkdown(acceptCommand: String?, names: NameStyle?, remarks: [Fingerprint: String], footer: String?) -> String {
     let names = names ?? nameStyle
-    var out = "## Leak gate: \(newFindings.isEmpty ? "passed" : "\(count(newFindings.count, "new finding"))")\n\n"
+    let verdict =
+      !newFindings.isEmpty
+      ? count(newFindings.count, "new finding") : uncheckedProcesses.isEmpty ? "passed" : "incomplete"
+    var out = "## Leak gate: \(verdict)\n\n"
+    for sentence in uncheckedProcesses { out += "**Not checked:** \(markdownEscaped(sentence))\n\n" }
     if let note = names.homeModuleNote, !newFindings.isEmpty || !acceptedFindings.isEmpty { out += note + "\n\n" }
     func row(_ state: String, _ finding: HeapFinding) -> String {
       let remark = remarks[finding.fingerprint].map { " (\($0))" } ?? ""

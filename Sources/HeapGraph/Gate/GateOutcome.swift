@@ -35,6 +35,10 @@ public struct GateOutcome: Sendable, Hashable {
   public var acceptedFindings: [HeapFinding]
   /// Accepted fingerprints that no snapshot has any more.
   public var fixedFingerprints: [String]
+  /// The processes that were to be checked and were not, each as a sentence with why
+  /// (`Tests.xctest (pid 11) was not checked: it was killed by signal 11 …`): their findings
+  /// are unknown, which every format says.
+  public var uncheckedProcesses: [String] = []
 
   public init(findings: [HeapFinding], baseline: Baseline) {
     newFindings = findings.filter { baseline.accepted[$0.fingerprint.description] == nil }

@@ -10,6 +10,7 @@ extension GateOutcome {
     let names = nameStyle
     var page = HTMLPage(title: "Leak gate: " + verdictText, subtitle: "Compared with the baseline \(baseline)")
     page.body += "<p class=\"verdict \(newFindings.isEmpty ? "good" : "bad")\">\(HTMLPage.escaped(verdictText))</p>\n"
+    for sentence in uncheckedProcesses { page.body += "<p class=\"verdict bad\">\(HTMLPage.escaped(sentence))</p>\n" }
     page.body += "<nav class=\"tiles\">"
     page.body += HTMLPage.tile(grouped(newFindings.count), "new findings", tone: newFindings.isEmpty ? "good" : "bad", link: "new")
     page.body += HTMLPage.tile(grouped(acceptedFindings.count), "accepted findings", tone: "neutral", link: "accepted")

@@ -8,7 +8,9 @@ extension RunReport {
   ///   - graphviz: turns Graphviz source into SVG; `nil` draws with the built-in layout.
   public func renderHTML(command: String, graphviz: ((String) -> String?)? = nil) -> String {
     let names = nameStyle
-    var page = HTMLPage(title: "Leak check: " + (leaks.isEmpty ? "no leaks" : count(leaks.count, "leak")), subtitle: command)
+    let verdict =
+      !leaks.isEmpty ? count(leaks.count, "leak") : uncheckedProcesses.isEmpty ? "no leaks" : "incomplete, \(count(uncheckedProcesses.count, "process")) not checked"
+    var page = HTMLPage(title: "Leak check: " + verdict, subtitle: command)
     let objects = leaks.reduce(0) { $0 + $1.objectCount }
     page.body += "<nav class=\"tiles\">"
     page.body += HTMLPage.tile(grouped(leaks.count), "leak groups", tone: leaks.isEmpty ? "good" : "bad", link: "leaks")
@@ -17,6 +19,7 @@ extension RunReport {
     page.body += HTMLPage.tile(grouped(suppressed.count), "suppressed groups", tone: "neutral")
     page.body += "</nav>\n"
     if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
+    for sentence in uncheckedProcesses { page.body += "<p class=\"verdict bad\">\(HTMLPage.escaped(sentence))</p>\n" }
 
     page.body += "<section id=\"leaks\"><h2>Leaks (\(grouped(leaks.count)))</h2>\n"
     if leaks.isEmpty { page.body += "<p class=\"muted\">None.</p>\n" }
@@ -71,6 +74,9 @@ extension RunReport {
     }
     for refusal in refusals {
       page.body += "<li>Not checked <code>\(HTMLPage.escaped(refusal.process.description))</code>: \(HTMLPage.escaped(refusal.reason))</li>"
+    }
+    for ended in endedEarly {
+      page.body += "<li>Not checked <code>\(HTMLPage.escaped(ended.process))</code>: \(HTMLPage.escaped(ended.reason))</li>"
     }
     page.body += "</ul></section>\n"
     return page.render()

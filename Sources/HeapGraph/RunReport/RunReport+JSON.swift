@@ -2,7 +2,9 @@ extension RunReport {
   /// The JSON run report (`leak-detector run --format json`), described by
   /// `Documentation/schemas/leak-run-v1.schema.json`: the processes checked with their capture's
   /// duration and diagnostics (counted by kind, each distinct one once with its occurrences), the
-  /// processes the agent refused with why (`refused`, when there is one),
+  /// processes the agent refused with why (`refused`, when there is one), the processes it checked
+  /// that ended before they exited, with the signal that ended each (`endedEarly`, when there is
+  /// one),
   /// every leak group with its entry, sites, tests and fingerprint, the suppressed groups with the
   /// rule that suppressed each, and, when the leaks were gated against a baseline, the gate's
   /// outcome.
@@ -28,6 +30,19 @@ extension RunReport {
         writer.field("description", refusal.process)
         writer.field("pid", Int(refusal.processID))
         writer.field("reason", refusal.reason)
+        writer.endObject()
+      }
+      writer.endArray()
+    }
+    if !endedEarly.isEmpty {
+      writer.key("endedEarly")
+      writer.beginArray(multiline: true)
+      for ended in endedEarly {
+        writer.beginObject()
+        writer.field("description", ended.process)
+        writer.field("pid", Int(ended.processID))
+        if let signal = ended.signal { writer.field("signal", Int(signal.number)) }
+        writer.field("reason", ended.reason)
         writer.endObject()
       }
       writer.endArray()

@@ -12,7 +12,15 @@ extension RunReport {
     let names = names ?? nameStyle
     var text = processesText(names: names)
     text.append("")
-    if leaks.isEmpty {
+    let unchecked = refusals.count + endedEarly.count
+    if leaks.isEmpty && unchecked > 0 {
+      let notChecked = "\(count(unchecked, "process")) \(unchecked == 1 ? "was" : "were") not checked"
+      text.append(
+        processes.isEmpty
+          ? "Leaks: unknown, \(notChecked)"
+          : "Leaks: none in the processes checked, but \(notChecked): \(unchecked == 1 ? "its" : "their") leaks are unknown",
+        as: .failure)
+    } else if leaks.isEmpty {
       text.append("Leaks: none", as: .success)
     } else {
       let objects = leaks.reduce(0) { $0 + $1.objectCount }
@@ -119,6 +127,7 @@ extension RunReport {
       }
     }
     for refusal in refusals { text.append("Not checked \(refusal.process): \(refusal.reason)", as: .note) }
+    for ended in endedEarly { text.append("Not checked \(ended.process): \(ended.reason)", as: .failure) }
     return text
   }
 }

@@ -120,6 +120,17 @@ public struct RunReport: Sendable {
   /// The processes the agent was asked to check and refused (it does not understand their Swift
   /// runtime), in the order of their pids.
   package var refusals: [Refusal] = []
+  /// The processes the agent checked that ended before they exited (a crash, `SIGKILL`), in the
+  /// order of their pids: their leaks are unknown.
+  package var endedEarly: [EndedEarly] = []
+
+  /// Each process the run did not check, with why, as a sentence (`… was not checked: it was
+  /// killed by signal 11 …`): what every format says so that a run with one reads as incomplete,
+  /// never as clean.
+  package var uncheckedProcesses: [String] {
+    refusals.map { "\($0.process) was not checked: \($0.reason)" } + endedEarly.map(\.message)
+  }
+
   /// Leaks to report: those the package's own code made first, then largest retained size first.
   public var leaks: [Leak]
   /// Leaks a suppression rule matched, with the first such rule.

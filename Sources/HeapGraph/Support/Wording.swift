@@ -1,6 +1,6 @@
-/// `"1 cycle"`, `"12,000 cycles"`.
+/// `"1 cycle"`, `"12,000 cycles"`, `"2 processes"`.
 func count(_ value: Int, _ noun: String) -> String {
-  "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
+  "\(grouped(value)) \(noun)\(value == 1 ? "" : noun.hasSuffix("s") ? "es" : "s")"
 }
 
 /// `12345` as `"12,345"`.
