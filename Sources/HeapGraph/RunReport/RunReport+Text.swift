@@ -102,7 +102,7 @@ extension RunReport {
         "Checked \(process.description): \(count(process.objectCount, "object")) when it exited, "
           + "\(grouped(process.leakedObjectCount)) leaked" + (process.captureDuration.map { " (\($0))" } ?? ""), as: .heading)
       // Failed capture attempts matter, each said once; what reflection could not see of
-      // library types is common and mostly noise, so it is counted.
+      // library types is common and gives the reader nothing to do: the JSON report counts it.
       let failures = process.distinctDiagnostics.filter { $0.diagnostic.kind == .captureFailed }
       for failure in failures {
         text.append(
@@ -118,12 +118,6 @@ extension RunReport {
             + "(no heap block, global, stack, thread-local or pthread-specific value), "
             + "counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): "
             + types.joined(separator: ", "), as: .note, indent: 2)
-      }
-      let others = process.diagnostics.count - failures.reduce(0) { $0 + $1.occurrences } - unbalanced.count
-      if others > 0 {
-        text.append(
-          "note: \(count(others, "diagnostic")) of what the capture could not see, in the snapshot's metadata.diagnostics (--snapshot keeps it)",
-          as: .note, indent: 2)
       }
     }
     for refusal in refusals { text.append("Not checked \(refusal.process): \(refusal.reason)", as: .note) }
