@@ -103,6 +103,13 @@ struct RunCommand: ParsableCommand {
   )
   var growth = false
 
+  @Flag(
+    name: .customLong(String(RunReport.listTestCodeLeaksOption.dropFirst(2))),
+    help:
+      "List the leaks through test code (a test target's type or a closure written in a test in the entry) in the text report after the library code's; by default they are only counted when the library code leaks too."
+  )
+  var listsTestCodeLeaks = false
+
   @Option(help: ArgumentHelp("A suppression file (repeatable): lines like `type MyApp.Cache*  # why`.", valueName: "file"))
   var suppressions: [String] = []
 
@@ -292,7 +299,7 @@ struct RunCommand: ParsableCommand {
     let status = report.hasLeaks ? ExitStatus.found : .success
     var asGate = GateOutcome(findings: report.findings, baseline: Baseline())
     asGate.uncheckedProcesses = report.uncheckedProcesses
-    let text = report.reportText(names: output.names)
+    let text = report.reportText(names: output.names, listsTestCodeLeaks: listsTestCodeLeaks)
     func rendered(_ format: BaselineGate.Format) -> String {
       switch format {
       case .text: text.description
@@ -313,7 +320,7 @@ struct RunCommand: ParsableCommand {
   /// standard error when standard output carries another report; coloured as that stream allows.
   private func show(_ report: RunReport, onStandardError: Bool) {
     let output = gating.output
-    let text = report.reportText(names: output.names)
+    let text = report.reportText(names: output.names, listsTestCodeLeaks: listsTestCodeLeaks)
     let stream = onStandardError ? standardError : standardOutput
     stream.write(output.usesColor(forTerminal: isatty(stream.descriptor) == 1) ? ReportColoring.colored(text) : text.description)
   }

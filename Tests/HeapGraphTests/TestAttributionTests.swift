@@ -196,6 +196,17 @@ final class TestAttributionTests: XCTestCase {
     XCTAssertFalse(TestAttribution.isTestFrameworkCode([]))
   }
 
+  /// A test target's helper in an extension of XCTest's class is the test target's code, not
+  /// XCTest's: what it makes is the test's.
+  func testTestFrameworkCode_aTestTargetsExtensionOfXCTestCase_isTheTestsCode() {
+    let helper = StackFrame(
+      symbol: "(1) await resume partial function for (extension in AppTests):XCTest.XCTestCase.waitForFeed() async throws -> App.Feed",
+      file: "/p/Tests/AppTests/Helpers.swift", line: 12)
+    XCTAssertFalse(TestAttribution.isTestFrameworkCode([helper] + asyncXCTestFrames))
+    let xctestsOwn = StackFrame(symbol: "(extension in XCTest):XCTest.XCTestCase.expectation(description: Swift.String) -> XCTest.XCTestExpectation")
+    XCTAssertTrue(TestAttribution.isTestFrameworkCode([xctestsOwn] + asyncXCTestFrames))
+  }
+
   // MARK: - Another test, running in parallel
 
   func testAnotherTest_anObjectAParallelTestAllocated_isItsAndNotTheRunningTests() {

@@ -168,8 +168,12 @@ public enum TestAttribution {
     // XCTest's own frames, the test list SwiftPM generates (`__allTests__…`), Swift Testing's
     // frames and the code its `@Test` macro expands to (mangled `…TestfMp_…`), also as parts of
     // async functions and in closures.
+    // A test target's extension of the frameworks' types (`(extension in AppTests):XCTest.XCTestCase.waitForFeed()`)
+    // is the test's code.
     let symbol = name.text
-    let outermost = qualifiedName(name.contexts.last ?? name.declaration)
+    let outermostDeclaration = name.contexts.last ?? name.declaration
+    if let module = extendingModule(of: outermostDeclaration), module != "XCTest" && module != "Testing" { return false }
+    let outermost = qualifiedName(outermostDeclaration)
     return outermost.hasPrefix("XCTest.") || outermost.hasPrefix("Testing.") || symbol.containsBytes(" in XCTest.")
       || symbol.containsBytes(" in Testing.") || symbol.containsBytes("__allTests__") || symbol.containsBytes("TestfMp_")
       || symbol.containsBytes("$test_container__")
@@ -182,6 +186,14 @@ public enum TestAttribution {
     var name = declaration.hasPrefix("static ") ? declaration.dropFirst("static ".count) : declaration
     if name.hasPrefix("(extension in "), let end = name.firstRange(of: "):") { name = name[end.upperBound...] }
     return name
+  }
+
+  /// The module an extension's declaration is written in (`AppTests` of
+  /// `(extension in AppTests):XCTest.XCTestCase.waitForFeed()`), or `nil` for another declaration.
+  private static func extendingModule(of declaration: Substring) -> Substring? {
+    let name = declaration.hasPrefix("static ") ? declaration.dropFirst("static ".count) : declaration
+    guard name.hasPrefix("(extension in "), let end = name.firstRange(of: "):") else { return nil }
+    return name[name.index(name.startIndex, offsetBy: "(extension in ".count)..<end.lowerBound]
   }
 
   /// Whether the frame is the concurrency runtime's code that runs tasks: the job runner, and the

@@ -211,7 +211,8 @@ extension GateOutcome {
     for sentence in uncheckedProcesses { out += "**Not checked:** \(markdownEscaped(sentence))\n\n" }
     if let note = names.homeModuleNote, !newFindings.isEmpty || !acceptedFindings.isEmpty { out += note + "\n\n" }
     func row(_ state: String, _ finding: HeapFinding) -> String {
-      let remark = remarks[finding.fingerprint].map { " (\($0))" } ?? ""
+      let remarked = [remarks[finding.fingerprint], finding.isThroughTestCode ? "through test code" : nil].compactMap { $0 }
+      let remark = remarked.isEmpty ? "" : " (\(remarked.joined(separator: "; ")))"
       return
         "| \(state) | \(finding.kind.rawValue) | `\(finding.fingerprint)` | \(markdownEscaped(names.summary(of: finding) + remark)) |\n"
     }

@@ -38,13 +38,14 @@ extension HeapFinding {
   }
 
   /// Writes the finding as one SARIF result: its rule, its level and baseline state (an error
-  /// when it is new, a note when the baseline accepts it), its summary, its fingerprint, and its
+  /// when it is new, a warning when it is new and goes through test code, a note when the
+  /// baseline accepts it), its summary, its fingerprint, and its
   /// allocation site as the physical location when the file is known (relative to `sourceRoot`,
   /// a directory ending with `/`, when it lies inside).
   func writeSARIFResult(isNew: Bool, sourceRoot root: String?, into writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("ruleId", ruleID)
-    writer.field("level", isNew ? "error" : "note")
+    writer.field("level", !isNew ? "note" : isThroughTestCode ? "warning" : "error")
     writer.field("baselineState", isNew ? "new" : "unchanged")
     writer.key("message")
     writer.beginObject()

@@ -43,6 +43,9 @@ public struct HeapFinding: Sendable, Hashable {
   public var count: Int
   /// Where an object of the finding was allocated (for code-scanning annotations), when known.
   public var location: StackFrame?
+  /// Whether the finding goes through test code (``TestCode``), not the library's: SARIF gives
+  /// a new one the level `warning` rather than `error`.
+  public var isThroughTestCode = false
 
   public init(
     kind: Kind, fingerprint: Fingerprint, summary: String, count: Int = 1, location: StackFrame? = nil, links: [Link] = [],

@@ -44,6 +44,7 @@ extension RunReport {
       page.body += "<article class=\"finding leak\" id=\"l\(index + 1)\" data-fingerprint=\"\(leak.fingerprint)\">"
       page.body +=
         "<h3>\(index + 1)) \(leak.instanceCount) × <span class=\"chain\">\(HTMLPage.escaped(names.leak(links, summary: leak.summary)))</span></h3>"
+      if leak.isThroughTestCode { page.body += "<p class=\"note\">Through test code: a test's own type or closure is in its entry.</p>" }
       if let ownSite = leak.ownSite, !leak.members.contains(where: { $0.site.map(ownSite.isSameLine) == true }) {
         page.body += "<p>Made by this package's code at \(HTMLPage.siteCell(ownSite, names: names))</p>"
       }

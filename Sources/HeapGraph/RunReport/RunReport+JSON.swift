@@ -138,6 +138,7 @@ extension RunReport {
     writer.field("instances", leak.instanceCount)
     writer.field("objects", leak.objectCount)
     writer.field("retainedBytes", leak.retainedSize)
+    if leak.isThroughTestCode { writer.field("throughTestCode", true) }
     writer.key("entry")
     writer.beginArray(multiline: true)
     for member in leak.members {

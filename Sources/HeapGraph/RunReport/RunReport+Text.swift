@@ -3,12 +3,19 @@ extension RunReport {
   ///
   /// - Parameter names: how to write Swift names; by default readable, with the home module of
   ///   the leaks' types.
-  public func renderText(names: NameStyle? = nil) -> String {
-    reportText(names: names).description
+  ///   - listsTestCodeLeaks: whether leaks through test code (``Leak/isThroughTestCode``) are
+  ///     listed after the library code's even when there are some of those; by default they are
+  ///     only counted then.
+  public func renderText(names: NameStyle? = nil, listsTestCodeLeaks: Bool = false) -> String {
+    reportText(names: names, listsTestCodeLeaks: listsTestCodeLeaks).description
   }
 
-  /// The report as lines with their roles (see ``renderText(names:)``).
-  package func reportText(names: NameStyle? = nil) -> ReportText {
+  /// The option that lists the leaks through test code, which the text report names where it
+  /// only counts them.
+  package static let listTestCodeLeaksOption = "--test-code-leaks"
+
+  /// The report as lines with their roles (see ``renderText(names:listsTestCodeLeaks:)``).
+  package func reportText(names: NameStyle? = nil, listsTestCodeLeaks: Bool = false) -> ReportText {
     let names = names ?? nameStyle
     var text = processesText(names: names)
     text.append("")
@@ -24,13 +31,33 @@ extension RunReport {
       text.append("Leaks: none", as: .success)
     } else {
       let objects = leaks.reduce(0) { $0 + $1.objectCount }
-      text.append("Leaks: \(count(objects, "object")) in \(count(leaks.count, "group"))", as: .heading)
+      let throughTests = leaks.filter(\.isThroughTestCode)
+      let library = leaks.count - throughTests.count
+      let split = library > 0 && !throughTests.isEmpty ? ": \(grouped(library)) in library code, \(grouped(throughTests.count)) through test code" : ""
+      text.append("Leaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\(split)", as: .heading)
       let shared = processes.reduce(0) { $0 + $1.sharedLeakedObjectCount }
       if shared > 0 {
         text.append("(\(count(shared, "more leaked object")) held by several groups \(shared == 1 ? "is" : "are") counted in none.)")
       }
       if let note = names.homeModuleNote { text.append(note, as: .detail) }
-      for (index, leak) in leaks.enumerated() { appendLeak(leak, number: index + 1, names: names, to: &text) }
+      // Leaks through test code follow the library code's (``leaks`` is in that order); with
+      // some of the library's, they are counted unless asked for.
+      let listed = library > 0 && !listsTestCodeLeaks ? leaks.prefix(library) : leaks[...]
+      for (index, leak) in listed.enumerated() {
+        if index == library && library > 0 {
+          text.append("")
+          text.append("Through test code: \(count(throughTests.count, "group")), a test's own type or closure in each entry", as: .heading)
+        }
+        appendLeak(leak, number: index + 1, names: names, to: &text)
+      }
+      if listed.count < leaks.count {
+        let folded = throughTests.reduce(0) { $0 + $1.objectCount }
+        text.append("")
+        text.append(
+          "Through test code: \(count(throughTests.count, "group")) (\(count(folded, "object"))), a test's own type or closure "
+            + "in each entry (a test helper that keeps what it subscribes to, a closure written in a test); "
+            + "\(Self.listTestCodeLeaksOption) lists them", as: .note)
+      }
     }
     if !suppressed.isEmpty {
       var byOrigin: [String: Int] = [:]

@@ -83,6 +83,10 @@ public struct RunReport: Sendable {
     /// Whether the package's own code made an entry (see ``LeakAnalysis/LeakGroup/isOwn``):
     /// such groups come first.
     public var isOwn: Bool = false
+    /// Whether the entry goes through test code (``TestCode``): a type of a test target or a
+    /// closure written in a test. Such groups come after the library code's, and the text report
+    /// folds them.
+    public var isThroughTestCode: Bool = false
   }
 
   /// How often each of the package's lines made a group's entries, to name the most common.
@@ -131,7 +135,8 @@ public struct RunReport: Sendable {
     refusals.map { "\($0.process) was not checked: \($0.reason)" } + endedEarly.map(\.message)
   }
 
-  /// Leaks to report: those the package's own code made first, then largest retained size first.
+  /// Leaks to report: the library code's before those through test code, those the package's own
+  /// code made first, then largest retained size first.
   public var leaks: [Leak]
   /// Leaks a suppression rule matched, with the first such rule.
   public var suppressed: [(leak: Leak, rule: Suppressions.Rule)]
@@ -147,6 +152,7 @@ public struct RunReport: Sendable {
     for (process, isTestProcess, analysis) in analyses {
       let graph = analysis.graph
       let ownCode = analysis.options.ownCode
+      let testCode = TestCode(stacks: graph.stacks.lazy.map(\.frames))
       // A group's entry objects share a few allocation stacks (a leak made once per test, in
       // every test): each stack is read once.
       var testsByStack: [Int32: String?] = [:]
@@ -207,13 +213,14 @@ public struct RunReport: Sendable {
           byFingerprint[group.fingerprint] = Leak(
             fingerprint: group.fingerprint, summary: group.summary, instanceCount: group.instanceCount,
             objectCount: group.objectCount, retainedSize: group.retainedSize, members: members, objectTypes: objectTypes,
-            tests: tests, processes: [process], isOwn: group.isOwn)
+            tests: tests, processes: [process], isOwn: group.isOwn,
+            isThroughTestCode: members.contains { testCode.contains(typeName: $0.typeName) })
         }
       }
     }
     var all = order.compactMap { byFingerprint[$0] }.sorted {
-      ($0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > (
-        $1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint
+      ($0.isThroughTestCode ? 0 : 1, $0.isOwn ? 1 : 0, $0.retainedSize, $0.objectCount, $1.fingerprint) > (
+        $1.isThroughTestCode ? 0 : 1, $1.isOwn ? 1 : 0, $1.retainedSize, $1.objectCount, $0.fingerprint
       )
     }
     for index in all.indices {
@@ -272,10 +279,12 @@ public struct RunReport: Sendable {
     HeapFinding.merged(
       leaks.map { leak in
         let testNote = leak.tests.isEmpty ? nil : "in \(leak.tests.joined(separator: ", "))"
-        return HeapFinding(
+        var finding = HeapFinding(
           kind: .leak, fingerprint: leak.fingerprint, summary: leak.summary + (testNote.map { " (\($0))" } ?? ""),
           count: leak.instanceCount, location: leak.ownSite ?? leak.members.lazy.compactMap(\.site).first,
           links: leak.links, note: testNote)
+        finding.isThroughTestCode = leak.isThroughTestCode
+        return finding
       })
   }
 }
