@@ -71,7 +71,7 @@ final class DemangledNameTests: XCTestCase {
       ],
       isClosure: true,
       closureName:
-        "implicit closure #2 in implicit closure #1 in variable initialization expression of static (extension in PetsPackageDiscoveredTests)",
+        "implicit closure #2 in implicit closure #1 in variable initialization expression of static (extension in PetsPackageDiscoveredTests):PetsTests.XCPetsTests.(__allTests__XCPetsTests in _C508C02AFF32EC366A898C3ED908C2B2) : Array<(String, (XCPetsTests) -> () -> ())",
       function:
         "variable initialization expression of static (extension in PetsPackageDiscoveredTests):PetsTests.XCPetsTests.(__allTests__XCPetsTests in _C508C02AFF32EC366A898C3ED908C2B2) : Swift.Array<(Swift.String, (PetsTests.XCPetsTests)"
     ),

@@ -27,4 +27,16 @@ final class ClosureNameTests: XCTestCase {
       "closure #1 in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1)")
     XCTAssertEqual(ReadableName.symbol(Symbolicator.closureName(privateMethod)), "closure #1 in Subscription._select(_:)")
   }
+
+  /// An extension's module is not its parameter list either: a closure in a test target's
+  /// extension of XCTest keeps its function, so that it reads as the test target's.
+  func testClosureName_extensionsInAnotherModule_keepTheirFunction() {
+    let inExtension =
+      "closure #1 (OpenCombineTests.CustomSubscription) -> () in (extension in OpenCombineTests):XCTest.XCTest.testCancelBeforeSubscription<A, B where B: OpenCombine.Publisher>(inputType: A.Type, expected: (extension in OpenCombineTests):XCTest.XCTest.CancelBeforeSubscriptionBehavior) throws -> ()"
+    XCTAssertEqual(
+      Symbolicator.closureName(inExtension),
+      "closure #1 in (extension in OpenCombineTests):XCTest.XCTest.testCancelBeforeSubscription<A, B where B: OpenCombine.Publisher>(inputType: Type, expected: (extension in OpenCombineTests):CancelBeforeSubscriptionBehavior)"
+    )
+    XCTAssertTrue(TestCode().contains(typeName: Symbolicator.closureName(inExtension)))
+  }
 }

@@ -186,8 +186,27 @@ package struct DemangledName: Sendable, Hashable {
   /// `"Feed.load(to: MyApp.View, Swift.Int)"` → `"Feed.load(to: View, Int)"`: the text with the
   /// qualifiers inside its first parameter list dropped.
   static func unqualifyingParameters(_ name: Substring) -> String {
-    guard let open = name.firstIndex(of: "(") else { return String(name) }
-    return String(name[...open]) + unqualified(name[name.index(after: open)...])
+    var start = name.startIndex
+    while let open = name[start...].firstIndex(of: "(") {
+      // From the first parenthesis on (a private declaration's discriminator included), but
+      // for an extension's module.
+      guard name[open...].hasPrefix("(extension in ") else {
+        return String(name[...open]) + unqualified(name[name.index(after: open)...])
+      }
+      start = name.index(after: open)
+    }
+    return String(name)
+  }
+
+  /// Where the first parameter list of `text` opens: the first parenthesis that opens neither an
+  /// extension's module (`(extension in AppTests):`) nor a private declaration's discriminator.
+  private static func parametersStart(in text: Substring) -> Substring.Index? {
+    var index = text.startIndex
+    while let open = text[index...].firstIndex(of: "(") {
+      if !isDiscriminator(text[open...]) && !text[open...].hasPrefix("(extension in ") { return open }
+      index = text.index(after: open)
+    }
+    return nil
   }
 
   /// `Swift.Optional<MyApp.Feed>` → `Optional<Feed>`: `text` without the qualifiers of its names
@@ -213,13 +232,11 @@ package struct DemangledName: Sendable, Hashable {
 
   /// The text through the end of its first parameter list, `Feed.load(to: App.View)` of
   /// `Feed.load(to: App.View) -> ()`; all of it when it has none. A private declaration's
-  /// discriminator, `(_select in _E350…)` or `(in _E350…)`, is not a parameter list.
+  /// discriminator, `(_select in _E350…)` or `(in _E350…)`, and an extension's module,
+  /// `(extension in AppTests):`, are not parameter lists.
   private static func throughParameters(_ text: Substring) -> Substring {
     let bytes = text.utf8
-    var index = bytes.startIndex
-    while index < bytes.endIndex && !(bytes[index] == UInt8(ascii: "(") && !isDiscriminator(text[index...])) {
-      index = bytes.index(after: index)
-    }
+    guard var index = parametersStart(in: text) else { return text }
     var depth = 0
     while index < bytes.endIndex {
       if bytes[index] == UInt8(ascii: "(") { depth += 1 }

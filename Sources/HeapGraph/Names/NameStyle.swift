@@ -139,6 +139,36 @@ public struct NameStyle: Sendable, Hashable {
     return short == self.cycle(cycle) ? nil : short
   }
 
+  /// The longest title a report gives a leak in full (``leak(_:summary:)``): longer ones are
+  /// written in their short form (``title(ofLeak:summary:)``), so that a title fits a line.
+  public static let longestFullTitle = 100
+
+  /// A leak group's title: its entry as ``leak(_:summary:)`` writes it when that fits
+  /// ``longestFullTitle``; otherwise in short, as ``shortForm(of:)`` writes a cycle (types
+  /// without generic arguments, closures by where they are written, no captures), and with its
+  /// middle links left out when that is still too long. The group's lines below it name every
+  /// link in full.
+  ///
+  /// ```text
+  /// PassthroughSubject<Int, TestingError>.downstreams.single → PassthroughSubject<Int, TestingError>.Conduit<…>.parent → …
+  ///   → PassthroughSubject.downstreams.single → PassthroughSubject.Conduit.parent → PassthroughSubject
+  /// ```
+  public func title(ofLeak members: [(typeName: String, kind: ObjectKind, reference: String?)], summary: String) -> String {
+    let links = members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
+    let full = leak(links, summary: summary)
+    guard isReadable, full.count > Self.longestFullTitle, let first = members.first else { return full }
+    let parts = members.map { member -> String in
+      let name = shortName(member.typeName, kind: member.kind)
+      guard let reference = member.reference, member.kind != .closureContext, !reference.hasPrefix("capture #") else { return name }
+      return name + "." + reference
+    }
+    guard members.count > 1 || first.reference != nil else { return parts[0] }
+    let closing = shortName(first.typeName, kind: first.kind)
+    let short = (parts + [closing]).joined(separator: arrow)
+    guard short.count > Self.longestFullTitle, parts.count > 2 else { return short }
+    return ([parts[0], "… \(parts.count - 2) more …", parts[parts.count - 1], closing]).joined(separator: arrow)
+  }
+
   private func shortName(_ typeName: String, kind: ObjectKind) -> String {
     ReadableName.remembered(.shortName, typeName, kind == .closureContext) { Self.shortName(typeName, kind: kind) } ?? typeName
   }

@@ -70,7 +70,7 @@ extension RunReport {
       for (leak, rule) in suppressed {
         let origin = rule.origin == "default" ? "a default rule" : rule.origin
         text.append(
-          "- \(leak.instanceCount) × \(names.leak(leak.links, summary: leak.summary))  (\(count(leak.objectCount, "object")))  "
+          "- \(leak.instanceCount) × \(names.title(ofLeak: leak.members.map { ($0.typeName, $0.kind, $0.reference) }, summary: leak.summary))  (\(count(leak.objectCount, "object")))  "
             + "by \(rule.kind.rawValue) \(rule.pattern)  (\(origin))", indent: 2)
       }
     }
@@ -80,7 +80,7 @@ extension RunReport {
   /// One leak group: its entry, the tests that allocated it, its members with their sites, and
   /// its fingerprint.
   private func appendLeak(_ leak: Leak, number: Int, names: NameStyle, to text: inout ReportText) {
-    let entry = names.leak(leak.links, summary: leak.summary)
+    let entry = names.title(ofLeak: leak.members.map { ($0.typeName, $0.kind, $0.reference) }, summary: leak.summary)
     text.append(
       [
         .itemNumber(number),
