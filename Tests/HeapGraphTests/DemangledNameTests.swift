@@ -39,7 +39,7 @@ final class DemangledNameTests: XCTestCase {
       ],
       isClosure: true,
       closureName: "closure #1 in ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A) -> ()) -> ())",
-      function: "ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A)"),
+      function: "ReSwift.Subscription.(in _7038C3DB39E4257FAB9EE57FECCA9BB1).init(sink: ((A?, A) -> ()) -> ())"),
     Case(
       "closure #1 (A?, A) -> () in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1) -> ReSwift.Subscription<A1>",
       prefixes: [],
@@ -48,7 +48,7 @@ final class DemangledNameTests: XCTestCase {
         "ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1) -> ReSwift.Subscription<A1>",
       ],
       isClosure: true, closureName: "closure #1 in ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1)",
-      function: "ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A)"),
+      function: "ReSwift.Subscription.(_select in _6F9ECF150ADD9527A171C431DF6CF69B)<A>((A) -> A1)"),
     Case(
       "closure #1 (Swift.Optional<A1>, A1) -> () in ReSwift.SubscriptionBox.init<A>(originalSubscription: ReSwift.Subscription<A1>, transformedSubscription: Swift.Optional<ReSwift.Subscription<A>>, subscriber: ReSwift.AnyStoreSubscriber) -> ReSwift.SubscriptionBox<A>",
       prefixes: [],
@@ -73,7 +73,7 @@ final class DemangledNameTests: XCTestCase {
       closureName:
         "implicit closure #2 in implicit closure #1 in variable initialization expression of static (extension in PetsPackageDiscoveredTests):PetsTests.XCPetsTests.(__allTests__XCPetsTests in _C508C02AFF32EC366A898C3ED908C2B2) : Array<(String, (XCPetsTests) -> () -> ())",
       function:
-        "variable initialization expression of static (extension in PetsPackageDiscoveredTests):PetsTests.XCPetsTests.(__allTests__XCPetsTests in _C508C02AFF32EC366A898C3ED908C2B2) : Swift.Array<(Swift.String, (PetsTests.XCPetsTests)"
+        "variable initialization expression of static (extension in PetsPackageDiscoveredTests):PetsTests.XCPetsTests.(__allTests__XCPetsTests in _C508C02AFF32EC366A898C3ED908C2B2) : Swift.Array<(Swift.String, (PetsTests.XCPetsTests) -> () -> ())>"
     ),
     Case(
       "implicit closure #1 () throws -> Swift.Optional<Any> in SwinjectTests.LazyTests.testCircular() -> ()",
@@ -89,7 +89,7 @@ final class DemangledNameTests: XCTestCase {
       ],
       isClosure: true,
       closureName: "closure #1 in XCTest.(test in _3BE257A46ADB477C7BF2D39968B39F9D)<A where A: XCTestCase>((A) -> () throws -> ())",
-      function: "XCTest.(test in _3BE257A46ADB477C7BF2D39968B39F9D)<A where A: XCTest.XCTestCase>((A)"),
+      function: "XCTest.(test in _3BE257A46ADB477C7BF2D39968B39F9D)<A where A: XCTest.XCTestCase>((A) -> () throws -> ())"),
     Case(
       "(2) suspend resume partial function for PetsTests.asyncLeak() async -> ()",
       prefixes: [.asyncPartialFunction], contexts: ["PetsTests.asyncLeak() async -> ()"],
@@ -112,7 +112,7 @@ final class DemangledNameTests: XCTestCase {
         "FeedKit.Feed.load(to: Swift.AnyObject, _: Swift.Int, handler: (Swift.Result<Swift.Array<Swift.Int>, Swift.Error>) -> ()) async throws -> ()",
       ],
       isClosure: true, closureName: "closure #1 in local #1 ()",
-      function: "FeedKit.Feed.load(to: Swift.AnyObject, _: Swift.Int, handler: (Swift.Result<Swift.Array<Swift.Int>, Swift.Error>)"),
+      function: "FeedKit.Feed.load(to: Swift.AnyObject, _: Swift.Int, handler: (Swift.Result<Swift.Array<Swift.Int>, Swift.Error>) -> ())"),
     Case(
       "closure #1 () -> () in init() -> Local #1 in ReSwift.makeLocal() -> Swift.AnyObject in Local #1 in ReSwift.makeLocal() -> Swift.AnyObject",
       prefixes: [],

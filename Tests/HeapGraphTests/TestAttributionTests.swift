@@ -163,6 +163,27 @@ final class TestAttributionTests: XCTestCase {
     XCTAssertEqual(TestAttribution.test(allocating: suiteInit, inTestProcess: true), "AppTests.FeedSuite.init() (set-up)")
   }
 
+  /// XCTest makes an instance of a test case class for each test: what its stored properties'
+  /// initial values make is set-up, named by the initializer without its parameters' types.
+  func testAttribution_storedPropertyInitialValuesOfATestCase_areSetUp() {
+    let frames = [
+      allocation,
+      StackFrame(
+        symbol:
+          "closure #1 () -> App.Channel in variable initialization expression of AppTests.FeedTests.(channel in _5A54195891986EDB53546BAEFB146CA5) : App.Channel",
+        file: "/p/Tests/AppTests/FeedTests.swift", line: 21),
+      StackFrame(
+        symbol: "AppTests.FeedTests.init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) -> AppTests.FeedTests",
+        file: "/p/Tests/AppTests/FeedTests.swift", line: 17),
+      StackFrame(
+        symbol:
+          "AppTests.FeedTests.__allocating_init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) -> AppTests.FeedTests"),
+      StackFrame(symbol: "closure #1 (Swift.String, (XCTest.XCTestCase) throws -> ()) -> XCTest.XCTestCase in static XCTest.XCTestCase.defaultTestSuite.getter : XCTest.XCTestSuite"),
+    ]
+    XCTAssertEqual(
+      TestAttribution.test(allocating: frames, inTestProcess: true), "AppTests.FeedTests.init(name:testClosure:) (set-up)")
+  }
+
   func testAttribution_testCallingAFunctionNamedLikeASetUp_namesTheTest() {
     let frames = [
       allocation, StackFrame(symbol: "AppTests.Fixture.setUp() -> ()"), StackFrame(symbol: "AppTests.FeedTests.testLoad() -> ()"),

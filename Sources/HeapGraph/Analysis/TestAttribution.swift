@@ -132,8 +132,24 @@ public enum TestAttribution {
   /// (`DemangledName.function`: no async-resumption prefix, no result type, a closure named by the
   /// function it is written in), with `(set-up)` or `(tear-down)` after a set-up or tear-down.
   static func name(of frame: StackFrame) -> String {
-    let function = functionName(frame.symbol ?? "")
+    var function = functionName(frame.symbol ?? "")
+    if let testCase = testCaseInitialized(by: function) { function = testCase + xcTestCaseInitializer }
     return role(of: function).map { "\(function) (\($0))" } ?? function
+  }
+
+  /// How XCTest's initializer of a test case is named (`AppTests.FeedTests.init(name:testClosure:)`):
+  /// XCTest makes one instance of the class for each of its tests, so what its stored
+  /// properties' initial values make is set-up, made for each test.
+  private static let xcTestCaseInitializer = ".init(name:testClosure:)"
+
+  /// The test case class whose XCTest initializer `function` is
+  /// (`AppTests.FeedTests.__allocating_init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ())`
+  /// → `AppTests.FeedTests`), or `nil` for another function.
+  private static func testCaseInitialized(by function: String) -> Substring? {
+    for initializer in [".__allocating_init(name: Swift.String, testClosure: ", ".init(name: Swift.String, testClosure: "] {
+      if let range = function.firstRange(of: initializer) { return function[..<range.lowerBound] }
+    }
+    return nil
   }
 
   /// The function a frame's symbol names as people write it (`DemangledName.function`): no
@@ -151,12 +167,13 @@ public enum TestAttribution {
     return (String(name.dropLast(suffix.count)), suffix)
   }
 
-  /// `set-up` for XCTest's `setUp()`, `setUpWithError()` (and their class and async forms) and a
-  /// Swift Testing suite's `init()`; `tear-down` for `tearDown()`, `tearDownWithError()` and a
+  /// `set-up` for XCTest's `setUp()`, `setUpWithError()` (and their class and async forms), the
+  /// initializer XCTest makes each test's instance with, and a Swift Testing suite's `init()`; `tear-down` for `tearDown()`, `tearDownWithError()` and a
   /// suite's `deinit`; `nil` for other functions.
   private static func role(of function: String) -> String? {
     let withoutParameters = function.firstIndex(of: "(").map { function[..<$0] } ?? function[...]
     let baseName = withoutParameters.split(separator: ".").last.map(String.init) ?? ""
+    if function.hasSuffix(xcTestCaseInitializer) { return "set-up" }
     switch (baseName, function.hasSuffix("()")) {
     case ("setUp", true), ("setUpWithError", true), ("init", true): return "set-up"
     case ("tearDown", true), ("tearDownWithError", true), ("deinit", false): return "tear-down"

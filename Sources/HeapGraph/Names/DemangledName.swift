@@ -178,9 +178,28 @@ package struct DemangledName: Sendable, Hashable {
   /// (`implicit closure #1 () throws -> Any in Tests.testA() -> ()` → `Tests.testA()`).
   package var function: String {
     var name = isClosure ? contexts[contexts.count - 1] : declaration
-    if let arrow = name.utf8.firstRange(ofBytes: " -> ") { name = name[..<arrow.lowerBound] }
+    if let arrow = Self.resultArrow(in: name) { name = name[..<arrow] }
     while let suffix = [" throws", " async"].first(where: name.hasSuffix) { name = name.dropLast(suffix.count) }
     return String(name)
+  }
+
+  /// Where the result type of the declaration `name` starts (its ` -> ` outside any parentheses
+  /// or angle brackets: a parameter of function type has one of its own), or `nil` when it has
+  /// none.
+  private static func resultArrow(in name: Substring) -> Substring.Index? {
+    var depth = 0
+    var index = name.startIndex
+    while index < name.endIndex {
+      switch name[index] {
+      case "(", "<": depth += 1
+      case ")", ">" where depth > 0 && !(name[index] == ">" && index > name.startIndex && name[name.index(before: index)] == "-"):
+        depth -= 1
+      case " " where depth == 0 && name[index...].hasPrefix(" -> "): return index
+      default: break
+      }
+      index = name.index(after: index)
+    }
+    return nil
   }
 
   /// `"Feed.load(to: MyApp.View, Swift.Int)"` → `"Feed.load(to: View, Int)"`: the text with the
