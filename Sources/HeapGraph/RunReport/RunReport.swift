@@ -149,6 +149,7 @@ public struct RunReport: Sendable {
     var order: [Fingerprint] = []
     var suppressedBy: [Fingerprint: Suppressions.Rule] = [:]
     var ownSites: [Fingerprint: OwnSiteCount] = [:]
+    var firstInstanceOwnSites: [Fingerprint: StackFrame] = [:]
     for (process, isTestProcess, analysis) in analyses {
       let graph = analysis.graph
       let ownCode = analysis.options.ownCode
@@ -210,6 +211,11 @@ public struct RunReport: Sendable {
           byFingerprint[group.fingerprint] = known
         } else {
           order.append(group.fingerprint)
+          // The package's line of the instance whose sites the report shows, so that the two
+          // name the same test; the most common line among all instances otherwise.
+          firstInstanceOwnSites[group.fingerprint] = stacks.lazy.compactMap { frames in
+            ownCode.firstOwnFrame(in: frames).map { frames[$0] }
+          }.first
           byFingerprint[group.fingerprint] = Leak(
             fingerprint: group.fingerprint, summary: group.summary, instanceCount: group.instanceCount,
             objectCount: group.objectCount, retainedSize: group.retainedSize, members: members, objectTypes: objectTypes,
@@ -225,7 +231,7 @@ public struct RunReport: Sendable {
     }
     for index in all.indices {
       all[index].tests.sort()
-      all[index].ownSite = ownSites[all[index].fingerprint]?.mostCommon
+      all[index].ownSite = firstInstanceOwnSites[all[index].fingerprint] ?? ownSites[all[index].fingerprint]?.mostCommon
     }
     self.processes = processes
     leaks = all.filter { suppressedBy[$0.fingerprint] == nil }
