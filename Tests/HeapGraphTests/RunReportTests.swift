@@ -246,6 +246,24 @@ final class RunReportTests: XCTestCase {
     XCTAssertEqual(report.reportText().lines.prefix(2).map(\.role), [.heading, .note])
   }
 
+  /// The note on unbalanced retains leaves out the objects of suppressed groups, which the
+  /// report otherwise says nothing of.
+  func testReport_unbalancedRetainsOfSuppressedGroups_areNotNoted() {
+    var builder = HeapSnapshot.Builder(metadata: .init(tool: "test", process: "Tests (pid 7)"))
+    builder.addObject(id: 1, type: "Foundation.Timer", address: 0x1000, size: 64)
+    builder.addObject(id: 2, type: "App.DroppedRetain", address: 0x2000, size: 24)
+    var snapshot = builder.snapshot
+    snapshot.metadata.diagnosticRecords = [
+      UnbalancedRetain(typeName: "Foundation.Timer", address: 0x1000, count: 1).diagnostic,
+      UnbalancedRetain(typeName: "App.DroppedRetain", address: 0x2000, count: 1).diagnostic,
+    ]
+    let analysis = HeapAnalysis(graph: ObjectGraph(snapshot), options: .init(rootsAreComplete: true))
+    let report = RunReport(analyses: [(process: "Tests (pid 7)", isTestProcess: true, analysis: analysis)], suppressions: .standard)
+    XCTAssertEqual(report.suppressed.map(\.leak.summary), ["Foundation.Timer"])
+    XCTAssertTrue(report.renderProcesses().contains("counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): DroppedRetain\n"), report.renderProcesses())
+    XCTAssertFalse(report.renderProcesses().contains("Timer"), report.renderProcesses())
+  }
+
   /// The report reads each diagnostic's kind and fields, never its sentence: a failed attempt
   /// worded otherwise is still a note, an unbalanced retain worded otherwise is still named by
   /// its type, and a sentence that only looks like a failure (no kind) is left to the JSON report.

@@ -135,7 +135,9 @@ extension RunReport {
         text.append(
           "note: \(failure.diagnostic.message)" + (failure.occurrences > 1 ? " (\(failure.occurrences) times)" : ""), as: .note, indent: 2)
       }
-      let unbalanced = process.diagnostics.compactMap(UnbalancedRetain.init(diagnostic:))
+      let unbalanced = process.diagnostics.compactMap(UnbalancedRetain.init(diagnostic:)).filter {
+        !process.suppressedTypeNames.contains($0.typeName)
+      }
       if !unbalanced.isEmpty {
         let types = Dictionary(grouping: unbalanced, by: \.typeName).map { name, retains in
           retains.count == 1 ? names.type(name) : "\(retains.count) × \(names.type(name))"

@@ -41,6 +41,9 @@ public struct RunReport: Sendable {
     public var sharedLeakedObjectCount: Int
     /// How long its capture took, when the agent said so.
     public var captureDuration: CaptureDuration? = nil
+    /// The types of the entries of its groups that a suppression rule matched: the report says
+    /// nothing more of their objects (no note on their unbalanced retains).
+    public var suppressedTypeNames: Set<String> = []
   }
 
   /// A group of leaked objects with the same entry shape.
@@ -198,6 +201,7 @@ public struct RunReport: Sendable {
         }
         if let rule = suppressions.rule(suppressingTypes: members.map(\.typeName), stacks: stacks, fingerprint: group.fingerprint) {
           suppressedBy[group.fingerprint] = suppressedBy[group.fingerprint] ?? rule
+          processes[processes.count - 1].suppressedTypeNames.formUnion(members.map(\.typeName))
         }
         let objectTypes = Self.objectTypes(of: group, in: analysis)
         if var known = byFingerprint[group.fingerprint] {
