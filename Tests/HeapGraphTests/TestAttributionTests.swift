@@ -181,7 +181,11 @@ final class TestAttributionTests: XCTestCase {
       StackFrame(symbol: "closure #1 (Swift.String, (XCTest.XCTestCase) throws -> ()) -> XCTest.XCTestCase in static XCTest.XCTestCase.defaultTestSuite.getter : XCTest.XCTestSuite"),
     ]
     XCTAssertEqual(
-      TestAttribution.test(allocating: frames, inTestProcess: true), "AppTests.FeedTests.init(name:testClosure:) (set-up)")
+      TestAttribution.test(allocating: frames, inTestProcess: true),
+      "AppTests.FeedTests.init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) (set-up)")
+    XCTAssertEqual(
+      RunReport.testList(["AppTests.FeedTests.init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) (set-up)"], names: .readable(forTypeNames: [])),
+      "in test AppTests.FeedTests.init(name:testClosure:) (set-up)")
   }
 
   func testAttribution_testCallingAFunctionNamedLikeASetUp_namesTheTest() {

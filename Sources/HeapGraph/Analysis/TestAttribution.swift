@@ -137,10 +137,10 @@ public enum TestAttribution {
     return role(of: function).map { "\(function) (\($0))" } ?? function
   }
 
-  /// How XCTest's initializer of a test case is named (`AppTests.FeedTests.init(name:testClosure:)`):
-  /// XCTest makes one instance of the class for each of its tests, so what its stored
-  /// properties' initial values make is set-up, made for each test.
-  private static let xcTestCaseInitializer = ".init(name:testClosure:)"
+  /// How XCTest's initializer of a test case is named, after its class (reports write it
+  /// `FeedTests.init(name:testClosure:)`): XCTest makes one instance of the class for each of its
+  /// tests, so what its stored properties' initial values make is set-up, made for each test.
+  private static let xcTestCaseInitializer = ".init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ())"
 
   /// The test case class whose XCTest initializer `function` is
   /// (`AppTests.FeedTests.__allocating_init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ())`

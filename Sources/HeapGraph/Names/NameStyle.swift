@@ -165,7 +165,7 @@ public struct NameStyle: Sendable, Hashable {
     guard members.count > 1 || first.reference != nil else { return parts[0] }
     let closing = shortName(first.typeName, kind: first.kind)
     let short = (parts + [closing]).joined(separator: arrow)
-    guard short.count > Self.longestFullTitle, parts.count > 2 else { return short }
+    guard short.count > Self.longestFullTitle, parts.count > 3 else { return short }
     return ([parts[0], "… \(parts.count - 2) more …", parts[parts.count - 1], closing]).joined(separator: arrow)
   }
 

@@ -20,3 +20,15 @@ public final class Bowl: @unchecked Sendable {
   public var portions = 0
   public init() {}
 }
+
+public final class Leash {
+  public var onPull: (() -> Void)?
+  public var pulls = 0
+  public init() {}
+  public func attach() { onPull = { self.pulls += 1 } }  // LEAK: Leash.onPull -> closure -> Leash
+}
+
+public final class Kennelhand {
+  public var partner: Kennelhand?  // LEAK: partners keep each other
+  public init() {}
+}
