@@ -1,8 +1,9 @@
 extension RunReport {
   /// The report for people (the example in ``RunReport``'s documentation).
   ///
-  /// - Parameter names: how to write Swift names; by default readable, with the home module of
-  ///   the leaks' types.
+  /// - Parameters:
+  ///   - names: how to write Swift names; by default readable, with the home module of the
+  ///     leaks' types.
   ///   - listsTestCodeLeaks: whether leaks through test code (``Leak/isThroughTestCode``) are
   ///     listed after the library code's even when there are some of those; by default they are
   ///     only counted then.
@@ -70,7 +71,7 @@ extension RunReport {
       for (leak, rule) in suppressed {
         let origin = rule.origin == "default" ? "a default rule" : rule.origin
         text.append(
-          "- \(leak.instanceCount) × \(names.title(ofLeak: leak.members.map { ($0.typeName, $0.kind, $0.reference) }, summary: leak.summary))  (\(count(leak.objectCount, "object")))  "
+          "- \(leak.instanceCount) × \(leak.title(names: names))  (\(count(leak.objectCount, "object")))  "
             + "by \(rule.kind.rawValue) \(rule.pattern)  (\(origin))", indent: 2)
       }
     }
@@ -80,7 +81,7 @@ extension RunReport {
   /// One leak group: its entry, the tests that allocated it, its members with their sites, and
   /// its fingerprint.
   private func appendLeak(_ leak: Leak, number: Int, names: NameStyle, to text: inout ReportText) {
-    let entry = names.title(ofLeak: leak.members.map { ($0.typeName, $0.kind, $0.reference) }, summary: leak.summary)
+    let entry = leak.title(names: names)
     text.append(
       [
         .itemNumber(number),
@@ -156,6 +157,12 @@ extension RunReport {
 }
 
 extension RunReport.Leak {
+  /// The group's title: its entry, in short when it is longer than a line
+  /// (``NameStyle/title(ofLeak:summary:)``).
+  func title(names: NameStyle) -> String {
+    names.title(ofLeak: members.map { ($0.typeName, $0.kind, $0.reference) }, summary: summary)
+  }
+
   /// `in tests AppTests.testA(), AppTests.testB() and 3 more`: the tests that made the leak (see
   /// ``RunReport/testList(_:names:limit:)``).
   func testList(names: NameStyle, limit: Int = 6) -> String? {
