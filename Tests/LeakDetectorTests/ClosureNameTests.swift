@@ -39,4 +39,15 @@ final class ClosureNameTests: XCTestCase {
     )
     XCTAssertTrue(TestCode().contains(typeName: Symbolicator.closureName(inExtension)))
   }
+
+  /// A closure in a local function names the function it is local to: two tests' closures in
+  /// their own local `test` functions are told apart.
+  func testClosureName_inALocalFunction_namesTheFunctionItIsLocalTo() {
+    let inLocalFunction =
+      "closure #2 @Sendable (Swift.Result<(), Swift.Error>) -> () in closure #2 (GRDB.Database) throws -> () in test #1 <A where A: GRDB.DatabaseWriter>(A) throws -> () in GRDBTests.ValueObservationTests.testCancellableInvalidation2() throws -> ()"
+    XCTAssertEqual(
+      Symbolicator.closureName(inLocalFunction),
+      "closure #2 in closure #2 in test #1 in GRDBTests.ValueObservationTests.testCancellableInvalidation2()")
+    XCTAssertTrue(TestCode().contains(typeName: Symbolicator.closureName(inLocalFunction)))
+  }
 }

@@ -159,18 +159,33 @@ package struct DemangledName: Sendable, Hashable {
     if isReabstractionThunk { return "reabstraction thunk" }
     var result = prefixes.filter { $0.kind != .partialApplication }.map(\.text).joined()
     // "closure #1 (A) -> B in context" → "closure #1 in context", at every nesting level.
-    guard let lastClosure = contexts.lastIndex(where: { Self.closureNumber(of: $0) != nil }) else {
+    guard var lastClosure = contexts.lastIndex(where: { Self.closureNumber(of: $0) != nil }) else {
       return result + Self.unqualifyingParameters(Self.throughParameters(declaration))
     }
-    for context in contexts[...lastClosure] {
-      result += Self.closureNumber(of: context).map { $0 + " in " } ?? context + " in "
+    // A local function a closure is written in (`test #1 <A>(A) -> ()`) is named as a closure
+    // is, so that the function it is local to is named too.
+    while lastClosure + 1 < contexts.count - 1, Self.localFunctionNumber(of: contexts[lastClosure + 1]) != nil {
+      lastClosure += 1
     }
-    let number = Self.closureNumber(of: contexts[lastClosure])!
+    for context in contexts[...lastClosure] {
+      let number = Self.closureNumber(of: context) ?? Self.localFunctionNumber(of: context)
+      result += number.map { $0 + " in " } ?? context + " in "
+    }
+    let number = Self.closureNumber(of: contexts[lastClosure]) ?? Self.localFunctionNumber(of: contexts[lastClosure])!
     let enclosing =
       lastClosure == contexts.count - 1
       ? contexts[lastClosure].dropFirst(number.count) : declaration[contexts[lastClosure + 1].startIndex...]
     if lastClosure == contexts.count - 1 { result.removeLast(" in ".count) }
     return result + Self.unqualifyingParameters(Self.throughParameters(enclosing))
+  }
+
+  /// `test #1` of a local function's context (`test #1 <A where A: GRDB.DatabaseWriter>(A) -> ()`),
+  /// or `nil` when the context is not one.
+  static func localFunctionNumber(of context: Substring) -> Substring? {
+    let name = context.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+    guard let first = name.first, !first.isNumber, context[name.endIndex...].hasPrefix(" #") else { return nil }
+    let digits = context[context.index(name.endIndex, offsetBy: 2)...].prefix { $0.isNumber }
+    return digits.isEmpty ? nil : context[..<digits.endIndex]
   }
 
   /// The function the code is of, as its declaration is written, without its result type and
