@@ -150,8 +150,10 @@ public struct NameStyle: Sendable, Hashable {
   /// link in full.
   ///
   /// ```text
-  /// PassthroughSubject<Int, TestingError>.downstreams.single → PassthroughSubject<Int, TestingError>.Conduit<…>.parent → …
+  /// PassthroughSubject<(), Never>.downstreams.single → PassthroughSubject<(), Never>.Conduit<Publishers.FlatMap<…>>.parent → …
   ///   → PassthroughSubject.downstreams.single → PassthroughSubject.Conduit.parent → PassthroughSubject
+  /// ValueConcurrentObserver.reducer.__value → closure in test #1 → box<DatabaseCancellable?>.value → … (5 links)
+  ///   → ValueConcurrentObserver.reducer.__value → … 5 more … → closure in AnyDatabaseCancellable.init(_:) → ValueConcurrentObserver
   /// ```
   public func title(ofLeak members: [(typeName: String, kind: ObjectKind, reference: String?)], summary: String) -> String {
     let links = members.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) }
