@@ -17,7 +17,7 @@ final class WaitingTasksRunTests: RunFixtureTestCase {
     XCTAssertTrue(report.contains("Leaks: 6 objects in 1 group\n"), report)
     XCTAssertTrue(
       report.contains(
-        "1) 1 × Task.suspended → await in closure #1 in startForgottenStream().async frame → AsyncStream<Int>._Storage<>.state.continuations[0].context → Task  ("
+        "1) 1 × Task.suspended → await in closure #1 in startForgottenStream() → AsyncStream._Storage.state.continuations[0].context → Task  ("
       ), report)
     XCTAssertTrue(report.contains("- Task.suspended  made at startForgottenStream() (WaitingTasks.swift:23)\n"), report)
     XCTAssertTrue(report.contains("- await in closure #1 in startForgottenStream().async frame  waits at WaitingTasks.swift:24\n"), report)
