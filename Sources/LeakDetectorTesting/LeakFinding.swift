@@ -150,7 +150,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// ```
   static func describe(_ growth: HeapGrowth.Finding) -> String {
     let typeName = growth.links.last?.typeName ?? "?"
-    let names = NameStyle.readable(forTypeNames: growth.links.map(\.typeName))
+    let names = NameStyle.readable(forTypeNames: growth.links.map(\.typeName) + growth.holds.map(\.typeName))
     let noun = growth.kind == .path ? "objects" : "instances"
     var text =
       growth.growsInSize
@@ -174,6 +174,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     case .leak:
       text += "They are leaked (nothing outside the heap holds them):\n  \(names.leak(growth.links, summary: growth.summary))\n"
     }
+    if let holds = growth.holdsSummary(names: names) { text += "Each holds what grew with it: \(holds).\n" }
     for site in growth.addedAt {
       text += "They were allocated at \(names.frame(site.site)): \(site.count) object\(site.count == 1 ? "" : "s").\n"
     }
