@@ -84,22 +84,7 @@ public struct WaitingTask: Sendable, Hashable {
   /// ```text
   /// ["LeakTestSupport.ContinuationPayload": 1, "closure #1 in LeakTestSupport.startTask…()": 1]
   /// ```
-  ///
-  /// - Complexity: O(*k* + *e*) for the *k* objects it keeps alive and their references.
   package static func keptAlive(byTask node: Int, in analysis: HeapAnalysis) -> [String: Int] {
-    let graph = analysis.graph
-    guard !analysis.shortestPaths.isReached(node) else { return [:] }
-    var seen: Set<Int> = [node]
-    var queue = [node]
-    var next = 0
-    while next < queue.count {
-      let source = queue[next]
-      next += 1
-      for reference in graph.strongReferences(of: source)
-      where !analysis.shortestPaths.isReached(reference.target) && seen.insert(reference.target).inserted {
-        queue.append(reference.target)
-      }
-    }
-    return seen.filter { $0 != node && !graph.isClosureValue($0) }.reduce(into: [:]) { $0[graph.typeName(of: $1), default: 0] += 1 }
+    LeakedObjectTypes.counts(keptAliveBy: [node], graph: analysis.graph, tree: analysis.shortestPaths)
   }
 }

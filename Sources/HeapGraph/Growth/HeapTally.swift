@@ -133,7 +133,8 @@ public struct HeapTally: Sendable {
         entry.entry.add(bytes: 0, site: graph.node(forObjectID: id).flatMap(site(of:)))
       }
       entry.entry.bytes = group.retainedSize
-      entry.held = Self.heldTypes(byEntries: group.entryObjectIDs.compactMap(graph.node(forObjectID:)), graph: graph, tree: tree)
+      entry.held = LeakedObjectTypes.counts(
+        keptAliveBy: group.entryObjectIDs.compactMap(graph.node(forObjectID:)), graph: graph, tree: tree)
       leaks[group.fingerprint] = entry
     }
     self.paths = paths
@@ -142,28 +143,6 @@ public struct HeapTally: Sendable {
     objectCount = objects
     byteCount = bytes
     metadata = graph.metadata
-  }
-
-  /// The types of the leaked objects that `entries` reach through leaked objects, with their
-  /// counts, the entries themselves and closure values left out; at most `limit` objects are
-  /// looked at.
-  ///
-  /// - Complexity: O(*k* + *e*) for the *k* objects reached and their references.
-  private static func heldTypes(byEntries entries: [Int], graph: ObjectGraph, tree: ShortestPathTree, limit: Int = 100_000) -> [String: Int] {
-    var seen = Set(entries)
-    var queue = entries
-    var next = 0
-    while next < queue.count && seen.count < limit {
-      let node = queue[next]
-      next += 1
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
-        let target = Int(graph.strongTargets[edge])
-        if !tree.isReached(target) && seen.insert(target).inserted { queue.append(target) }
-      }
-    }
-    return queue.dropFirst(entries.count).filter { !graph.isClosureValue($0) }.reduce(into: [:]) {
-      $0[graph.typeName(of: $1), default: 0] += 1
-    }
   }
 
   /// The path of `node` from its root, subscripts collapsed.
