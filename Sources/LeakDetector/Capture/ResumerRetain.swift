@@ -16,9 +16,10 @@
 /// capture does not see holds the task (its handle, say), and it stays held.
 ///
 /// ```text
-/// 1) 1 × Task  (3 objects, 1,060 bytes retained; …)
+/// 1) 1 × Task.suspended → await in closure #1 in dropUnsafeContinuation()  (3 objects, 24 bytes)
 ///    - Task.suspended  made at dropUnsafeContinuation() (Continuations.swift:35)
 ///    - await in closure #1 in dropUnsafeContinuation()  waits at Continuations.swift:36
+///    also holds 1 × Payload, 1 × closure #1 in dropUnsafeContinuation()
 /// ```
 ///
 /// > Important: a word on a thread's stack that still holds the task's address from the last
