@@ -16,7 +16,8 @@ final class LeakedTaskTests: XCTestCase {
       builder.addObject(id: base, type: "Task", address: UInt64(0x1000 + index * 0x100), stack: 1, kind: .task)
       builder.addObject(id: base + 1, type: "closure #1 in \(function)", address: UInt64(0x1040 + index * 0x100), kind: .closureContext)
       builder.addObject(id: base + 2, type: "App.Payload", address: UInt64(0x1080 + index * 0x100), size: 32, kind: .classInstance)
-      builder.addObject(id: base + 3, type: SuspensionPoint.typeName(function: "closure #1 in \(function)"), stack: 2, kind: .closureContext)
+      builder.addObject(
+        id: base + 3, type: SuspensionPoint.typeName(function: "closure #1 in \(function)"), stack: 2, kind: .closureContext)
       builder.addReference(from: base, to: base + 1, label: "closure", ownership: .strong)
       builder.addReference(from: base + 1, to: base + 2, label: "payload", ownership: .strong)
       builder.addReference(from: base, to: base + 3, label: SuspensionPoint.taskEdgeLabel, ownership: .strong)

@@ -44,14 +44,20 @@ final class RunGrowthTests: RunFixtureTestCase {
   /// The handler appended per request names the listener it captures, and the task started per
   /// request (found through the continuation it parks) the worker it keeps, each with its line.
   private func assertNamesWhatEachHandlerAndTaskHolds(_ report: String, file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertTrue(report.contains("global Growing.registry: Registry.handlers[*] → closure #3 in handle(_:growing:)"), report, file: file, line: line)
+    XCTAssertTrue(
+      report.contains("global Growing.registry: Registry.handlers[*] → closure #3 in handle(_:growing:)"), report, file: file, line: line)
     XCTAssertTrue(report.contains("     holds: Listener "), report, file: file, line: line)
     XCTAssertTrue(report.contains(", Worker ") || report.contains("holds: Worker "), report, file: file, line: line)
     XCTAssertTrue(report.contains("Task ") && report.contains("closure #2 in handle(_:growing:) "), report, file: file, line: line)
     #if DEBUG  // optimized, handle(_:growing:) is inlined into the program's top level
-      XCTAssertTrue(report.contains("added at closure #3 in handle(_:growing:) (Growing.swift:36)"), "the closure's line:\n\(report)", file: file, line: line)
-      XCTAssertTrue(report.contains("added at handle(_:growing:) (Growing.swift:35)"), "the listener's line:\n\(report)", file: file, line: line)
-      XCTAssertTrue(report.contains("added at handle(_:growing:) (Growing.swift:34)"), "the task's and worker's line:\n\(report)", file: file, line: line)
+      XCTAssertTrue(
+        report.contains("added at closure #3 in handle(_:growing:) (Growing.swift:36)"), "the closure's line:\n\(report)", file: file,
+        line: line)
+      XCTAssertTrue(
+        report.contains("added at handle(_:growing:) (Growing.swift:35)"), "the listener's line:\n\(report)", file: file, line: line)
+      XCTAssertTrue(
+        report.contains("added at handle(_:growing:) (Growing.swift:34)"), "the task's and worker's line:\n\(report)", file: file,
+        line: line)
     #endif
   }
 

@@ -98,7 +98,11 @@ let parkedTasks = ParkedTasks()
 /// still holds the continuation (a capture in that moment finds its canary through the running
 /// task, not through `parkedTasks`; seen under AddressSanitizer).
 @inline(never) func startNeverEndingTask() async {
-  let worker = GrowthWorker(); let task = Task { await withCheckedContinuation { parkedTasks.park($0) }; worker.finish() }
+  let worker = GrowthWorker()
+  let task = Task {
+    await withCheckedContinuation { parkedTasks.park($0) }
+    worker.finish()
+  }
   await eventually { hasSuspended(task) }
 }
 
@@ -194,5 +198,5 @@ let listenerRegistry = ListenerRegistry()
 
 /// The lines of `startNeverEndingTask()` that make the worker and the task, and of
 /// `registerListener()` that make the listener and the closure (debug builds).
-let neverEndingTaskLine = 101
-let registerListenerLines = (listener: 188, closure: 190)
+let neverEndingTaskLines = (worker: 101, task: 102)
+let registerListenerLines = (listener: 192, closure: 194)

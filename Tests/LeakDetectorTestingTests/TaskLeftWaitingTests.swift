@@ -166,7 +166,10 @@ final class TaskLeftWaitingTests: XCTestCase {
           text.contains("It was made at startTaskDroppingIts\(name)Continuation() (TaskSnippets.swift:\(line()))"), text)
         XCTAssertTrue(text.contains(" at TaskSnippets.swift:\(line() + 1),"), text)
       #endif
-      XCTAssertTrue(text.hasSuffix("Resume the continuation it waits on, on every path (one dropped without being resumed leaves its task waiting for ever, never freed); or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."), text)
+      XCTAssertTrue(
+        text.hasSuffix(
+          "Resume the continuation it waits on, on every path (one dropped without being resumed leaves its task waiting for ever, never freed); or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."
+        ), text)
     }
   }
 }

@@ -233,7 +233,11 @@ public struct RunReport: Sendable {
         site: graph.allocationStack(of: node)?.frames.allocationSite)
     ]
       + (suspension.map { point in
-        [Leak.Member(typeName: graph.typeName(of: point), kind: graph.kind(of: point), reference: nil, site: graph.allocationStack(of: point)?.frames.first)]
+        [
+          Leak.Member(
+            typeName: graph.typeName(of: point), kind: graph.kind(of: point), reference: nil,
+            site: graph.allocationStack(of: point)?.frames.first)
+        ]
       } ?? [])
   }
 
