@@ -6,8 +6,8 @@ import XCTest
 /// `leak-detector run` on a program whose tasks wait on continuations (`Fixtures/Run/Continuations.swift`):
 /// the two whose continuation was dropped (unsafe and checked) are leaks, each named by where it
 /// was made and where it waits, with the payload it keeps alive; the twins whose continuations a
-/// global, an object or an array keeps, and the sleeping task, are not. `analyze` of the exit
-/// snapshot finds the same two.
+/// global, an object, an array or a block Dispatch will run keeps, and the sleeping task, are not.
+/// `analyze` of the exit snapshot finds the same two.
 final class ContinuationsRunTests: RunFixtureTestCase {
   override class var fixtureNames: [String] { ["Continuations"] }
 

@@ -1,9 +1,9 @@
 // Tasks that wait on continuations when the program exits. Two dropped their continuation, so
-// nothing can resume them (leaked tasks, each with the payload its closure captures): one
-// unsafe, one checked (the runtime logs that the checked one leaked its continuation, nothing
-// for the unsafe one). Their twins keep their continuations where the program can still resume
-// them: in a global, in an object a global holds, and in an array a global holds; and one task
-// sleeps. Exits with 0 once every task waits.
+// nothing can resume them (leaked, each with the payload its closure captures): one unsafe, one
+// checked (the runtime logs that one). Their twins keep their continuations where the program can
+// still resume them: in a global, an object a global holds, an array a global holds, and a block
+// Dispatch runs in an hour; and one task sleeps. Exits with 0 once every task waits.
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -121,6 +121,17 @@ let listLock = Mutex<Void>(())
   }
 }
 
+@inline(never) func keepCheckedContinuationInAPendingBlock() {
+  let payload = Payload()
+  Task {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { continuation.resume() }
+      parked.add(1, ordering: .relaxed)
+    }
+    payload.uses += 1
+  }
+}
+
 /// How many tasks of the barrier have arrived, and how many have left it.
 let arrived = Atomic<Int>(0)
 let left = Atomic<Int>(0)
@@ -169,8 +180,9 @@ keepCheckedContinuationInAnObject()
 keepUnsafeContinuationInAnArray()
 keepCheckedContinuationInAnArray()
 sleepForAnHour()
+keepCheckedContinuationInAPendingBlock()
 let parkedBy = ContinuousClock.now + .seconds(60)
-while parked.load(ordering: .relaxed) < 9 && ContinuousClock.now < parkedBy { sched_yield() }
+while parked.load(ordering: .relaxed) < 10 && ContinuousClock.now < parkedBy { sched_yield() }
 let width = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
 waitForEveryPoolThread(width: width)
 passOverEveryPoolThread(width: width)
