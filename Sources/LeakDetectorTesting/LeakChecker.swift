@@ -143,7 +143,8 @@ struct LeakChecker {
           kind: configuration.isKnownLeak(type: typeName) ? .knownLeak : .leaked, typeName: typeName,
           address: UInt(graph.address(of: node) ?? 0), trackedAt: trackedAt,
           allocationSite: graph.allocationStack(of: node)?.frames.allocationSite, cycles: cycles, retainingPath: path,
-          gracePeriod: configuration.gracePeriod, waitingTask: waitingTask, isTask: isTask))
+          gracePeriod: configuration.gracePeriod, waitingTask: waitingTask, isTask: isTask,
+          keptAlive: isTask ? WaitingTask.keptAlive(byTask: node, in: analysis) : [:]))
     }
     return findings
   }

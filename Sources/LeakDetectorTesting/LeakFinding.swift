@@ -57,6 +57,9 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// Whether the object is a task that the test made and that has not completed (goleak's check:
   /// a task left waiting after the test).
   public var isTask = false
+  /// For a task that is leaked (nothing outside the heap holds it, so nothing can resume it):
+  /// the types of what it keeps alive, with their counts; empty otherwise.
+  public var keptAlive: [String: Int] = [:]
   /// Why the heap could not be captured to explain the survivor (every capture attempt failed,
   /// or the runtime's layouts are not the ones this build reads); `nil` when it was.
   public var captureFailure: CaptureFailure? = nil
@@ -88,7 +91,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     if isTask, let waitingTask {
       let names = NameStyle.readable(
         forTypeNames: [waitingTask.waitsIn] + waitingTask.runs + [waitingTask.createdAt?.symbol].compactMap { $0 })
-      return text + Self.describeLeftTask(waitingTask, path: retainingPath, names: names)
+      return text + Self.describeLeftTask(waitingTask, path: retainingPath, keptAlive: keptAlive, names: names)
     } else if isTask {  // it runs: only its creation is known
       return text + (allocationSite.map { "It was made at \(names.frame($0)).\n" } ?? "")
         + "It is running now, on one of the program's threads.\n" + Self.endTheTask
@@ -147,7 +150,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   /// ```
   static func describe(_ growth: HeapGrowth.Finding) -> String {
     let typeName = growth.links.last?.typeName ?? "?"
-    let names = NameStyle.readable(forTypeNames: growth.links.map(\.typeName))
+    let names = NameStyle.readable(forTypeNames: growth.links.map(\.typeName) + growth.holds.map(\.typeName))
     let noun = growth.kind == .path ? "objects" : "instances"
     var text =
       growth.growsInSize
@@ -171,6 +174,7 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
     case .leak:
       text += "They are leaked (nothing outside the heap holds them):\n  \(names.leak(growth.links, summary: growth.summary))\n"
     }
+    if let holds = growth.holdsSummary(names: names) { text += "Each holds what grew with it: \(holds).\n" }
     for site in growth.addedAt {
       text += "They were allocated at \(names.frame(site.site)): \(site.count) object\(site.count == 1 ? "" : "s").\n"
     }
@@ -206,31 +210,52 @@ public struct LeakFinding: Sendable, CustomStringConvertible {
   private static func resumption(of task: WaitingTask, leaked: Bool, names: NameStyle) -> String? {
     let holders = task.heldBy.map(names.type).joined(separator: ", ")
     if leaked {
-      return holders.isEmpty ? "and nothing holds what could resume it" : "resumed only through \(holders), which the task itself reaches"
+      return holders.isEmpty
+        ? "and nothing holds what could resume it: the task is leaked, with what it keeps alive"
+        : "resumed only through \(holders), which the task itself reaches"
     }
     return holders.isEmpty ? nil : "resumed through \(holders)"
   }
 
-  /// The rest of the report on a task left waiting: where it was made and waits, and what could
-  /// resume it.
+  /// The rest of the report on a task left waiting: where it was made and waits, what could
+  /// resume it, and for a leaked task what it keeps alive.
   ///
   /// ```text
   /// A task the test made (0x…) has not completed 0.02 s after the test.
   /// It was made at countAStream(into:finishing:) (HiddenOwnerSnippets.swift:N).
   /// It waits in closure #1 in countAStream(into:finishing:) at HiddenOwnerSnippets.swift:N,
   ///   resumed only through AsyncStream<Int>._Storage<>.state.continuations[0].context, which the task itself reaches.
+  /// It keeps alive 1 × AsyncStream<Int>._Storage<>, 1 × StreamTotal, 1 × closure #1 in countAStream(into:finishing:).
   /// End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedTasks) if that is by design.
   /// ```
-  static func describeLeftTask(_ task: WaitingTask, path: RetainingPath?, names: NameStyle) -> String {
+  ///
+  /// A task that nothing can resume (it waits on a continuation that was dropped):
+  ///
+  /// ```text
+  /// A task the test made (0x…) has not completed 0.02 s after the test.
+  /// It was made at startTaskDroppingItsUnsafeContinuation() (TaskSnippets.swift:N).
+  /// It waits in closure #1 in startTaskDroppingItsUnsafeContinuation() at TaskSnippets.swift:N,
+  ///   and nothing holds what could resume it: the task is leaked, with what it keeps alive.
+  /// It keeps alive 1 × ContinuationPayload, 1 × closure #1 in startTaskDroppingItsUnsafeContinuation().
+  /// Resume the continuation it waits on, on every path (one dropped without being resumed leaves its task waiting for ever, never freed); or allow it (LeakCheckConfiguration.allowedTasks) if that is by design.
+  /// ```
+  static func describeLeftTask(_ task: WaitingTask, path: RetainingPath?, keptAlive: [String: Int] = [:], names: NameStyle) -> String {
+    let leaked = path?.origin == .leaked
     var text = task.createdAt.map { "It was made at \(names.frame($0)).\n" } ?? ""
     text += "It " + waits(task, names: names)
-    text += (resumption(of: task, leaked: path?.origin == .leaked, names: names).map { ",\n  \($0)" } ?? "") + ".\n"
-    return text + endTheTask
+    text += (resumption(of: task, leaked: leaked, names: names).map { ",\n  \($0)" } ?? "") + ".\n"
+    if let kept = names.otherTypes(keptAlive, named: [], limit: 6) { text += "It keeps alive \(kept).\n" }
+    return text + (leaked && task.heldBy.isEmpty ? resumeTheContinuation : endTheTask)
   }
 
   /// The advice that ends a report on a task the test left.
   static let endTheTask =
     "End the task when the test ends: finish or resume what it waits on, or cancel it; or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."
+
+  /// The advice that ends a report on a task nothing can resume.
+  static let resumeTheContinuation =
+    "Resume the continuation it waits on, on every path (one dropped without being resumed leaves its task waiting for ever, never freed); "
+    + "or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."
 
   /// What holds the first object of a retaining path: `is held by global App.registry`.
   static func holder(of origin: RetainingPath.Origin) -> String {

@@ -74,12 +74,13 @@ final class HeapGrowthTests: XCTestCase {
         "global App.Bus.shared: App.Bus.handlers[*] -> closure #1 in App.Server.subscribe() -> ()",
         "runtime continuations[*]: Task",
         "App.Node.next -> App.Node.next -> App.Node",
-      ], "the bounded cache, the singleton, transient work and each response's body (part of the response) are not listed")
+      ], "the bounded cache, the singleton, transient work and each response's body (held by the response) are not listed")
     let responses = try XCTUnwrap(byPath["global App.Cache.shared: App.Cache.entries[*] -> App.Response"])
-    XCTAssertEqual(responses.counts, [1, 2, 3, 4, 5])
+    XCTAssertEqual(responses.counts, [2, 4, 6, 8, 10], "each response with the body it holds")
     XCTAssertEqual(responses.bytes, [304, 608, 912, 1216, 1520], "a response with the body it holds")
+    XCTAssertEqual(responses.holds, [HeapGrowth.Finding.Held(typeName: "App.Body", counts: [1, 2, 3, 4, 5])])
     XCTAssertEqual(responses.growing, HeapFinding.Link(typeName: "App.Cache", reference: "entries[*]"))
-    XCTAssertEqual(responses.addedAt.map { "\($0.site.line ?? 0) \($0.count)" }, ["12 4"])
+    XCTAssertEqual(responses.addedAt.map { "\($0.site.line ?? 0) \($0.count)" }, ["12 8"], "the responses' and their bodies' line")
     let leak = try XCTUnwrap(byPath["App.Node.next -> App.Node.next -> App.Node"])
     XCTAssertEqual(leak.kind, .leak)
     XCTAssertEqual(leak.counts, [1, 2, 3, 4, 5])
@@ -110,15 +111,76 @@ final class HeapGrowthTests: XCTestCase {
     let text = growth.renderText(snapshots: ["s1.json", "s2.json", "s3.json"])
     XCTAssertTrue(text.contains("Growth over 3 snapshots (s1.json … s3.json): 5 things grew in every step"), text)
     XCTAssertTrue(text.contains("global App.Cache.shared: Cache.entries[*] → Response"), text)
-    XCTAssertTrue(text.contains("objects 1 -> 2 -> 3 (+1 per step), bytes +304 per step"), text)
+    XCTAssertTrue(text.contains("objects 2 -> 4 -> 6 (+2 per step), bytes +304 per step"), text)
     XCTAssertTrue(text.contains("growing: Cache.entries[*]"), text)
-    XCTAssertTrue(text.contains("added at Server.handle(path:) (Server.swift:12): 2 objects"), text)
+    XCTAssertTrue(text.contains("holds: Body 1 -> 2 -> 3"), text)
+    XCTAssertTrue(text.contains("added at Server.handle(path:) (Server.swift:12): 4 objects"), text)
     assertMatchesGolden(growth.renderJSON(snapshots: ["s1.json", "s2.json", "s3.json"]), named: "growth-report.json")
     assertMatchesGolden(text, named: "growth-report.txt")
     assertMatchesGolden(growth.renderMarkdown(snapshots: ["s1.json", "s2.json", "s3.json"]), named: "growth-report.md")
     let html = growth.renderHTML(snapshots: ["s1.json", "s2.json", "s3.json"])
     XCTAssertEqual(html.components(separatedBy: "<article class=\"finding growth\"").count - 1, 5)
     XCTAssertTrue(html.contains(#"aria-label="counts 1, 2, 3""#), "each finding's counts drawn")
+    XCTAssertTrue(html.contains("<p>Holds: Body 1 → 2 → 3</p>"), "what each response holds")
+  }
+
+  /// After `round` rounds: a handler per round that captures a new listener, kept by a global
+  /// registry, and a task per round that nothing can resume (leaked), keeping a worker.
+  private func snapshotOfHandlersAndTasks(after round: Int) -> HeapSnapshot {
+    var builder = HeapSnapshot.Builder()
+    builder.addStack(id: 1, frames: [Self.frame("closure #1 in App.Server.subscribe() -> ()", line: 20)])
+    builder.addStack(id: 2, frames: [Self.frame("App.Server.subscribe() -> ()", line: 19)])
+    builder.addStack(id: 3, frames: [Self.frame("App.Server.spawn() -> ()", line: 30)])
+    builder.addStack(id: 4, frames: [Self.frame("App.Server.spawn() -> ()", line: 29)])
+    builder.addStack(id: 5, frames: [Self.frame("closure #1 in App.Server.spawn() -> ()", line: 31)])
+    builder.addObject(id: 1, type: "App.Registry", address: 0x1000, size: 32)
+    builder.addRoot(object: 1, kind: .global, label: "App.registry")
+    for index in 0..<round {
+      let base = Int64(10 * (index + 1))
+      func add(_ offset: Int64, _ type: String, size: Int?, stack: Int64?, kind: ObjectKind) {
+        builder.addObject(
+          id: base + offset, type: type, address: size == nil ? nil : UInt64(base + offset) * 0x100, size: size, stack: stack, kind: kind)
+      }
+      add(0, "closure #1 in App.Server.subscribe() -> ()", size: 32, stack: 1, kind: .closureContext)
+      add(1, "App.Listener", size: 48, stack: 2, kind: .classInstance)
+      builder.addReference(from: 1, to: base, label: "handlers[\(index)]", ownership: .strong)
+      builder.addReference(from: base, to: base + 1, label: "listener", ownership: .strong)
+      add(2, "Task", size: 200, stack: 3, kind: .task)
+      add(3, "closure #1 in App.Server.spawn() -> ()", size: 32, stack: 3, kind: .closureContext)
+      add(4, "App.Worker", size: 64, stack: 4, kind: .classInstance)
+      add(5, SuspensionPoint.typeName(function: "closure #1 in App.Server.spawn() -> ()"), size: nil, stack: 5, kind: .closureContext)
+      builder.addReference(from: base + 2, to: base + 3, label: "closure", ownership: .strong)
+      builder.addReference(from: base + 3, to: base + 4, label: "worker", ownership: .strong)
+      builder.addReference(from: base + 2, to: base + 5, label: SuspensionPoint.taskEdgeLabel, ownership: .strong)
+    }
+    return builder.snapshot
+  }
+
+  func testClosureAndTaskPerRound_nameWhatEachHolds_countItAndGiveItsLines() throws {
+    let growth = growth((1...4).map { snapshotOfHandlersAndTasks(after: $0) })
+    let byPath = Dictionary(uniqueKeysWithValues: growth.findings.map { ($0.summary, $0) })
+    let handlers = try XCTUnwrap(byPath["global App.registry: App.Registry.handlers[*] -> closure #1 in App.Server.subscribe() -> ()"])
+    XCTAssertEqual(handlers.holds, [HeapGrowth.Finding.Held(typeName: "App.Listener", counts: [1, 2, 3, 4])])
+    XCTAssertEqual(handlers.counts, [2, 4, 6, 8], "each closure with the listener it captures")
+    XCTAssertEqual(handlers.bytes, [80, 160, 240, 320])
+    XCTAssertEqual(handlers.addedAt.map { $0.site.line ?? 0 }.sorted(), [19, 20], "the listener's line and the closure's")
+    let tasks = try XCTUnwrap(byPath["Task.suspended → await in closure #1 in App.Server.spawn() -> ()"], "\(byPath.keys)")
+    XCTAssertEqual(tasks.kind, .leak)
+    XCTAssertEqual(tasks.counts, [1, 2, 3, 4])
+    XCTAssertEqual(
+      tasks.holds,
+      [
+        HeapGrowth.Finding.Held(typeName: "App.Worker", counts: [1, 2, 3, 4]),
+        HeapGrowth.Finding.Held(typeName: "closure #1 in App.Server.spawn() -> ()", counts: [1, 2, 3, 4]),
+      ])
+    XCTAssertEqual(tasks.bytes, [296, 592, 888, 1184], "each task with its closure and worker")
+    XCTAssertEqual(tasks.addedAt.first?.site.line, 30, "the line that made the task")
+    let text = growth.renderText(snapshots: [])
+    XCTAssertTrue(text.contains("holds: Listener 1 -> 2 -> 3 -> 4\n"), text)
+    XCTAssertTrue(text.contains("leaked: Task.suspended → await in closure #1 in Server.spawn()\n"), text)
+    XCTAssertTrue(text.contains("holds: Worker 1 -> 2 -> 3 -> 4, closure #1 in Server.spawn() 1 -> 2 -> 3 -> 4\n"), text)
+    XCTAssertTrue(growth.renderMarkdown(snapshots: []).contains("(holds Listener 1 → 2 → 3 → 4)"))
+    XCTAssertTrue(growth.renderJSON(snapshots: []).contains(#""holds": [{"type": "App.Listener", "counts": [1, 2, 3, 4]}]"#))
   }
 
   /// A cache of values (no objects of their own) grows in its owner's size; a cache of objects

@@ -38,6 +38,44 @@ final class RunGrowthTests: RunFixtureTestCase {
     XCTAssertTrue(report.contains("global Growing.bus: Bus.handlers[*] → closure #1 in handle(_:growing:)"), report)
     XCTAssertTrue(report.contains("global Growing.waiters: Waiters.continuations[*]"), report)
     XCTAssertFalse(report.contains("Nothing grew"), report)
+    assertNamesWhatEachHandlerAndTaskHolds(report)
+  }
+
+  /// The handler appended per request names the listener it captures, and the task started per
+  /// request (found through the continuation it parks) the worker it keeps, each with its line.
+  private func assertNamesWhatEachHandlerAndTaskHolds(_ report: String, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertTrue(
+      report.contains("global Growing.registry: Registry.handlers[*] → closure #3 in handle(_:growing:)"), report, file: file, line: line)
+    XCTAssertTrue(report.contains("     holds: Listener "), report, file: file, line: line)
+    XCTAssertTrue(report.contains(", Worker ") || report.contains("holds: Worker "), report, file: file, line: line)
+    XCTAssertTrue(report.contains("Task ") && report.contains("closure #2 in handle(_:growing:) "), report, file: file, line: line)
+    #if DEBUG  // optimized, handle(_:growing:) is inlined into the program's top level
+      XCTAssertTrue(
+        report.contains("added at closure #3 in handle(_:growing:) (Growing.swift:36)"), "the closure's line:\n\(report)", file: file,
+        line: line)
+      XCTAssertTrue(
+        report.contains("added at handle(_:growing:) (Growing.swift:35)"), "the listener's line:\n\(report)", file: file, line: line)
+      XCTAssertTrue(
+        report.contains("added at handle(_:growing:) (Growing.swift:34)"), "the task's and worker's line:\n\(report)", file: file,
+        line: line)
+    #endif
+  }
+
+  /// `leak-detector growth` on the snapshots `run` took while the program ran says the same.
+  func testGrowthCommand_onTheSnapshotsOfARun_namesWhatEachHandlerAndTaskHolds() throws {
+    let directory = try makeTemporaryDirectory(prefix: "run-growth-snapshots")
+    let result = try BuiltProgram("leak-detector").run(
+      ["run", "--growth", "--snapshot-interval", "0.4", "--snapshot-directory", directory, "--", program, "grow", "2.4"])
+    XCTAssertEqual(result.status, 2, result.standardError)
+    let snapshots = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted {
+      $0.compare($1, options: .numeric) == .orderedAscending
+    }.map { directory + "/" + $0 }
+    XCTAssertGreaterThanOrEqual(snapshots.count, 3, "\(snapshots)")
+    let growth = try BuiltProgram("leak-detector").run(["growth"] + snapshots)
+    XCTAssertEqual(growth.status, 2, growth.standardError)
+    assertNamesWhatEachHandlerAndTaskHolds(growth.standardOutput)
+    let json = try BuiltProgram("leak-detector").run(["growth", "--format", "json"] + snapshots)
+    XCTAssertTrue(json.standardOutput.contains(#""holds": [{"type": "Growing.Listener", "counts": ["#), json.standardOutput)
   }
 
   func testRunGrowth_cleanTwin_reportsNothing() throws {

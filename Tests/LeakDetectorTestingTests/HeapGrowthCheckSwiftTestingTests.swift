@@ -40,7 +40,8 @@ import Testing
     }
     let finding = try #require(collector.findings.first?.finding)
     #expect(collector.findings.count == 1)
-    #expect(finding.growth?.counts == [2, 3, 4, 5])
+    #expect(finding.growth?.counts == [8, 12, 16, 20], "each canary with its task, the task's closure and its worker")
+    #expect(finding.growth?.holds.contains { $0.typeName == "LeakDetectorTestingTests.GrowthWorker" } == true, "\(finding.description)")
     #expect(
       finding.description.contains(
         "global LeakDetectorTestingTests.parkedTasks: ParkedTasks.continuations[*].canary → CheckedContinuationCanary"),
@@ -72,7 +73,9 @@ import Testing
       // The task's continuation is allocated in its closure; the handler is the closure itself,
       // whose code may have no line in a release build.
       #expect(finding.finding.allocationSite?.symbol?.contains("GrowingServer.handle()") == true, "\(finding.finding.description)")
-      #expect(finding.finding.growth?.counts == [2, 3, 4, 5, 6, 7])
+      // A task per request is counted with what its continuation's canary resumes: the task and its closure.
+      let perRequest = finding.finding.growth?.links.last?.typeName == "Swift.CheckedContinuationCanary" ? 3 : 1
+      #expect(finding.finding.growth?.counts == [2, 3, 4, 5, 6, 7].map { $0 * perRequest }, "\(finding.finding.description)")
     }
   }
 

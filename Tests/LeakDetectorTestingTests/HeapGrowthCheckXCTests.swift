@@ -1,4 +1,5 @@
 import Foundation
+import HeapGraph
 import LeakDetectorTesting
 import XCTest
 
@@ -92,11 +93,46 @@ final class HeapGrowthCheckXCTests: XCTestCase {
     XCTAssertEqual(collector.findings.count, 1, "\(collector.findings.map(\.finding.description))")
     XCTAssertEqual(report.line, line)
     XCTAssertEqual(report.finding.kind, .grew)
-    XCTAssertEqual(report.finding.growth?.counts, [2, 3, 4, 5])
+    // Each iteration's canary, with the task it resumes, the task's closure and the worker it keeps.
+    XCTAssertEqual(report.finding.growth?.counts, [8, 12, 16, 20])
     XCTAssertEqual(report.finding.growth?.origin, "global LeakDetectorTestingTests.parkedTasks")
-    XCTAssertTrue(
-      report.finding.description.contains("ParkedTasks.continuations[*].canary → CheckedContinuationCanary"), report.finding.description)
-    XCTAssertEqual(report.finding.allocationSite?.file?.hasSuffix("HeapGrowthFixtures.swift"), true, report.finding.description)
+    let text = report.finding.description
+    XCTAssertTrue(text.contains("ParkedTasks.continuations[*].canary → CheckedContinuationCanary"), text)
+    XCTAssertEqual(
+      Set(report.finding.growth?.holds.map(\.typeName) ?? []),
+      ["Task", "LeakDetectorTestingTests.GrowthWorker", "closure #1 in LeakDetectorTestingTests.startNeverEndingTask()"], text)
+    XCTAssertTrue(report.finding.growth?.holds.allSatisfy { $0.counts == [2, 3, 4, 5] } ?? false, text)
+    XCTAssertTrue(text.contains("Each holds what grew with it: "), text)
+    XCTAssertTrue(text.contains("GrowthWorker 2 -> 3 -> 4 -> 5"), text)
+    XCTAssertEqual(report.finding.allocationSite?.file?.hasSuffix("HeapGrowthFixtures.swift"), true, text)
+    #if DEBUG  // optimized, the initializers are inlined: the lines are their declarations'
+      for (made, line) in [("worker", neverEndingTaskLines.worker), ("task", neverEndingTaskLines.task)] {
+        XCTAssertTrue(
+          text.contains("They were allocated at startNeverEndingTask() (async) (HeapGrowthFixtures.swift:\(line)): 3 objects."),
+          "the line that made the \(made):\n\(text)")
+      }
+    #endif
+  }
+
+  func testExpectNoHeapGrowth_aClosurePerIterationCapturingAListener_namesTheListenerWithItsLine() throws {
+    defer { listenerRegistry.handlers.removeAll() }
+    let reports = findings { expectNoHeapGrowth(iterations: 3) { registerListener() } }
+    XCTAssertEqual(reports.count, 1, "\(reports.map(\.finding.description))")
+    let report = try XCTUnwrap(reports.first)
+    let growth = try XCTUnwrap(report.finding.growth)
+    let text = report.finding.description
+    XCTAssertEqual(growth.origin, "global LeakDetectorTestingTests.listenerRegistry", text)
+    XCTAssertEqual(growth.links.last?.typeName, "closure #1 in LeakDetectorTestingTests.registerListener()", text)
+    XCTAssertEqual(growth.holds, [HeapGrowth.Finding.Held(typeName: "LeakDetectorTestingTests.GrowthListener", counts: [2, 3, 4, 5])])
+    XCTAssertEqual(growth.counts, [4, 6, 8, 10], "each closure with the listener it captures")
+    XCTAssertTrue(text.contains("Each holds what grew with it: GrowthListener 2 -> 3 -> 4 -> 5.\n"), text)
+    #if DEBUG
+      XCTAssertTrue(
+        text.contains("They were allocated at registerListener() (HeapGrowthFixtures.swift:\(registerListenerLines.listener)): 3 objects."),
+        "the listener's line:\n\(text)")
+      XCTAssertTrue(
+        text.contains("(HeapGrowthFixtures.swift:\(registerListenerLines.closure)): 3 objects."), "the closure's line:\n\(text)")
+    #endif
   }
 }
 

@@ -93,12 +93,16 @@ final class ParkedTasks: @unchecked Sendable {
 
 let parkedTasks = ParkedTasks()
 
-/// Starts a task that waits for a continuation nobody resumes, and waits until it has suspended:
+/// Starts a task that waits for a continuation nobody resumes (keeping a worker), and waits until it has suspended:
 /// the task parks its continuation just before it suspends, and until then it runs, so its thread
 /// still holds the continuation (a capture in that moment finds its canary through the running
 /// task, not through `parkedTasks`; seen under AddressSanitizer).
 @inline(never) func startNeverEndingTask() async {
-  let task = Task { await withCheckedContinuation { parkedTasks.park($0) } }
+  let worker = GrowthWorker()
+  let task = Task {
+    await withCheckedContinuation { parkedTasks.park($0) }
+    worker.finish()
+  }
   await eventually { hasSuspended(task) }
 }
 
@@ -162,3 +166,37 @@ final class SteadyServer: @unchecked Sendable {
     await Task { response.status += formatter.items.count }.value
   }
 }
+
+/// What a task that ``startNeverEndingTask()`` starts keeps.
+final class GrowthWorker: @unchecked Sendable {
+  var finished = false
+  func finish() { finished = true }
+}
+
+/// What a handler that ``registerListener()`` appends captures.
+final class GrowthListener: @unchecked Sendable {
+  var heard = 0
+  func hear() { heard += 1 }
+}
+
+/// Handlers appended per call, each capturing a new listener.
+final class ListenerRegistry: @unchecked Sendable {
+  var handlers: [() -> Void] = []
+}
+
+let listenerRegistry = ListenerRegistry()
+
+/// Appends a handler that captures a new listener (and a count, so that the closure has a
+/// context of its own): one listener and one closure per call.
+@inline(never) func registerListener() {
+  let listener = GrowthListener()
+  let calls = listenerRegistry.handlers.count
+  listenerRegistry.handlers.append { listener.heard += calls }
+}
+
+/// The lines of `registerListener()` that make the listener and the closure (debug builds).
+
+/// The lines of `startNeverEndingTask()` that make the worker and the task, and of
+/// `registerListener()` that make the listener and the closure (debug builds).
+let neverEndingTaskLines = (worker: 101, task: 102)
+let registerListenerLines = (listener: 192, closure: 194)

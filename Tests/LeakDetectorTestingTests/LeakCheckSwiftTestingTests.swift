@@ -72,4 +72,16 @@ import Testing
     task.cancel()
     await task.value
   }
+
+  @Test func taskOnADroppedContinuation_isRecordedAsALeak_withWhatItKeepsAlive() async {
+    await withKnownIssue {
+      await withLeakChecking(fastConfiguration) { startTaskDroppingItsUnsafeContinuation() }
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("Leak detected: A task the test made (0x")
+        && text.contains("It waits in closure #1 in startTaskDroppingItsUnsafeContinuation()")
+        && text.contains("and nothing holds what could resume it: the task is leaked")
+        && text.contains("It keeps alive 1 × ContinuationPayload")
+    }
+  }
 }

@@ -144,4 +144,32 @@ final class TaskLeftWaitingTests: XCTestCase {
         gate.release()
       }.map(\.description), [])
   }
+
+  func testTaskOnADroppedContinuation_isReportedAsLeaked_withWhereItWaitsAndWhatItKeepsAlive() throws {
+    let starts: [(name: String, start: () -> Void, line: () -> Int)] = [
+      ("Unsafe", startTaskDroppingItsUnsafeContinuation, { DroppedContinuationLines.unsafe }),
+      ("Checked", startTaskDroppingItsCheckedContinuation, { DroppedContinuationLines.checked }),
+    ]
+    for (name, start, line) in starts {
+      let reported = findings { start() }
+      XCTAssertEqual(reported.count, 1, "the task alone: it holds its payload \(reported.map(\.description))")
+      let finding = try XCTUnwrap(reported.first)
+      let text = finding.description
+      XCTAssertTrue(finding.isTask, text)
+      XCTAssertTrue(text.hasPrefix("A task the test made (0x"), text)
+      XCTAssertTrue(text.contains("It waits in closure #1 in startTaskDroppingIts\(name)Continuation()"), text)
+      XCTAssertTrue(text.contains(",\n  and nothing holds what could resume it: the task is leaked, with what it keeps alive.\n"), text)
+      XCTAssertTrue(
+        text.contains("It keeps alive 1 × ContinuationPayload, 1 × closure #1 in startTaskDroppingIts\(name)Continuation().\n"), text)
+      #if DEBUG
+        XCTAssertTrue(
+          text.contains("It was made at startTaskDroppingIts\(name)Continuation() (TaskSnippets.swift:\(line()))"), text)
+        XCTAssertTrue(text.contains(" at TaskSnippets.swift:\(line() + 1),"), text)
+      #endif
+      XCTAssertTrue(
+        text.hasSuffix(
+          "Resume the continuation it waits on, on every path (one dropped without being resumed leaves its task waiting for ever, never freed); or allow it (LeakCheckConfiguration.allowedTasks) if that is by design."
+        ), text)
+    }
+  }
 }

@@ -144,3 +144,40 @@ public actor Gate {
   let queued = Task { await gate.visit() }
   eventually { hasSuspended(queued) }  // it waits for the actor
 }
+
+/// What a task that waits on a continuation keeps alive: its closure captures one.
+public final class ContinuationPayload: @unchecked Sendable {
+  public var uses = 0
+  public init() {}
+}
+
+/// A task that drops its unsafe continuation, so nothing can resume it (a leak, with the payload
+/// its closure captures); returns once it waits.
+@inline(never) public func startTaskDroppingItsUnsafeContinuation() {
+  let payload = ContinuationPayload()
+  DroppedContinuationLines.unsafe = #line + 1
+  let task = Task {
+    await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+    payload.uses += 1
+  }
+  eventually { hasSuspended(task) }
+}
+
+/// A task that drops its checked continuation, so nothing can resume it (a leak, with the payload
+/// its closure captures; the runtime logs that it leaked its continuation); returns once it waits.
+@inline(never) public func startTaskDroppingItsCheckedContinuation() {
+  let payload = ContinuationPayload()
+  DroppedContinuationLines.checked = #line + 1
+  let task = Task {
+    await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+    payload.uses += 1
+  }
+  eventually { hasSuspended(task) }
+}
+
+/// The lines of the `Task {` of ``startTaskDroppingItsUnsafeContinuation()`` and
+/// ``startTaskDroppingItsCheckedContinuation()``.
+public enum DroppedContinuationLines {
+  nonisolated(unsafe) public static var unsafe = 0
+  nonisolated(unsafe) public static var checked = 0
+}

@@ -195,12 +195,15 @@ public struct LeakAnalysis: Sendable {
     var groupIndex: [Fingerprint: Int32] = [:]
     // The site key of each group's shown cycle, computed once.
     var shownSiteKey: [String?] = []
-    // An entry in no cycle is described by its type alone: one description per type.
+    // An entry in no cycle is described by its type alone (a task by where it waits): one
+    // description per type.
     var groupOfAcyclicType = [Int32](repeating: -1, count: graph.typeNames.count)
     for index in 0..<candidates.count {
       let first = Int(candidates.nodes(of: index).first!)
       let typeRank = Int(graph.typeRanks[first])
-      if components.isAcyclic(first), groupOfAcyclicType[typeRank] >= 0 {
+      // A task is described by where it waits, not by its type alone.
+      let isDescribedByType = components.isAcyclic(first) && graph.kind(of: first) != .task
+      if isDescribedByType, groupOfAcyclicType[typeRank] >= 0 {
         steps += 1
         grouping.groupOfEntry.append(groupOfAcyclicType[typeRank])
         continue
@@ -227,7 +230,7 @@ public struct LeakAnalysis: Sendable {
             instanceCount: 0, objectCount: 0, retainedSize: 0, entryObjectIDs: [], entryCycle: description.cycle, isOwn: false))
         shownSiteKey.append(description.cycle.map(siteKey))
       }
-      if components.isAcyclic(first) { groupOfAcyclicType[typeRank] = group }
+      if isDescribedByType { groupOfAcyclicType[typeRank] = group }
       grouping.groupOfEntry.append(group)
     }
     return grouping
@@ -345,6 +348,10 @@ public struct LeakAnalysis: Sendable {
       best = (cycle, key)
     }
     guard let best else {
+      // A waiting task in no cycle (one that waits on a continuation nothing holds): by where it waits.
+      if let summary = WaitingTask.leakSummary(ofTask: Int(candidates.first!), in: graph) {
+        return EntryDescription(fingerprint: Fingerprint(parts: ["leak", summary]), summary: summary, entryTypeName: entryType)
+      }
       return EntryDescription(fingerprint: Fingerprint(parts: ["leak", entryType]), summary: entryType, entryTypeName: entryType)
     }
     // The cycle's own fingerprint when the entry is where the cycle reads from anyway.

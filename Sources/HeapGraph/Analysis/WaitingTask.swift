@@ -32,9 +32,7 @@ public struct WaitingTask: Sendable, Hashable {
 
   /// The task `node` of `graph`, when it waits (it links to a suspension point); `nil` otherwise.
   public init?(task node: Int, in graph: ObjectGraph) {
-    guard graph.kind(of: node) == .task,
-      let suspension = graph.strongReferences(of: node).first(where: { $0.label == SuspensionPoint.taskEdgeLabel })?.target
-    else { return nil }
+    guard let suspension = Self.suspensionPoint(ofTask: node, in: graph) else { return nil }
     waitsIn = String(graph.typeName(of: suspension).dropFirst(SuspensionPoint.typeNamePrefix.count))
     waitsAt = graph.allocationStack(of: suspension)?.frames.first
     createdAt = graph.allocationStack(of: node)?.frames.allocationSite
@@ -46,5 +44,47 @@ public struct WaitingTask: Sendable, Hashable {
     hasChildTasks = referrers.contains { graph.kind(of: $0.source) == .task && $0.label == Self.parentLabel }
     heldBy = referrers.filter { !(graph.kind(of: $0.source) == .task && $0.label == Self.parentLabel) }
       .map { "\(graph.typeName(of: $0.source)).\($0.label)" }.sorted()
+  }
+
+  /// The node where the task `node` of `graph` waits (its ``SuspensionPoint``), or `nil` for a
+  /// task that does not wait and for any other object.
+  static func suspensionPoint(ofTask node: Int, in graph: ObjectGraph) -> Int? {
+    guard graph.kind(of: node) == .task else { return nil }
+    return graph.strongReferences(of: node).first(where: { $0.label == SuspensionPoint.taskEdgeLabel })?.target
+  }
+
+  /// How a leak group names a leaked task that is in no cycle, by where it waits, or `nil` when
+  /// `node` is no task that waits: two tasks that wait in different functions are different
+  /// leaks (a task that waits on a continuation nothing holds).
+  ///
+  /// ```text
+  /// Task.suspended → await in closure #1 in dropUnsafeContinuation()
+  /// ```
+  static func leakSummary(ofTask node: Int, in graph: ObjectGraph) -> String? {
+    leakLinks(ofTask: node, in: graph).map { links in
+      links.map { $0.typeName + ($0.reference.map { "." + $0 } ?? "") }.joined(separator: " → ")
+    }
+  }
+
+  /// The links of ``leakSummary(ofTask:in:)``: the task, by its edge to where it waits, then
+  /// where it waits.
+  static func leakLinks(ofTask node: Int, in graph: ObjectGraph) -> [HeapFinding.Link]? {
+    suspensionPoint(ofTask: node, in: graph).map { suspension in
+      [
+        HeapFinding.Link(typeName: graph.typeName(of: node), reference: SuspensionPoint.taskEdgeLabel),
+        HeapFinding.Link(typeName: graph.typeName(of: suspension), reference: nil),
+      ]
+    }
+  }
+
+  /// The types of the leaked objects the task `node` keeps alive (what its closure captured and
+  /// its frames hold, through objects no root reaches), with their counts; empty for a task a
+  /// root reaches. Closure values and where the task waits are no allocations, and not counted.
+  ///
+  /// ```text
+  /// ["LeakTestSupport.ContinuationPayload": 1, "closure #1 in LeakTestSupport.startTask…()": 1]
+  /// ```
+  package static func keptAlive(byTask node: Int, in analysis: HeapAnalysis) -> [String: Int] {
+    LeakedObjectTypes.counts(keptAliveBy: [node], graph: analysis.graph, tree: analysis.shortestPaths)
   }
 }

@@ -78,13 +78,19 @@ public struct HeapFinding: Sendable, Hashable {
       guard let id, let node = graph.node(forObjectID: id) else { return nil }
       return graph.allocationStack(of: node)?.frames.allocationSite
     }
+    // A leaked task in no cycle: the task, then where it waits.
+    func entryLinks(ofObject id: Int64?) -> [Link]? {
+      guard let id, let node = graph.node(forObjectID: id) else { return nil }
+      return WaitingTask.leakLinks(ofTask: node, in: graph)
+    }
     var found: [HeapFinding] = []
     for group in analysis.leakGroups {
       found.append(
         HeapFinding(
           kind: .leak, fingerprint: group.fingerprint, summary: group.summary, count: group.instanceCount,
           location: allocationSite(ofObject: group.entryObjectIDs.first),
-          links: group.entryCycle?.links ?? [Link(typeName: group.summary, reference: nil)]))
+          links: group.entryCycle?.links ?? entryLinks(ofObject: group.entryObjectIDs.first)
+            ?? [Link(typeName: group.summary, reference: nil)]))
     }
     for survivor in analysis.survivors {
       let path = survivor.path.map(\.description).joined(separator: " -> ")

@@ -5,8 +5,9 @@ extension HeapGrowth {
   public static let jsonVersion = 1
 
   /// The report for machines: the snapshots compared, and a `growing` array with one entry per
-  /// finding (empty when nothing grew), each with its counts and bytes per snapshot and the
-  /// lines that added its objects.
+  /// finding (empty when nothing grew), each with its counts and bytes per snapshot, what its
+  /// objects hold (`holds`, when they hold objects that grew with them) and the lines that added
+  /// its objects.
   ///
   /// ```text
   /// {
@@ -17,7 +18,9 @@ extension HeapGrowth {
   ///   "growing": [
   ///     {"kind": "path", "fingerprint": "…", "summary": "global Cache.shared: …", "origin": "global Cache.shared",
   ///      "growing": {"type": "Cache", "reference": "entries[*]"}, "counts": [1, 2, 3, 4], "bytes": [48, 96, 144, 192],
-  ///      "addedAt": [{"function": "Server.handle(path:)", "file": "Server.swift", "line": 12, "count": 3}]}
+  ///      "addedAt": [{"function": "Server.handle(path:)", "file": "Server.swift", "line": 12, "count": 3}]},
+  ///     {"kind": "path", …, "summary": "global App.bus: Bus.handlers[*] -> closure #1 in App.subscribe()",
+  ///      "holds": [{"type": "App.Listener", "counts": [1, 2, 3, 4]}], …}
   ///   ],
   ///   "growingTypes": [ {"type": "Response", "counts": [1, 2, 3, 4], "bytes": [48, 96, 144, 192]} ]
   /// }
@@ -72,6 +75,17 @@ extension HeapGrowth {
       if finding.growsInSize { writer.field("growsInSize", true) }
       Self.write(finding.counts, as: "counts", into: &writer)
       Self.write(finding.bytes, as: "bytes", into: &writer)
+      if !finding.holds.isEmpty {
+        writer.key("holds")
+        writer.beginArray()
+        for held in finding.holds {
+          writer.beginObject()
+          writer.field("type", held.typeName)
+          Self.write(held.counts, as: "counts", into: &writer)
+          writer.endObject()
+        }
+        writer.endArray()
+      }
       writer.key("addedAt")
       writer.beginArray()
       for site in finding.addedAt {

@@ -16,9 +16,10 @@ extension HeapGrowth {
         case .path: "\(finding.origin ?? "root"): \(names.chain(finding.links))"
         case .leak: "leaked: \(names.leak(finding.links, summary: finding.summary))"
         }
+      let holds = finding.holdsSummary(names: names, arrow: " → ").map { " (holds \($0))" } ?? ""
       let site = finding.addedAt.first.map { "\(names.frame($0.site)) (\(count($0.count, "object")))" } ?? ""
       text +=
-        "| \(index + 1) | \(markdownEscaped(title)) | \(finding.counts.map(grouped).joined(separator: " → ")) | "
+        "| \(index + 1) | \(markdownEscaped(title + holds)) | \(finding.counts.map(grouped).joined(separator: " → ")) | "
         + "\(Self.perStep(finding.bytesPerStep)) | \(markdownEscaped(site)) |\n"
     }
     return text

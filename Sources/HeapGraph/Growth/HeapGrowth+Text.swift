@@ -51,6 +51,7 @@ extension HeapGrowth {
           "growing: \(names.link(type: growing.typeName, reference: growing.reference))"
             + (finding.growsInSize ? " (its own size: values in the collections it owns)" : ""), indent: 5)
       }
+      if let holds = finding.holdsSummary(names: names) { text.append("holds: \(holds)", indent: 5) }
       for site in finding.addedAt {
         text.append(["added at "] + .frame(site.site, names: names) + [": \(count(site.count, "object"))"], indent: 5)
       }
@@ -72,5 +73,15 @@ extension HeapGrowth {
     let rounded = abs(value) >= 100 ? value.rounded() : (value * 10).rounded() / 10
     let text = rounded == rounded.rounded() ? grouped(Int(rounded)) : String(rounded)
     return rounded >= 0 ? "+" + text : text
+  }
+}
+
+extension HeapGrowth.Finding {
+  /// What the finding's objects hold, grown with them, with their counts per snapshot
+  /// (`Listener 1 -> 2 -> 3 -> 4, Worker 1 -> 2 -> 3 -> 4`); `nil` when they hold nothing that
+  /// grew.
+  package func holdsSummary(names: NameStyle, arrow: String = " -> ") -> String? {
+    guard !holds.isEmpty else { return nil }
+    return holds.map { "\(names.type($0.typeName)) \($0.counts.map(grouped).joined(separator: arrow))" }.joined(separator: ", ")
   }
 }

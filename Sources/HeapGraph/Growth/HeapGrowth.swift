@@ -46,10 +46,32 @@ public struct HeapGrowth: Sendable {
     public var counts: [Int]
     /// The bytes they hold in each snapshot.
     public var bytes: [Int]
-    /// The lines that allocated the objects added over the steps, most objects first.
+    /// The lines that allocated the objects added over the steps, most objects first: for a
+    /// path, those of what its objects hold (``holds``) too, so the line that made a closure or a
+    /// task and the line that made what it keeps.
     public var addedAt: [HeapTally.SiteCount]
     /// The identity of the finding across runs: its kind and summary.
     public var fingerprint: Fingerprint
+    /// What the objects that grew hold, that grew with them, by type: the `Listener` each closure
+    /// appended per round captures, the task a continuation kept per round resumes and the
+    /// worker that task keeps; for a leak, what its instances keep alive. A path's
+    /// ``counts`` include these objects, and its ``bytes`` (a leak's too) their sizes.
+    public var holds: [Held] = []
+
+    /// Objects of one type that the objects of a finding hold, in each snapshot.
+    ///
+    /// ```text
+    /// holds: Listener 1 -> 2 -> 3 -> 4
+    /// ```
+    public struct Held: Sendable, Hashable {
+      public var typeName: String
+      public var counts: [Int]
+
+      public init(typeName: String, counts: [Int]) {
+        self.typeName = typeName
+        self.counts = counts
+      }
+    }
 
     /// Objects added per step, on average.
     public var countPerStep: Double { Double(counts.last! - counts.first!) / Double(max(1, counts.count - 1)) }
@@ -88,7 +110,7 @@ public struct HeapGrowth: Sendable {
     func grows(_ counts: [Int]) -> Bool {
       counts.last! > counts.first! && zip(counts, counts.dropFirst()).count { $1 > $0 } >= required
     }
-    func added(_ sites: [[String: HeapTally.SiteCount]]) -> [HeapTally.SiteCount] {
+    func added(_ sites: [[String: HeapTally.SiteCount]], limit: Int = 3) -> [HeapTally.SiteCount] {
       var total: [String: HeapTally.SiteCount] = [:]
       for (before, after) in zip(sites, sites.dropFirst()) {
         for (key, site) in after {
@@ -96,7 +118,7 @@ public struct HeapGrowth: Sendable {
           if more > 0 { total[key, default: HeapTally.SiteCount(site: site.site, count: 0)].count += more }
         }
       }
-      return total.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.prefix(3).map(\.value)
+      return total.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.prefix(limit).map(\.value)
     }
 
     // Paths: those whose count grew, and those whose objects' own size grew (a collection of
@@ -127,30 +149,38 @@ public struct HeapGrowth: Sendable {
       if top != key { topOf[key] = top }
     }
     for key in explainedBelow where growingPaths[key]?.inSize == true { growingPaths[key] = nil }
-    func addedAt(_ key: UInt64) -> [HeapTally.SiteCount] { added(tallies.map { $0.paths[key]?.entry.sites ?? [:] }) }
+    // The paths whose count grew below each top: what its objects hold, grown with them (not
+    // where a task waits: no allocation).
+    var heldBelow: [UInt64: [UInt64]] = [:]
+    for (key, top) in topOf where growingPaths[key]?.inSize == false {
+      guard let type = last.paths[key]?.path.links.last?.typeName, !SuspensionPoint.isSuspensionPoint(type) else { continue }
+      heldBelow[top, default: []].append(key)
+    }
     var found: [Finding] = []
     for (key, growth) in growingPaths where topOf[key] == nil {
       guard let entry = last.paths[key] else { continue }
       let links = entry.path.links
-      // Where the top's objects have no source line (a thunk's context), the lines that added
-      // the growing objects it holds.
-      var sites = addedAt(key)
-      if !sites.contains(where: { $0.site.sourceLocation != nil }) {
-        let below = topOf.filter { $0.value == key }.keys.map(addedAt).filter { $0.contains { $0.site.sourceLocation != nil } }
-        sites =
-          below.max {
-            ($0.first?.count ?? 0, $1.first.map { HeapTally.siteKey($0.site) } ?? "") < (
-              $1.first?.count ?? 0, $0.first.map { HeapTally.siteKey($0.site) } ?? ""
-            )
-          } ?? sites
-      }
+      let below = heldBelow[key] ?? []
+      let holds = Self.held(below: below, in: tallies)
+      // The lines that added the top's objects and what they hold (a closure's and its
+      // capture's, a task's and its worker's); lines without a source location (a thunk's
+      // context) only when no line has one.
+      var sites = added(
+        tallies.map { tally in
+          ([key] + below).reduce(into: [:]) { sites, path in
+            sites.merge(tally.paths[path]?.entry.sites ?? [:]) { HeapTally.SiteCount(site: $0.site, count: $0.count + $1.count) }
+          }
+        }, limit: 3 + holds.count)
+      if sites.contains(where: { $0.site.sourceLocation != nil }) { sites.removeAll { $0.site.sourceLocation == nil } }
       found.append(
         Finding(
           kind: .path, summary: entry.path.description, origin: entry.path.origin, links: links,
           growing: growth.inSize
             ? links.last.map { HeapFinding.Link(typeName: $0.typeName, reference: nil) } : links.count >= 2 ? links[links.count - 2] : nil,
-          growsInSize: growth.inSize, counts: growth.counts, bytes: tallies.map { $0.paths[key]?.entry.bytes ?? 0 }, addedAt: sites,
-          fingerprint: Fingerprint(parts: ["growth", "path", DataLabel.redacted(entry.path.description)])))
+          growsInSize: growth.inSize,
+          counts: holds.reduce(growth.counts) { counts, held in zip(counts, held.counts).map(+) },
+          bytes: tallies.map { $0.paths[key]?.entry.bytes ?? 0 }, addedAt: sites,
+          fingerprint: Fingerprint(parts: ["growth", "path", DataLabel.redacted(entry.path.description)]), holds: holds))
     }
     for (fingerprint, entry) in last.leaks {
       let counts = tallies.map { $0.leaks[fingerprint]?.entry.count ?? 0 }
@@ -159,7 +189,11 @@ public struct HeapGrowth: Sendable {
         Finding(
           kind: .leak, summary: entry.summary, origin: nil, links: entry.links, growing: nil, growsInSize: false, counts: counts,
           bytes: tallies.map { $0.leaks[fingerprint]?.entry.bytes ?? 0 },
-          addedAt: added(tallies.map { $0.leaks[fingerprint]?.entry.sites ?? [:] }), fingerprint: fingerprint))
+          addedAt: added(tallies.map { $0.leaks[fingerprint]?.entry.sites ?? [:] }), fingerprint: fingerprint,
+          // Not the types its title names (the other objects of its cycle).
+          holds: entry.held.keys.sorted().filter { type in !entry.links.contains { $0.typeName == type } }.map { type in
+            Finding.Held(typeName: type, counts: tallies.map { $0.leaks[fingerprint]?.held[type] ?? 0 })
+          }.filter { grows($0.counts) }.sorted { ($1.counts.last ?? 0, $0.typeName) < ($0.counts.last ?? 0, $1.typeName) }))
     }
     findings = found.sorted {
       ($0.countPerStep, $0.bytesPerStep, $1.summary) > ($1.countPerStep, $1.bytesPerStep, $0.summary)
@@ -176,6 +210,20 @@ public struct HeapGrowth: Sendable {
     metadata = tallies.map(\.metadata)
   }
 
+  /// What the paths `below` a growing path (those whose count grew) hold, by the type of their
+  /// last object, with their objects in each snapshot of `tallies`; the most first.
+  private static func held(below: [UInt64], in tallies: [HeapTally]) -> [Finding.Held] {
+    guard let last = tallies.last else { return [] }
+    var countsByType: [String: [Int]] = [:]
+    for key in below {
+      guard let typeName = last.paths[key]?.path.links.last?.typeName else { continue }
+      let counts = tallies.map { $0.paths[key]?.entry.count ?? 0 }
+      countsByType[typeName] = countsByType[typeName].map { zip($0, counts).map(+) } ?? counts
+    }
+    return countsByType.map { Finding.Held(typeName: $0.key, counts: $0.value) }
+      .sorted { ($1.counts.last ?? 0, $0.typeName) < ($0.counts.last ?? 0, $1.typeName) }
+  }
+
   /// Whether anything grew.
   public var hasGrowth: Bool { !findings.isEmpty }
 
@@ -189,6 +237,7 @@ public struct HeapGrowth: Sendable {
 
   /// Readable names, with the home module of what grew.
   public var nameStyle: NameStyle {
-    .readable(forTypeNames: findings.flatMap { $0.links.map(\.typeName) } + growingTypes.map(\.typeName))
+    .readable(
+      forTypeNames: findings.flatMap { $0.links.map(\.typeName) + $0.holds.map(\.typeName) } + growingTypes.map(\.typeName))
   }
 }

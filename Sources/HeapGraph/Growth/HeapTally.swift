@@ -58,6 +58,9 @@ public struct HeapTally: Sendable {
     var entry = Entry()
     var summary: String
     var links: [HeapFinding.Link]
+    /// The leaked objects the instances keep alive, by type (their entries and closure values
+    /// left out): what a leaked closure captured, what a leaked task's closure and frames hold.
+    var held: [String: Int] = [:]
   }
 
   /// Objects and bytes per path key.
@@ -122,12 +125,16 @@ public struct HeapTally: Sendable {
       var entry = LeakEntry(
         summary: group.summary,
         links: group.entryCycleElements.isEmpty
-          ? [HeapFinding.Link(typeName: group.entryTypeName, reference: nil)]
+          // A leaked task in no cycle: the task, then where it waits.
+          ? group.entryObjectIDs.first.flatMap(graph.node(forObjectID:)).flatMap { WaitingTask.leakLinks(ofTask: $0, in: graph) }
+            ?? [HeapFinding.Link(typeName: group.entryTypeName, reference: nil)]
           : group.entryCycleElements.map { HeapFinding.Link(typeName: $0.typeName, reference: $0.reference) })
       for id in group.entryObjectIDs {
         entry.entry.add(bytes: 0, site: graph.node(forObjectID: id).flatMap(site(of:)))
       }
       entry.entry.bytes = group.retainedSize
+      entry.held = LeakedObjectTypes.counts(
+        keptAliveBy: group.entryObjectIDs.compactMap(graph.node(forObjectID:)), graph: graph, tree: tree)
       leaks[group.fingerprint] = entry
     }
     self.paths = paths

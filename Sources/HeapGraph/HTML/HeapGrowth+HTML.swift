@@ -32,6 +32,9 @@ extension HeapGrowth {
       if let growing = finding.growing {
         page.body += "<p>Growing: <code>\(HTMLPage.escaped(names.link(type: growing.typeName, reference: growing.reference)))</code></p>"
       }
+      if let holds = finding.holdsSummary(names: names, arrow: " → ") {
+        page.body += "<p>Holds: \(HTMLPage.escaped(holds))</p>"
+      }
       if !finding.addedAt.isEmpty {
         page.body += HTMLPage.table(
           id: "g\(index + 1)-sites", columns: [("site", "Added at", false), ("count", "Objects", true)],

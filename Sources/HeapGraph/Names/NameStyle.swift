@@ -109,10 +109,12 @@ public struct NameStyle: Sendable, Hashable {
   }
 
   /// A leak's entry: the cycle of its links (an object that holds itself is one link with a
-  /// reference), or its one object's type; `summary` (its full form) when there are no links or
-  /// names are written in full.
+  /// reference), the chain of links whose last has no reference (a task to where it waits:
+  /// `Task.suspended → await in closure #1 in start()`), or its one object's type; `summary`
+  /// (its full form) when there are no links or names are written in full.
   public func leak(_ links: [HeapFinding.Link], summary: String) -> String {
     guard isReadable, let first = links.first else { return summary }
+    if links.count > 1, links.last?.reference == nil { return chain(links) }
     return links.count > 1 || first.reference != nil ? cycle(links) : type(first.typeName)
   }
 

@@ -242,7 +242,8 @@ public struct RunReport: Sendable {
     suppressed = all.compactMap { leak in suppressedBy[leak.fingerprint].map { (leak, $0) } }
   }
 
-  /// The entry objects of `group`: its cycle's, or the entry object alone.
+  /// The entry objects of `group`: its cycle's, or the entry object alone (a task that waits, with
+  /// where it waits).
   private static func members(of group: LeakAnalysis.LeakGroup, in graph: ObjectGraph) -> [Leak.Member] {
     if group.entryCycle != nil {
       return group.entryCycleElements.map { element in
@@ -252,11 +253,20 @@ public struct RunReport: Sendable {
       }
     }
     guard let id = group.entryObjectIDs.first, let node = graph.node(forObjectID: id) else { return [] }
+    // A task that waits: where it was made, then where it waits.
+    let suspension = WaitingTask.suspensionPoint(ofTask: node, in: graph)
     return [
       Leak.Member(
-        typeName: graph.typeName(of: node), kind: graph.kind(of: node), reference: nil,
+        typeName: graph.typeName(of: node), kind: graph.kind(of: node), reference: suspension.map { _ in SuspensionPoint.taskEdgeLabel },
         site: graph.allocationStack(of: node)?.frames.allocationSite)
     ]
+      + (suspension.map { point in
+        [
+          Leak.Member(
+            typeName: graph.typeName(of: point), kind: graph.kind(of: point), reference: nil,
+            site: graph.allocationStack(of: point)?.frames.first)
+        ]
+      } ?? [])
   }
 
   /// The types of the objects `group`'s entries reach through leaked objects, with their counts

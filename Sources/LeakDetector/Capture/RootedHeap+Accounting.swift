@@ -20,15 +20,18 @@ extension RootedHeap {
   ///
   /// With a `census` of the whole memory, a retain that no word of memory accounts for is not a
   /// root (``unbalancedRetains(among:census:)``): the object counts as leaked, with a diagnostic.
+  /// Nor is the retain a task suspended on a continuation keeps for whoever resumes it, when no
+  /// reference to the task was found (``ResumerRetain``): nothing can resume it.
   consuming func accounted(retainedByCaller: [UInt: Int], census: ReferenceCensus? = nil) -> CapturedHeap {
     let referencesFromRoots = referencesFromRoots
     let explained = { (address: UInt) in retainedByCaller[address, default: 0] + referencesFromRoots[address, default: 0] }
     walk.resolveConservativeReferences(explainedElsewhere: explained)
     var held: [(address: UInt, id: Int64, count: Int)] = []
-    for address in walk.addresses {
-      guard let id = walk.idByAddress[address] else { continue }
-      let external = walk.unexplainedRetains(of: address, explainedElsewhere: explained(address))
-      if external > 0 { held.append((address, id, external)) }
+    for object in walk.queue {
+      guard let id = walk.idByAddress[object.address] else { continue }
+      let unexplained = walk.unexplainedRetains(of: object.address, explainedElsewhere: explained(object.address))
+      let external = unexplained - ResumerRetain.unheld(ofObjectAt: object.address, kind: object.kind, unexplained: unexplained)
+      if external > 0 { held.append((object.address, id, external)) }
     }
     var unbalanced: [UInt: String] = [:]
     if var census {

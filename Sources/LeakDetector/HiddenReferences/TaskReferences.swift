@@ -204,6 +204,15 @@ package struct TaskReferences {
     return resumeContext != initial
   }
 
+  /// Whether the task at `address` is suspended on a continuation (`withUnsafeContinuation`,
+  /// `withCheckedContinuation`, an `AsyncStream`'s `next()`, `Task.sleep`): it neither runs nor
+  /// has completed, and its dependency status record says it waits on a continuation. Such a
+  /// task keeps one retain of itself for whoever resumes it (``ResumerRetain``).
+  static func waitsOnContinuation(_ address: UInt) -> Bool {
+    guard Runtime.current != nil, isTask(address), let state = State(ofTask: address), !state.isRunning else { return false }
+    return dependency(of: address)?.kind == ConcurrencyLayout.StatusRecord.waitingOnContinuation
+  }
+
   /// Whether the task at `address` has completed (its closure and what it captured are released
   /// before the runtime marks it so); `false` for memory that is not a task.
   package static func hasCompleted(_ address: UInt) -> Bool {
@@ -293,12 +302,12 @@ package struct TaskReferences {
 
   /// The dependency status record by which `waiter` waits for the value of `task`.
   private func dependencyRecord(of waiter: UInt, waitingOn task: UInt) -> UInt? {
-    dependency(of: waiter).flatMap { $0.kind == ConcurrencyLayout.StatusRecord.waitingOnTask && $0.on == task ? $0.record : nil }
+    Self.dependency(of: waiter).flatMap { $0.kind == ConcurrencyLayout.StatusRecord.waitingOnTask && $0.on == task ? $0.record : nil }
   }
 
   /// The task's dependency status record (what it waits on, or the executor it is queued on):
   /// the record, its kind and the first word of what it depends on.
-  private func dependency(of task: UInt) -> (record: UInt, kind: UInt32, on: UInt)? {
+  private static func dependency(of task: UInt) -> (record: UInt, kind: UInt32, on: UInt)? {
     typealias Record = ConcurrencyLayout.StatusRecord
     var record = MemoryReader.readWord(at: task &+ ConcurrencyLayout.Task.statusRecords) ?? 0
     for _ in 0..<64 where record != 0 {
@@ -317,7 +326,7 @@ package struct TaskReferences {
   /// The actor whose queue the task waits in (its executor's identity, when it is queued on an
   /// executor), as a conservative reference: the actor cannot end while it has work queued.
   private func actorQueueReference(ofTask task: UInt) -> [RawReference] {
-    guard let dependency = dependency(of: task), dependency.kind == ConcurrencyLayout.StatusRecord.enqueuedOnExecutor,
+    guard let dependency = Self.dependency(of: task), dependency.kind == ConcurrencyLayout.StatusRecord.enqueuedOnExecutor,
       dependency.on != 0
     else { return [] }
     return [RawReference(label: WaitingTask.queuedOnActorLabel, ownership: .strong, target: dependency.on, isConservative: true)]

@@ -92,6 +92,9 @@ enum ConcurrencyLayout {
     static let dependentOn: UInt = 16
     static let dependencyKind: UInt = 32
     static let waitingOnTask: UInt32 = 1
+    /// Suspended on a continuation: `DependentOn` is its `ContinuationAsyncContext`, in the
+    /// task's own frames.
+    static let waitingOnContinuation: UInt32 = 2
     /// Queued on an executor: `DependentOn` is a `SerialExecutorRef`, its identity (an actor,
     /// for a default actor's queue) first.
     static let enqueuedOnExecutor: UInt32 = 4

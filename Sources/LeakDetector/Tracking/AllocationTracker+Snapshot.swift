@@ -57,11 +57,16 @@ extension AllocationTracker {
         // Started first, while nothing in this child holds the address of an object.
         var census = findsUnbalancedRetains ? ReferenceCensus(progress: progress) : nil
         defer { census?.end() }
-        let entries = entries(inGeneration: generation) + waitingTasks(inGeneration: generation)
+        let objects = entries(inGeneration: generation)
+        let tasks = waitingTasks(inGeneration: generation)
+        let entries = objects + tasks
         var annotations: [UInt: HeapWalk.Annotation] = [:]
-        for entry in entries {
+        for entry in objects {
           annotations[entry.object] = .init(generation: Int(entry.generation), size: Int(entry.size), stackID: entry.stack)
         }
+        // The task registry keeps a task's job id where the tracker keeps an object's size: a
+        // task's size is unknown.
+        for entry in tasks { annotations[entry.object] = .init(generation: Int(entry.generation), size: 0, stackID: entry.stack) }
         var walk = HeapWalk(configuration: configuration, progress: progress, metadata: metadata, annotations: annotations)
         for entry in entries { walk.addStart(address: entry.object) }
         for address in included { walk.addStart(address: address) }
