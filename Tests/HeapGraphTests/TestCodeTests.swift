@@ -54,4 +54,16 @@ final class TestCodeTests: XCTestCase {
     XCTAssertEqual(sarif.components(separatedBy: "\"level\": \"warning\"").count - 1, 1, sarif)
     XCTAssertEqual(sarif.components(separatedBy: "\"level\": \"error\"").count - 1, 1, sarif)
   }
+
+  /// When only test code leaks, its groups are listed: nothing of the library's comes before them.
+  func testRunReport_onlyLeaksThroughTestCode_areListed() {
+    var builder = HeapSnapshot.Builder(metadata: HeapSnapshot.Metadata(tool: "test", process: "AppPackageTests.xctest (pid 10)"))
+    builder.addObject(id: 1, type: "AppTests.TrackingSubscriber", address: 0x1000, size: 48)
+    builder.addReference(from: 1, to: 1, label: "me", ownership: .strong)
+    let analysis = HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true))
+    let text = RunReport(analyses: [("AppPackageTests.xctest (pid 10)", true, analysis)], suppressions: .standard).renderText()
+    XCTAssertTrue(text.contains("\nLeaks: 1 object in 1 group, all through test code\n"), text)
+    XCTAssertTrue(text.contains("  1) 1 × AppTests.TrackingSubscriber.me → AppTests.TrackingSubscriber"), text)
+    XCTAssertFalse(text.contains("--test-code-leaks"), text)
+  }
 }
