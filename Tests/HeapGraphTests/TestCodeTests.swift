@@ -63,7 +63,7 @@ final class TestCodeTests: XCTestCase {
     let analysis = HeapAnalysis(graph: ObjectGraph(builder.snapshot), options: .init(rootsAreComplete: true))
     let text = RunReport(analyses: [("AppPackageTests.xctest (pid 10)", true, analysis)], suppressions: .standard).renderText()
     XCTAssertTrue(text.contains("\nLeaks: 1 object in 1 group, all through test code\n"), text)
-    XCTAssertTrue(text.contains("  1) 1 × AppTests.TrackingSubscriber.me → AppTests.TrackingSubscriber"), text)
+    XCTAssertTrue(text.contains("  1) 1 × TrackingSubscriber.me → TrackingSubscriber  (1 object"), text)
     XCTAssertFalse(text.contains("--test-code-leaks"), text)
   }
 }
