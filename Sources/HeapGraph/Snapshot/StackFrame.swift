@@ -10,13 +10,26 @@ public struct StackFrame: Sendable, Hashable {
   public var line: Int?
   /// The one-based source column.
   public var column: Int?
+  /// Whether the function is inlined into the next frame: the compiler copied its code there, so
+  /// the next frame has the same `pc` and its line is that of the call.
+  ///
+  /// One return address of an optimized program is several frames, innermost first:
+  ///
+  /// ```text
+  /// main.Owner.__allocating_init(Swift.String) -> main.Owner (held.swift:8)   inlined
+  /// main.plant() -> () (held.swift:16)
+  /// ```
+  public var inlined: Bool
 
-  public init(pc: UInt64? = nil, symbol: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+  public init(
+    pc: UInt64? = nil, symbol: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil, inlined: Bool = false
+  ) {
     self.pc = pc
     self.symbol = symbol
     self.file = file
     self.line = line
     self.column = column
+    self.inlined = inlined
   }
 
   /// `"MyApp.Feed.init() (Feed.swift:12)"`, or as much of it as is known (the file without its
