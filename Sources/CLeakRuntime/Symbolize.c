@@ -2,6 +2,7 @@
 #include "CLeakRuntime.h"
 #include "ForkSafety.h"
 #include "SymbolIndex.h"
+#include "FunctionIndex.h"
 #include "UnitIndex.h"
 
 #include <dlfcn.h>
@@ -184,45 +185,20 @@ static char *copy(const char *text) {
 
 enum { maximumInlineDepth = 32 };
 
-/// The function DIE (`DW_TAG_subprogram`) under `parent` whose code holds `address`, looking
-/// through the DIEs that hold functions without code of their own: swiftc puts a function's DIE
-/// in its module's (`DW_TAG_module`), C++ compilers in namespaces and classes. libdw's
-/// `dwarf_getscopes` does not look inside a module, so it finds no scope for Swift code.
-static int functionHolding(Dwarf_Die *parent, Dwarf_Addr address, Dwarf_Die *function, int depth) {
-  Dwarf_Die child;
-  if (depth > 8 || dwarf_child(parent, &child) != 0) return 0;
-  do {
-    switch (dwarf_tag(&child)) {
-    case DW_TAG_subprogram:
-      if (dwarf_haspc(&child, address) == 1) {
-        *function = child;
-        return 1;
-      }
-      break;
-    case DW_TAG_module:
-    case DW_TAG_namespace:
-    case DW_TAG_structure_type:
-    case DW_TAG_class_type:
-    case DW_TAG_union_type:
-      if (dwarf_haschildren(&child) && functionHolding(&child, address, function, depth + 1)) return 1;
-      break;
-    default:
-      break;
-    }
-  } while (dwarf_siblingof(&child, &child) == 0);
-  return 0;
-}
-
 /// The functions inlined at `pc` (`DW_TAG_inlined_subroutine` DIEs), innermost first, found by
-/// going down from the function that holds `pc` through the inlined functions and lexical blocks
-/// whose code holds it. The unit comes from the unit index (swiftc emits no .debug_aranges).
+/// going down from the function that holds `pc` (FunctionIndex.h: libdw's `dwarf_getscopes` does
+/// not look inside the module DIE where swiftc puts functions) through the inlined functions and
+/// lexical blocks whose code holds it. The unit comes from the unit index (swiftc emits no
+/// .debug_aranges).
 /// Returns how many `chain` holds (at most `maximumInlineDepth`), 0 for code that is not inlined.
 static int inlineChain(Dwfl_Module *module, Dwarf_Addr pc, Dwarf_Die *unit, Dwarf_Die chain[maximumInlineDepth]) {
   Dwarf_Addr bias = 0;
   Dwarf *dwarf = dwfl_module_getdwarf(module, &bias);
   Dwarf_Addr address = pc - bias;
   Dwarf_Die scope;
-  if (dwarf == NULL || !cleak_unit_index_lookup(dwarf, address, unit) || !functionHolding(unit, address, &scope, 0)) return 0;
+  if (dwarf == NULL || !cleak_unit_index_lookup(dwarf, address, unit) || !cleak_function_index_lookup(unit, address, &scope)) {
+    return 0;
+  }
   int count = 0;  // outermost first while going down
   for (int found = 1; found && count < maximumInlineDepth;) {
     found = 0;
