@@ -50,6 +50,17 @@ final class InlinedFramesRunTests: RunFixtureTestCase {
     XCTAssertFalse(report.contains("inlined in"), report)
   }
 
+  /// The JSON report's site says the function that holds inlined code (`inlinedIn`).
+  func testRun_optimizedProgram_jsonSiteSaysWhereInlinedCodeIs() throws {
+    let report = programs + "/inlined-report.json"  // removed with the programs
+    let result = try BuiltProgram("leak-detector").run(["run", "--format", "json", "--output", report, "--", programs + "/Inlined-O"])
+    XCTAssertEqual(result.status, 2, result.standardError)
+    let json = try String(contentsOfFile: report, encoding: .utf8)
+    XCTAssertTrue(
+      json.contains(#""function": "main.House.init() -> main.House", "file": "#)
+        && json.contains(#"Inlined.swift", "line": 16, "inlinedIn": {"function": "main.plant() -> ()", "file": "#), json)
+  }
+
   /// The snapshot keeps the inlined initializer as a frame of its own, marked inlined, with the
   /// return address of the frame that holds its code.
   func testRun_optimizedProgram_snapshotHoldsInlinedFrames() throws {
