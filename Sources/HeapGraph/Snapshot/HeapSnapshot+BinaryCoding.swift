@@ -51,16 +51,19 @@ extension HeapSnapshot {
     return writer.bytes
   }
 
+  /// The lowest version of the binary encoding that holds everything this snapshot records
+  /// (``binaryVersions``).
+  private var binaryVersion: UInt32 {
+    if stacks.contains(where: { $0.frames.contains(where: \.inlined) }) { return 6 }
+    if metadata.hasProcessFields { return 5 }
+    if stacks.contains(where: { !$0.frames.isEmpty }) { return 4 }
+    if metadata.memory != nil { return 3 }
+    return metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
+  }
+
   /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
   package func write(into writer: inout BinaryWriter) {
-    let version: UInt32 =
-      stacks.contains(where: { $0.frames.contains(where: \.inlined) })
-      ? 6
-      : metadata.hasProcessFields
-      ? 5
-      : stacks.contains(where: { !$0.frames.isEmpty })
-        ? 4
-        : metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
+    let version = binaryVersion
     writer.integer(Self.binaryMagic)
     writer.integer(version)
     writer.optionalString(metadata.tool)
