@@ -2,6 +2,7 @@
 #include "CLeakRuntime.h"
 #include "ForkSafety.h"
 #include "SymbolIndex.h"
+#include "FunctionIndex.h"
 #include "UnitIndex.h"
 
 #include <dlfcn.h>
@@ -182,24 +183,88 @@ static char *copy(const char *text) {
   return text == NULL ? NULL : strdup(text);
 }
 
-int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column) {
-  *symbol = NULL;
-  if (file != NULL) *file = NULL;
-  *line = 0;
-  *column = 0;
-  pthread_mutex_lock(&lock);
-  Dwfl *dwfl = currentSession();
-  Dwfl_Module *module = dwfl == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)pc);
-  if (module == NULL) {
-    pthread_mutex_unlock(&lock);
+enum { maximumInlineDepth = 32 };
+
+/// The functions inlined at `pc` (`DW_TAG_inlined_subroutine` DIEs), innermost first, found by
+/// going down from the function that holds `pc` (FunctionIndex.h: libdw's `dwarf_getscopes` does
+/// not look inside the module DIE where swiftc puts functions) through the inlined functions and
+/// lexical blocks whose code holds it. The unit comes from the unit index (swiftc emits no
+/// .debug_aranges).
+/// Returns how many `chain` holds (at most `maximumInlineDepth`), 0 for code that is not inlined.
+static int inlineChain(Dwfl_Module *module, Dwarf_Addr pc, Dwarf_Die *unit, Dwarf_Die chain[maximumInlineDepth]) {
+  Dwarf_Addr bias = 0;
+  Dwarf *dwarf = dwfl_module_getdwarf(module, &bias);
+  Dwarf_Addr address = pc - bias;
+  Dwarf_Die scope;
+  if (dwarf == NULL || !cleak_unit_index_lookup(dwarf, address, unit) || !cleak_function_index_lookup(unit, address, &scope)) {
     return 0;
   }
+  int count = 0;  // outermost first while going down
+  for (int found = 1; found && count < maximumInlineDepth;) {
+    found = 0;
+    Dwarf_Die child;
+    if (dwarf_child(&scope, &child) != 0) break;
+    do {
+      int tag = dwarf_tag(&child);
+      if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) && dwarf_haspc(&child, address) == 1) {
+        if (tag == DW_TAG_inlined_subroutine) chain[count++] = child;
+        scope = child;
+        found = 1;
+        break;
+      }
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+  for (int low = 0, high = count - 1; low < high; low++, high--) {
+    Dwarf_Die swapped = chain[low];
+    chain[low] = chain[high];
+    chain[high] = swapped;
+  }
+  return count;
+}
+
+/// The linkage (mangled) name of a function's DIE, through its abstract origin and declaration;
+/// its plain name when it has none (C code).
+static const char *functionName(Dwarf_Die *function) {
+  Dwarf_Attribute attribute;
+  const char *name = dwarf_formstring(dwarf_attr_integrate(function, DW_AT_linkage_name, &attribute));
+  if (name == NULL) name = dwarf_formstring(dwarf_attr_integrate(function, DW_AT_MIPS_linkage_name, &attribute));
+  if (name == NULL) name = dwarf_formstring(dwarf_attr_integrate(function, DW_AT_name, &attribute));
+  return name;
+}
+
+/// The source location of the call that `inlined` was inlined at: its `DW_AT_call_file`,
+/// `DW_AT_call_line` and `DW_AT_call_column` (0 when absent), the file from the unit's table.
+static void callSite(Dwarf_Die *inlined, Dwarf_Files *files, const char **file, int *line, int *column) {
+  Dwarf_Attribute attribute;
+  Dwarf_Word value = 0;
+  *file = NULL;
+  *line = 0;
+  *column = 0;
+  if (files != NULL && dwarf_formudata(dwarf_attr(inlined, DW_AT_call_file, &attribute), &value) == 0) {
+    *file = dwarf_filesrc(files, value, NULL, NULL);
+  }
+  if (dwarf_formudata(dwarf_attr(inlined, DW_AT_call_line, &attribute), &value) == 0) *line = (int)value;
+  if (dwarf_formudata(dwarf_attr(inlined, DW_AT_call_column, &attribute), &value) == 0) *column = (int)value;
+}
+
+static void setFrame(cleak_symbolized_frame *frame, const char *symbol, const char *file, int line, int column, int inlined) {
+  frame->symbol = copy(symbol);
+  frame->file = copy(file);
+  frame->line = line;
+  frame->column = column;
+  frame->inlined = inlined;
+}
+
+/// The frames of `pc` (see `cleak_symbolize_frames`); callers hold the lock.
+static int symbolizeFrames(uintptr_t pc, cleak_symbolized_frame *frames, int capacity, int withLines) {
+  Dwfl *dwfl = currentSession();
+  Dwfl_Module *module = dwfl == NULL ? NULL : dwfl_addrmodule(dwfl, (Dwarf_Addr)pc);
+  if (module == NULL) return 0;
   cleak_symbol found;
   const char *name = cleak_symbol_index_lookup(module, (GElf_Addr)pc, &found) ? found.name : NULL;
-  *symbol = copy(name);
-  if (file == NULL || !keepsItsDebugInfo(module)) {  // the name only
-    pthread_mutex_unlock(&lock);
-    return *symbol != NULL;
+  if (!withLines || !keepsItsDebugInfo(module)) {  // the name only
+    setFrame(&frames[0], name, NULL, 0, 0, 0);
+    return name != NULL;
   }
   // A partial-apply forwarder ("…TA") has no source of its own: use the function it forwards to.
   Dwarf_Addr lookup = (Dwarf_Addr)pc;
@@ -209,17 +274,75 @@ int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *co
     lookup = forwardedTo;
   }
   const char *source = NULL;
+  int line = 0, column = 0;
   Dwfl_Line *row = dwfl_module_getsrc(module, lookup);
-  if (row != NULL) {
-    source = dwfl_lineinfo(row, NULL, line, column, NULL, NULL);
+  if (row != NULL) source = dwfl_lineinfo(row, NULL, &line, &column, NULL, NULL);
+  if (source == NULL || isCompilerGenerated(source)) lineFromUnits(module, lookup, &source, &line, &column);
+  // Each inlined function is a frame of its own, with the line in it; the function it was
+  // inlined into gets the line of the call.
+  Dwarf_Die unit;
+  Dwarf_Die chain[maximumInlineDepth];
+  int chainCount = inlineChain(module, lookup, &unit, chain);
+  Dwarf_Files *files = NULL;
+  if (chainCount > 0 && dwarf_getsrcfiles(&unit, &files, NULL) != 0) files = NULL;
+  int written = 0;
+  for (int index = 0; index < chainCount; index++) {
+    Dwarf_Die *inlined = &chain[index];
+    if (written == 0 && (source == NULL || line == 0 || isCompilerGenerated(source))) {
+      // Code of a compiler-made function (an allocating initializer) has line 0: the function's
+      // declaration says where it is.
+      const char *declared = dwarf_decl_file(inlined);
+      int declaredLine = 0;
+      if (declared != NULL && dwarf_decl_line(inlined, &declaredLine) == 0) {
+        source = declared;
+        line = declaredLine;
+        column = 0;
+      }
+    }
+    if (written < capacity - 1) setFrame(&frames[written++], functionName(inlined), source, line, column, 1);
+    callSite(inlined, files, &source, &line, &column);
   }
-  if (source == NULL || isCompilerGenerated(source)) lineFromUnits(module, lookup, &source, line, column);
-  if (source == NULL || *line == 0 || isCompilerGenerated(source)) {
-    nearestEarlierLine(module, lookup, &source, line, column);
+  if (written == 0 && (source == NULL || line == 0 || isCompilerGenerated(source))) {
+    nearestEarlierLine(module, lookup, &source, &line, &column);
   }
-  *file = copy(source);
+  setFrame(&frames[written++], name, source, line, column, 0);
+  return name != NULL || source != NULL || written > 1 ? written : 0;
+}
+
+int cleak_symbolize_frames(uintptr_t pc, cleak_symbolized_frame *frames, int capacity) {
+  if (capacity <= 0) return 0;
+  memset(frames, 0, sizeof(cleak_symbolized_frame) * (size_t)capacity);
+  pthread_mutex_lock(&lock);
+  int count = symbolizeFrames(pc, frames, capacity, 1);
   pthread_mutex_unlock(&lock);
-  return *symbol != NULL || *file != NULL;
+  if (count == 0) cleak_symbolized_frames_free(frames, capacity);
+  return count;
+}
+
+void cleak_symbolized_frames_free(cleak_symbolized_frame *frames, int count) {
+  for (int index = 0; index < count; index++) {
+    free(frames[index].symbol);
+    free(frames[index].file);
+    frames[index].symbol = NULL;
+    frames[index].file = NULL;
+  }
+}
+
+int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column) {
+  // The function the address is in: the outermost of its frames, whose line is that of the
+  // call an inlined function's code came from.
+  enum { capacity = 32 };
+  cleak_symbolized_frame frames[capacity] = {0};
+  pthread_mutex_lock(&lock);
+  int count = symbolizeFrames(pc, frames, capacity, file != NULL);
+  pthread_mutex_unlock(&lock);
+  cleak_symbolized_frame outermost = count > 0 ? frames[count - 1] : (cleak_symbolized_frame){0};
+  *symbol = outermost.symbol;
+  if (file != NULL) *file = outermost.file; else free(outermost.file);
+  *line = outermost.line;
+  *column = outermost.column;
+  if (count > 1) cleak_symbolized_frames_free(frames, count - 1);
+  return *symbol != NULL || (file != NULL && *file != NULL);
 }
 
 size_t cleak_symbol_index_disagreements(uintptr_t start, uintptr_t end, uintptr_t step, size_t *checked) {

@@ -21,4 +21,22 @@ final class FrameMemoTests: XCTestCase {
     XCTAssertEqual(length(StackFrame(pc: 0, symbol: "main")), 4)
     XCTAssertEqual(asked, 4)
   }
+
+  /// An inlined function's frame and the frame that holds its code share a program counter:
+  /// stacks that alternate between them ask once for each.
+  func testValue_inlinedFramesAtOneAddress_areEachWorkedOutOnce() {
+    var memo = FrameMemo<Bool>()
+    var asked = 0
+    let inlined = StackFrame(pc: 0x1400, symbol: "main.House.init() -> main.House", file: "/src/Inlined.swift", line: 16, inlined: true)
+    let holder = StackFrame(pc: 0x1400, symbol: "main.plant() -> ()", file: "/src/Inlined.swift", line: 24)
+    for _ in 0..<3 {
+      for frame in [inlined, holder] {
+        _ = memo.value(for: frame) { frame in
+          asked += 1
+          return frame.inlined
+        }
+      }
+    }
+    XCTAssertEqual(asked, 2)
+  }
 }

@@ -39,21 +39,14 @@ final class StaticRuntimeRunTests: RunFixtureTestCase {
     guard strip.status == 0 else { throw RunFixturePrograms.BuildFailure(description: "strip failed:\n\(strip.standardError)") }
   }
 
-  /// Whether the plain build, `PlantedCycle`, is optimized (as fixtures are in release test runs).
-  #if DEBUG
-    private let plainBuildIsOptimized = false
-  #else
-    private let plainBuildIsOptimized = true
-  #endif
-
   private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> BuiltProgram.Run {
     try BuiltProgram("leak-detector").run(["run"] + arguments, environment: environment)
   }
 
   /// Asserts that `result` reports the planted cycles of `program`: both classes, and the lines
-  /// that allocated them (in optimized code, which inlines the initializers, a line of the file).
+  /// that allocated them (in optimized code too, where the initializers are inlined frames).
   private func assertReportsThePlantedCycle(
-    _ result: BuiltProgram.Run, program: String, count: Int? = 3, optimized: Bool = false, file: StaticString = #filePath,
+    _ result: BuiltProgram.Run, program: String, count: Int? = 3, file: StaticString = #filePath,
     line: UInt = #line
   ) {
     let report = result.standardOutput
@@ -66,8 +59,8 @@ final class StaticRuntimeRunTests: RunFixtureTestCase {
       report.contains("\(cycle)Owner.pet → Pet.owner → Owner") || report.contains("\(cycle)Pet.owner → Owner.pet → Pet"), report,
       file: file,
       line: line)
-    let owner = optimized ? "PlantedCycle.swift:" : "PlantedCycle.swift:26)"
-    let pet = optimized ? "PlantedCycle.swift:" : "PlantedCycle.swift:27)"
+    let owner = "PlantedCycle.swift:26)"
+    let pet = "PlantedCycle.swift:27)"
     XCTAssertTrue(report.contains("- Owner.pet  allocated at plant() (\(owner)"), report, file: file, line: line)
     XCTAssertTrue(report.contains("- Pet.owner  allocated at plant() (\(pet)"), report, file: file, line: line)
   }
@@ -79,7 +72,7 @@ final class StaticRuntimeRunTests: RunFixtureTestCase {
 
   func testRun_runtimeLinkedIn_optimized_reportsTheCycleWithItsLines() throws {
     let result = try run(["--", programs + "/PlantedCycleStaticOptimized"])
-    assertReportsThePlantedCycle(result, program: "PlantedCycleStaticOptimized", optimized: true)
+    assertReportsThePlantedCycle(result, program: "PlantedCycleStaticOptimized")
   }
 
   /// Every allocation sampled: the same report; one in about every 64 bytes: some cycle, still
@@ -121,7 +114,7 @@ final class StaticRuntimeRunTests: RunFixtureTestCase {
     }
     let environment = ["LD_PRELOAD": Self.mimalloc]
     let shared = try run(["--", programs + "/PlantedCycle"], environment: environment)
-    assertReportsThePlantedCycle(shared, program: "PlantedCycle", optimized: plainBuildIsOptimized)
+    assertReportsThePlantedCycle(shared, program: "PlantedCycle")
     let linkedIn = try run(["--sample-interval", "1", "--", programs + "/PlantedCycleStatic"], environment: environment)
     assertReportsThePlantedCycle(linkedIn, program: "PlantedCycleStatic")
   }

@@ -152,13 +152,9 @@ final class AllocationTrackerTests: XCTestCase {
     let frame = try XCTUnwrap(
       tracked.allocationStack.first { $0.symbol?.contains("makeTrackedThingAndLine") ?? false }, "\(tracked.allocationStack)")
     XCTAssertEqual(frame.file.map { URL(fileURLWithPath: $0).lastPathComponent }, "AllocationTrackerTests.swift")
-    #if DEBUG
-      XCTAssertEqual(frame.line, line)
-    #else
-      // Optimized code inlines the initializer, whose instructions the line table attributes to
-      // line 0; the nearest real row of the same function is reported, within a line of the call.
-      XCTAssertTrue((line - 1...line + 1).contains(frame.line ?? 0), "line \(frame.line ?? 0), allocation on line \(line)")
-    #endif
+    // Optimized code inlines the initializer: its frame is an inlined one, and this frame has the
+    // line of the call.
+    XCTAssertEqual(frame.line, line)
     XCTAssertFalse(tracked.allocationStack.contains { $0.symbol?.contains("cleak_tracker") ?? false }, "tracker frames are trimmed")
     let trackerFunctions = ["swift_allocObject", "allocateTracked", "allocationStack", "unw_backtrace"]
     XCTAssertFalse(

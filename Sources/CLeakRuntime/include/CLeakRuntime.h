@@ -537,6 +537,30 @@ void cleak_census_end(cleak_census *census);
 /// Returns whether anything was found.
 int cleak_symbolize(uintptr_t pc, char **symbol, char **file, int *line, int *column);
 
+/// One function of the code at an address: the function the address is in, or one inlined into
+/// it. Strings are malloc'd (free them with `cleak_symbolized_frames_free`); absent parts are
+/// NULL or 0.
+typedef struct {
+  char *symbol;  ///< the (mangled) function name: the symbol table's, or DWARF's for an inlined function
+  char *file;
+  int line;
+  int column;
+  int inlined;  ///< whether the function is inlined into the next frame
+} cleak_symbolized_frame;
+
+/// Symbolizes a code address of this process as the functions whose code it is, innermost first:
+/// each function inlined at the address (libdw's `DW_TAG_inlined_subroutine` chain), then the
+/// function the symbol table names. The innermost frame has the line table's line (or, where
+/// that line is 0, the inlined function's declaration line); each outer frame the line of the
+/// call that the inner frame was inlined at (`DW_AT_call_file`, `DW_AT_call_line`). An address
+/// with no inlined code gives one frame, as `cleak_symbolize` does. Returns how many frames it
+/// wrote (at most `capacity`; the outermost is kept when the chain is longer), 0 when nothing is
+/// known. Thread-safe.
+int cleak_symbolize_frames(uintptr_t pc, cleak_symbolized_frame *frames, int capacity);
+
+/// Frees the strings of `count` frames that `cleak_symbolize_frames` wrote.
+void cleak_symbolized_frames_free(cleak_symbolized_frame *frames, int count);
+
 /// How many of the addresses `start`, `start + step`, … below `end` (in one module of this
 /// process) the symbol index names differently from libdwfl's own linear lookup
 /// (`dwfl_module_addrinfo`: another symbol, or one where the other finds none). The index's

@@ -168,6 +168,7 @@ extension HeapAnalysis {
     func add(_ frame: StackFrame?) {
       guard var frame else { return }
       frame.pc = nil  // one row per function and line, whatever the return address
+      frame.inlinedIn?.pc = nil
       if counts[frame] == nil { order.append(frame) }
       counts[frame, default: 0] += 1
     }

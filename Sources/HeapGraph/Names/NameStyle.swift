@@ -58,8 +58,18 @@ public struct NameStyle: Sendable, Hashable {
     return ReadableName.symbol(name, keepingModule: keepsModule(of: name))
   }
 
-  /// `Feed.load() (Feed.swift:12)`: a stack frame's function and source location.
+  /// `Feed.load() (Feed.swift:12)`: a stack frame's function and source location; for a site in
+  /// inlined code, then the function that holds it (``StackFrame/inlinedIn``):
+  /// `Owner.init(_:) (held.swift:8), inlined in plant() (held.swift:16)`.
   public func frame(_ frame: StackFrame) -> String {
+    let own = ownFrame(frame)
+    return frame.inlinedIn.map { "\(own), inlined in \(ownFrame($0))" } ?? own
+  }
+
+  /// A frame's function and source location, without the function it is inlined in.
+  private func ownFrame(_ frame: StackFrame) -> String {
+    var frame = frame
+    frame.inlinedIn = nil
     guard isReadable, let symbol = frame.symbol else { return frame.description }
     let name = self.symbol(symbol)
     return frame.sourceLocation.map { "\(name) (\($0))" } ?? name

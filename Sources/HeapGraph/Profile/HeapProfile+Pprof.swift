@@ -10,7 +10,9 @@ extension HeapProfile {
   /// The profile in pprof's model: one sample per site, the largest (`inuse_space`, then
   /// `alloc_space`) first; a location per distinct frame (by its address when known), a
   /// function per distinct name, mangled name and file, a mapping per image a location falls in.
-  /// The same profile always gives the same model.
+  /// The frames of one address with inlined code (``StackFrame/inlined``) are one location with
+  /// a line per function, innermost first, as pprof models inlining. The same profile always
+  /// gives the same model.
   public var pprofProfile: PprofProfile {
     var profile = PprofProfile()
     profile.sampleTypes = Self.sampleTypes
@@ -23,7 +25,7 @@ extension HeapProfile {
     // Frames with an address are told apart by it (one address has one symbolization), others by
     // what they say.
     var locationIDsByAddress: [UInt64: UInt64] = [:]
-    var locationIDs: [StackFrame: UInt64] = [:]
+    var locationIDs: [[StackFrame]: UInt64] = [:]
     var functionIDs: [PprofProfile.Function: UInt64] = [:]
     let images = images.sorted { $0.start < $1.start }
     var imageOfLocation: [Int?] = []
@@ -38,18 +40,20 @@ extension HeapProfile {
       functionIDs[key] = function.id
       return function.id
     }
-    func locationID(_ frame: StackFrame) -> UInt64 {
+    // `frames`: the functions inlined at one address, then the one that holds the code.
+    func locationID(_ frames: [StackFrame]) -> UInt64 {
+      let frame = frames[frames.count - 1]
       if let pc = frame.pc, let id = locationIDsByAddress[pc] { return id }
-      if frame.pc == nil, let id = locationIDs[frame] { return id }
+      if frame.pc == nil, let id = locationIDs[frames] { return id }
       let id = UInt64(profile.locations.count + 1)
-      var lines: [PprofProfile.Line] = []
-      if frame.symbol != nil || frame.pc == nil {
+      let lines: [PprofProfile.Line] = frames.compactMap { frame in
+        guard frame.symbol != nil || frame.pc == nil else { return nil }
         let function = functionID(frame, name: frame.symbol ?? frame.description)
-        lines = [.init(functionID: function, line: Int64(frame.line ?? 0), column: Int64(frame.column ?? 0))]
+        return .init(functionID: function, line: Int64(frame.line ?? 0), column: Int64(frame.column ?? 0))
       }
       profile.locations.append(.init(id: id, address: frame.pc ?? 0, lines: lines))
       imageOfLocation.append(frame.pc.flatMap { Self.image(containing: $0, in: images) })
-      if let pc = frame.pc { locationIDsByAddress[pc] = id } else { locationIDs[frame] = id }
+      if let pc = frame.pc { locationIDsByAddress[pc] = id } else { locationIDs[frames] = id }
       return id
     }
 
@@ -71,7 +75,7 @@ extension HeapProfile {
       }
       profile.samples.append(
         .init(
-          locationIDs: frames.isEmpty ? [locationID(noStack)] : frames.map(locationID),
+          locationIDs: frames.isEmpty ? [locationID([noStack])] : Self.addresses(of: frames).map(locationID),
           values: [alloc.objects, alloc.bytes, inuse.objects, inuse.bytes], labels: labels))
     }
 
@@ -129,6 +133,23 @@ extension HeapProfile {
   /// start, unless nothing else is left.
   package static func fromAllocatingFunction(_ frames: [StackFrame]) -> [StackFrame] {
     Array(frames[allocatingFunctionIndex(in: frames)...])
+  }
+
+  /// `frames` split at each frame that is not inlined: the frames of each address, innermost
+  /// first (an inlined function's frame goes with the frames after it, up to the function that
+  /// holds its code).
+  private static func addresses(of frames: ArraySlice<StackFrame>) -> [[StackFrame]] {
+    var groups: [[StackFrame]] = []
+    var group: [StackFrame] = []
+    for frame in frames {
+      group.append(frame)
+      if !frame.inlined {
+        groups.append(group)
+        group = []
+      }
+    }
+    if !group.isEmpty { groups.append(group) }
+    return groups
   }
 
   /// The index of the frame of the function that allocated: the first that is no allocating

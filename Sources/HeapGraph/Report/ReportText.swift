@@ -98,6 +98,11 @@ extension [ReportText.Span] {
   /// `Feed.load() (Feed.swift:12)`: a stack frame as `names` writes it, its source location
   /// marked.
   package static func frame(_ frame: StackFrame, names: NameStyle) -> Self {
+    if let holder = frame.inlinedIn {
+      var own = frame
+      own.inlinedIn = nil
+      return Self.frame(own, names: names) + [", inlined in "] + Self.frame(holder, names: names)
+    }
     let text = names.frame(frame)
     guard let location = frame.sourceLocation, text.hasSuffix(" (\(location))") else { return [ReportText.Span(text)] }
     return [ReportText.Span(String(text.dropLast(location.count + 1))), .location(location), ")"]

@@ -4,10 +4,11 @@ extension HeapSnapshot {
   /// their sentences, version 3 the process's memory after them, version 4 writes each distinct
   /// frame once, in a table the stacks index (a test suite's stacks share most of their frames:
   /// hummingbird's exit capture holds 188,000 frames, 1,989 of them distinct), and says whether
-  /// the memory is there; version 5 adds the process's id, command line and capture time. Each
-  /// is written only for a snapshot that needs it, so that a snapshot without records, memory,
-  /// frames or process fields reads in every reader of version 1.
-  private static let binaryVersions: ClosedRange<UInt32> = 1...5
+  /// the memory is there; version 5 adds the process's id, command line and capture time;
+  /// version 6 marks each frame of the table inlined or not (``StackFrame/inlined``). Each is
+  /// written only for a snapshot that needs it, so that a snapshot without records, memory,
+  /// frames, process fields or inlined frames reads in every reader of version 1.
+  private static let binaryVersions: ClosedRange<UInt32> = 1...6
 
   /// How a snapshot file is encoded.
   public enum FileEncoding: String, Sendable, CaseIterable {
@@ -50,14 +51,19 @@ extension HeapSnapshot {
     return writer.bytes
   }
 
+  /// The lowest version of the binary encoding that holds everything this snapshot records
+  /// (``binaryVersions``).
+  private var binaryVersion: UInt32 {
+    if stacks.contains(where: { $0.frames.contains(where: \.inlined) }) { return 6 }
+    if metadata.hasProcessFields { return 5 }
+    if stacks.contains(where: { !$0.frames.isEmpty }) { return 4 }
+    if metadata.memory != nil { return 3 }
+    return metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
+  }
+
   /// Appends what ``binaryBytes()`` returns to `writer`, after whatever the caller wrote first.
   package func write(into writer: inout BinaryWriter) {
-    let version: UInt32 =
-      metadata.hasProcessFields
-      ? 5
-      : stacks.contains(where: { !$0.frames.isEmpty })
-        ? 4
-        : metadata.memory != nil ? 3 : metadata.diagnosticRecords.contains(where: \.hasRecord) ? 2 : 1
+    let version = binaryVersion
     writer.integer(Self.binaryMagic)
     writer.integer(version)
     writer.optionalString(metadata.tool)
@@ -88,19 +94,19 @@ extension HeapSnapshot {
       writer.optionalString(root.label)
     }
     if version >= 4 {
-      writeStacksIndexingFrames(into: &writer)
+      writeStacksIndexingFrames(withInlineFlags: version >= 6, into: &writer)
     } else {
       writer.integer(Int64(stacks.count))
       for stack in stacks {
         writer.integer(stack.id)
-        Self.write(stack.frames, into: &writer)
+        Self.write(stack.frames, withInlineFlags: false, into: &writer)
       }
     }
   }
 
   /// Writes each distinct frame once, then each stack as its id and the positions of its frames
-  /// in that table (version 4).
-  private func writeStacksIndexingFrames(into writer: inout BinaryWriter) {
+  /// in that table (version 4), each frame with its inlined flag from version 6.
+  private func writeStacksIndexingFrames(withInlineFlags: Bool, into writer: inout BinaryWriter) {
     var table: [StackFrame] = []
     // A frame is found by its pc: the frames of one pc are almost always one frame, and the
     // others (a closure's frame renamed) are looked up in full.
@@ -123,7 +129,7 @@ extension HeapSnapshot {
         }
       }
     }
-    Self.write(table, into: &writer)
+    Self.write(table, withInlineFlags: withInlineFlags, into: &writer)
     writer.integer(Int64(stacks.count))
     var next = 0
     for stack in stacks {
@@ -135,8 +141,8 @@ extension HeapSnapshot {
   }
 
   /// A count, then per frame: its pc (0 when unknown), symbol and file, line and column (-1 when
-  /// unknown).
-  private static func write(_ frames: [StackFrame], into writer: inout BinaryWriter) {
+  /// unknown), and with `withInlineFlags` a byte that is 1 for an inlined frame, 0 otherwise.
+  private static func write(_ frames: [StackFrame], withInlineFlags: Bool, into writer: inout BinaryWriter) {
     writer.integer(Int64(frames.count))
     for frame in frames {
       writer.integer(frame.pc ?? 0)
@@ -144,6 +150,7 @@ extension HeapSnapshot {
       writer.optionalString(frame.file)
       writer.integer(Int64(frame.line ?? -1))
       writer.integer(Int64(frame.column ?? -1))
+      if withInlineFlags { writer.integer(UInt8(frame.inlined ? 1 : 0)) }
     }
   }
 
@@ -239,7 +246,9 @@ extension HeapSnapshot {
     for _ in 0..<rootCount {
       roots.append(Root(object: try reader.integer(), kind: RootKind(rawValue: try reader.string()), label: try reader.optionalString()))
     }
-    stacks = version >= 4 ? try Self.readStacksIndexingFrames(&reader) : try Self.readStacks(&reader)
+    stacks =
+      version >= 4
+      ? try Self.readStacksIndexingFrames(&reader, withInlineFlags: version >= 6) : try Self.readStacks(&reader)
     try checkIndices()
   }
 
@@ -249,14 +258,17 @@ extension HeapSnapshot {
     let stackCount = try reader.count(ofItemsOfAtLeast: 16, "stacks")
     for _ in 0..<stackCount {
       let id: Int64 = try reader.integer()
-      stacks.append(Stack(id: id, frames: try readFrames(&reader)))
+      stacks.append(Stack(id: id, frames: try readFrames(&reader, withInlineFlags: false)))
     }
     return stacks
   }
 
-  /// Reads the table of frames, then the stacks that index it (version 4).
-  private static func readStacksIndexingFrames(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [Stack] {
-    let table = try readFrames(&reader)
+  /// Reads the table of frames, then the stacks that index it (version 4; the frames' inlined
+  /// flags from version 6).
+  private static func readStacksIndexingFrames(_ reader: inout BinaryReader, withInlineFlags: Bool) throws(BinaryDecodingError)
+    -> [Stack]
+  {
+    let table = try readFrames(&reader, withInlineFlags: withInlineFlags)
     var stacks: [Stack] = []
     let stackCount = try reader.count(ofItemsOfAtLeast: 16, "stacks")
     stacks.reserveCapacity(stackCount)
@@ -278,7 +290,7 @@ extension HeapSnapshot {
     return stacks
   }
 
-  private static func readFrames(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> [StackFrame] {
+  private static func readFrames(_ reader: inout BinaryReader, withInlineFlags: Bool) throws(BinaryDecodingError) -> [StackFrame] {
     let frameCount = try reader.count(ofItemsOfAtLeast: 26, "frames")
     var frames: [StackFrame] = []
     frames.reserveCapacity(frameCount)
@@ -288,10 +300,11 @@ extension HeapSnapshot {
       let file = try reader.optionalString()
       let line: Int64 = try reader.integer()
       let column: Int64 = try reader.integer()
+      let inlined = withInlineFlags ? try readFlag(&reader, "a frame's inlined flag") : false
       frames.append(
         StackFrame(
           pc: pc == 0 ? nil : pc, symbol: symbol, file: file, line: line < 0 ? nil : Int(line),
-          column: column < 0 ? nil : Int(column)))
+          column: column < 0 ? nil : Int(column), inlined: inlined))
     }
     return frames
   }

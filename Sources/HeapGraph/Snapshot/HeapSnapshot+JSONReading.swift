@@ -427,6 +427,8 @@ private struct SnapshotJSONReader: JSONRecordReading {
           frame.line = try reader.readNonNegative().map { Int($0) }
         } else if key.equals("column") {
           frame.column = try reader.readNonNegative().map { Int($0) }
+        } else if key.equals("inlined") {
+          frame.inlined = try reader.scanner.readBoolean()
         } else {
           try reader.scanner.skipValue()
         }

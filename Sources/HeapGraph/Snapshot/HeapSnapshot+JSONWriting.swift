@@ -143,6 +143,7 @@ extension [StackFrame] {
       if let file = frame.file { writer.field("file", file) }
       if let line = frame.line { writer.field("line", line) }
       if let column = frame.column { writer.field("column", column) }
+      if frame.inlined { writer.field("inlined", true) }
       writer.endObject()
     }
     writer.endArray()

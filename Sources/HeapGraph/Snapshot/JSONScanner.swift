@@ -225,6 +225,19 @@ struct JSONScanner {
     return true
   }
 
+  /// Reads `true` or `false`.
+  mutating func readBoolean(_ expected: @autoclosure () -> String = "a boolean") throws(SnapshotDecodingError) -> Bool {
+    switch try peek(expecting: expected()) {
+    case UInt8(ascii: "t"):
+      try consumeLiteral("true")
+      return true
+    case UInt8(ascii: "f"):
+      try consumeLiteral("false")
+      return false
+    default: throw failure(.wrongType(expected: expected(), found: describeToken(at: position)))
+    }
+  }
+
   private mutating func consumeLiteral(_ literal: StaticString) throws(SnapshotDecodingError) {
     let count = literal.utf8CodeUnitCount
     let start = position

@@ -22,7 +22,7 @@ public final class Symbolicator: Sendable {
   /// The process-wide symbolicator.
   public static let shared = Symbolicator()
 
-  private let cache = Locked<[UInt: StackFrame]>([:], protectedAcrossFork: true)
+  private let cache = Locked<[UInt: [StackFrame]]>([:], protectedAcrossFork: true)
   private let names = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
   private let closureNames = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
   private let symbols = Locked<[UInt: String?]>([:], protectedAcrossFork: true)
@@ -59,37 +59,56 @@ public final class Symbolicator: Sendable {
     return name
   }
 
-  /// The symbolized frame of the code address `pc`; the symbol is `nil` when the address is in
-  /// no known image.
+  /// The symbolized frame of the function that holds the code address `pc` (the outermost of
+  /// ``frames(at:)``: for inlined code, its line is the call's); the symbol is `nil` when the
+  /// address is in no known image.
   public func frame(at pc: UInt) -> StackFrame {
+    frames(at: pc).last ?? StackFrame(pc: UInt64(pc))
+  }
+
+  /// The most functions one address is symbolized as: the inline chains of optimized Swift are a
+  /// few deep (an initializer inlined into an allocating initializer inlined into its caller).
+  private static let maximumInlineDepth = 32
+
+  /// The frames of the code address `pc`, innermost first: each function inlined at `pc`
+  /// (``StackFrame/inlined``), then the function that holds it. Code that was not inlined is one
+  /// frame.
+  ///
+  /// ```text
+  /// main.Owner.__allocating_init(Swift.String) -> main.Owner (held.swift:8)   inlined
+  /// main.plant() -> () (held.swift:16)
+  /// ```
+  public func frames(at pc: UInt) -> [StackFrame] {
     if let cached = cache.withLock({ $0[pc] }) { return cached }
-    var symbol: UnsafeMutablePointer<CChar>?
-    var file: UnsafeMutablePointer<CChar>?
-    var line: Int32 = 0
-    var column: Int32 = 0
-    _ = cleak_symbolize(pc, &symbol, &file, &line, &column)
-    defer {
-      free(symbol)
-      free(file)
+    var symbolized = [cleak_symbolized_frame](repeating: cleak_symbolized_frame(), count: Self.maximumInlineDepth)
+    let count = Int(cleak_symbolize_frames(pc, &symbolized, Int32(symbolized.count)))
+    defer { cleak_symbolized_frames_free(&symbolized, Int32(count)) }
+    let frames = symbolized[..<count].map { frame in
+      StackFrame(
+        pc: UInt64(pc),
+        symbol: frame.symbol.map { Self.demangle(String(cString: $0)) },
+        file: frame.file.map { String(cString: $0) },
+        line: frame.line > 0 ? Int(frame.line) : nil,
+        column: frame.column > 0 ? Int(frame.column) : nil,
+        inlined: frame.inlined != 0)
     }
-    let frame = StackFrame(
-      pc: UInt64(pc),
-      symbol: symbol.map { Self.demangle(String(cString: $0)) },
-      file: file.map { String(cString: $0) },
-      line: line > 0 ? Int(line) : nil,
-      column: column > 0 ? Int(column) : nil)
-    cache.withLock { $0[pc] = frame }
-    names.withLock { $0[pc] = frame.symbol }
-    return frame
+    let result = frames.isEmpty ? [StackFrame(pc: UInt64(pc))] : frames
+    cache.withLock { $0[pc] = result }
+    names.withLock { $0[pc] = result.last?.symbol }
+    return result
   }
 
   /// The frames of a call stack recorded as return addresses, innermost first: each is looked up
-  /// at the call before it (a return address points after the call) and keeps its own `pc`.
+  /// at the call before it (a return address points after the call, which in optimized code can
+  /// be the next line's code) and keeps its own `pc`; an address with inlined code is several
+  /// frames (``frames(at:)``).
   public func frames(ofReturnAddresses returnAddresses: [UInt]) -> [StackFrame] {
-    returnAddresses.map { pc in
-      var frame = frame(at: pc - 1)
-      frame.pc = UInt64(pc)
-      return frame
+    returnAddresses.flatMap { pc in
+      frames(at: pc - 1).map { frame in
+        var frame = frame
+        frame.pc = UInt64(pc)
+        return frame
+      }
     }
   }
 
