@@ -25,10 +25,23 @@ final class TestCodeTests: XCTestCase {
         StackFrame(symbol: "Integration.ServerSuite.testStart() -> ()", file: "/p/Tests/Integration/ServerSuite.swift", line: 9),
       ]
     ]
-    let testCode = TestCode(stacks: stacks)
+    let testCode = TestCode(stacks: stacks, packageDirectory: "/p")
     XCTAssertEqual(testCode.modules, ["Integration"])
     XCTAssertTrue(testCode.contains(typeName: "Integration.MockClient"))
     XCTAssertFalse(testCode.contains(typeName: "App.Feed"))
+    // A package checked out under a directory named Tests is not all test code.
+    XCTAssertEqual(TestCode(stacks: stacks.map { $0.map { frame in
+      var moved = frame
+      moved.file = frame.file.map { "/home/Tests" + $0 }
+      return moved
+    } }, packageDirectory: "/home/Tests/p").modules, ["Integration"])
+    XCTAssertEqual(TestCode(stacks: stacks, packageDirectory: nil).modules, ["Integration"])
+  }
+
+  /// A program that runs no tests has no test code, whatever its modules' names.
+  func testTestCode_none_containsNothing() {
+    XCTAssertFalse(TestCode.none.contains(typeName: "AppTests.TrackingSubscriber"))
+    XCTAssertFalse(TestCode.none.contains(typeName: "closure #1 in AppTests.FeedTests.testLoad()"))
   }
 
   /// A library's cycle comes first even when a test-only cycle retains more; with a library

@@ -3,11 +3,13 @@
 /// tracking subscriber that keeps its subscriptions, a mock that keeps its caller), and a report
 /// puts it after the leaks of the library code.
 ///
-/// A test module is one whose name ends in `Tests` (SwiftPM's convention, `AppTests`), or one
-/// whose functions' source files lie in a `Tests` directory (`…/Tests/Integration/Server.swift`).
-/// A type is the test's when its outermost declaration is in a test module: the type itself, the
-/// function a closure is written in, the module an extension is written in. A library type
-/// instantiated with a test's type (`App.Map<AppTests.MockSource>`) is the library's.
+/// In a test process, a test module is one whose name ends in `Tests` (SwiftPM's convention,
+/// `AppTests`), or one whose functions' source files lie in the package's `Tests` directory
+/// (`<package>/Tests/Integration/Server.swift`; any directory named `Tests` when the package's
+/// directory is unknown). A type is the test's when its outermost declaration is in a test
+/// module: the type itself, the function a closure is written in, the module an extension is
+/// written in. A library type instantiated with a test's type (`App.Map<AppTests.MockSource>`)
+/// is the library's. Another process has no test code (``none``).
 ///
 /// ```text
 /// AppTests.TrackingSubscriber                                    test code
@@ -17,20 +19,33 @@
 public struct TestCode: Sendable, Hashable {
   /// The test modules found from source files, beside those named `…Tests`.
   public var modules: Set<String>
+  /// Whether a module named `…Tests` is a test module.
+  public var includesModulesNamedTests = true
 
   public init(modules: Set<String> = []) {
     self.modules = modules
   }
 
-  /// The test modules of the functions in `stacks` whose source files lie in a `Tests` directory.
-  public init(stacks: some Sequence<[StackFrame]>) {
+  /// The code of a process that runs no tests: none.
+  public static let none: TestCode = {
+    var none = TestCode()
+    none.includesModulesNamedTests = false
+    return none
+  }()
+
+  /// The test modules of the functions in `stacks` whose source files lie in the `Tests`
+  /// directory of the package in `packageDirectory` (in any directory named `Tests` when it is
+  /// `nil`).
+  public init(stacks: some Sequence<[StackFrame]>, packageDirectory: String?) {
+    let testsDirectory = packageDirectory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + "Tests/" }
     var modules: Set<String> = []
     var moduleOfFrame = FrameMemo<String?>()
     for frames in stacks {
       for frame in frames {
         let module = moduleOfFrame.value(for: frame) { frame in
-          guard let file = frame.file, file.split(separator: "/").dropLast().contains("Tests") else { return nil }
-          return frame.symbol.flatMap(Self.module(ofDeclaration:))
+          guard let file = frame.file else { return nil }
+          let isTestFile = testsDirectory.map(file.hasPrefix) ?? file.split(separator: "/").dropLast().contains("Tests")
+          return isTestFile ? frame.symbol.flatMap(Self.module(ofDeclaration:)) : nil
         }
         if let module { modules.insert(module) }
       }
@@ -42,7 +57,7 @@ public struct TestCode: Sendable, Hashable {
   /// test module.
   public func contains(typeName: String) -> Bool {
     guard let module = Self.module(ofDeclaration: typeName) else { return false }
-    return module.hasSuffix("Tests") || modules.contains(module)
+    return (includesModulesNamedTests && module.hasSuffix("Tests")) || modules.contains(module)
   }
 
   /// The module of `name`'s outermost declaration, or of the extension it is written in.

@@ -20,7 +20,7 @@ extension RunReport {
     let names = names ?? nameStyle
     var text = processesText(names: names)
     text.append("")
-    let unchecked = refusals.count + endedEarly.count
+    let unchecked = endedEarly.count
     if leaks.isEmpty && unchecked > 0 {
       let notChecked = "\(count(unchecked, "process")) \(unchecked == 1 ? "was" : "were") not checked"
       text.append(

@@ -131,12 +131,11 @@ public struct RunReport: Sendable {
   /// order of their pids: their leaks are unknown.
   package var endedEarly: [EndedEarly] = []
 
-  /// Each process the run did not check, with why, as a sentence (`… was not checked: it was
-  /// killed by signal 11 …`): what every format says so that a run with one reads as incomplete,
-  /// never as clean.
-  package var uncheckedProcesses: [String] {
-    refusals.map { "\($0.process) was not checked: \($0.reason)" } + endedEarly.map(\.message)
-  }
+  /// Each process that was checked until it ended before it exited, as a sentence (`… was not
+  /// checked: it was killed by signal 11 …`): what every format says so that such a run reads as
+  /// incomplete, never as clean. (A refused process is noted where the processes are listed: it
+  /// may be no Swift program at all.)
+  package var uncheckedProcesses: [String] { endedEarly.map(\.message) }
 
   /// Leaks to report: the library code's before those through test code, those the package's own
   /// code made first, then largest retained size first.
@@ -156,7 +155,8 @@ public struct RunReport: Sendable {
     for (process, isTestProcess, analysis) in analyses {
       let graph = analysis.graph
       let ownCode = analysis.options.ownCode
-      let testCode = TestCode(stacks: graph.stacks.lazy.map(\.frames))
+      let testCode =
+        isTestProcess ? TestCode(stacks: graph.stacks.lazy.map(\.frames), packageDirectory: ownCode.packageDirectory) : .none
       // A group's entry objects share a few allocation stacks (a leak made once per test, in
       // every test): each stack is read once.
       var testsByStack: [Int32: String?] = [:]
