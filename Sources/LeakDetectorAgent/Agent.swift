@@ -88,7 +88,8 @@ enum Agent {
   private static func noteStart(of process: RunProtocol.ProcessDescription, runDirectory: String) {
     do {
       try FileBytes.writeAtomically(
-        Array((process.description + "\n").utf8), to: "\(runDirectory)/\(RunProtocol.startedFileName(processID: process.processID))")
+        RunProtocol.startedFileBytes(process: process, parentProcessID: getppid()),
+        to: "\(runDirectory)/\(RunProtocol.startedFileName(processID: process.processID))")
     } catch {
       complain("cannot write that \(process) is checked: \(error)")
     }

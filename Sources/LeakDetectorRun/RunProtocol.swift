@@ -57,6 +57,22 @@ package enum RunProtocol {
     "\(processID)\(startedSuffix)"
   }
 
+  /// What the file that records a process's start holds: its description, then its parent's id
+  /// on a line of its own (a process the tests start, an exit test's, has a checked process
+  /// for parent).
+  package static func startedFileBytes(process: ProcessDescription, parentProcessID: Int32) -> [UInt8] {
+    Array((process.description + "\n\(parentProcessID)\n").utf8)
+  }
+
+  /// The description and parent's id that a file written by ``startedFileBytes(process:parentProcessID:)`` holds.
+  package static func startedProcess(fileBytes: [UInt8]) -> (description: String, parentProcessID: Int32?)? {
+    // The description may hold a line break of an argument's: the parent's id is the last line.
+    let lines = String(decoding: fileBytes, as: UTF8.self).split(separator: "\n")
+    guard let last = lines.last else { return nil }
+    guard lines.count > 1, let parent = Int32(last) else { return (lines.joined(separator: " "), nil) }
+    return (lines.dropLast().joined(separator: " "), parent)
+  }
+
   /// The process whose start `fileName` records, or `nil` when it names no such file.
   package static func processID(ofStartedFile fileName: String) -> Int32? {
     guard fileName.hasSuffix(startedSuffix) else { return nil }

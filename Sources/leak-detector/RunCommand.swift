@@ -193,7 +193,7 @@ struct RunCommand: ParsableCommand {
     if programStatus != 0 { throw ProgramExit(code: programStatus) }
     if status != .success { throw status }
     // A process whose leaks are unknown is not a clean run, whatever the program's status.
-    if !endedEarly.isEmpty { throw ExitStatus.inputError }
+    if !report.endedEarlyOnTheirOwn.isEmpty { throw ExitStatus.inputError }
   }
 
   /// Fails before the program runs when a file the run writes would have no directory to go to

@@ -113,22 +113,25 @@ struct RunDirectory {
   }
 
   /// The processes the agents started checking that left no exit snapshot, in the order of their
-  /// ids, each with the fault or abort that ended it when its agent saw one.
+  /// ids, each with the fault or abort that ended it when its agent saw one, and whether another
+  /// checked process started it (a test that expects a crash runs the tests' binary as a child).
   func endedEarly() -> [RunReport.EndedEarly] {
     let entries = files.entries()
     let snapshotted = Set(entries.compactMap(RunProtocol.processID(ofExitSnapshot:)))
-    return entries.compactMap { name -> RunReport.EndedEarly? in
-      guard let processID = RunProtocol.processID(ofStartedFile: name), !snapshotted.contains(processID),
-        let bytes = try? readFile("\(files.path)/\(name)")
-      else { return nil }
-      func firstLine(_ bytes: [UInt8]) -> String? {
-        String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
+    var started: [Int32: (description: String, parentProcessID: Int32?)] = [:]
+    for name in entries {
+      guard let processID = RunProtocol.processID(ofStartedFile: name), let bytes = try? readFile("\(files.path)/\(name)") else {
+        continue
       }
-      let signal = (try? readFile("\(files.path)/\(RunProtocol.fatalSignalFileName(processID: processID))")).flatMap(firstLine)
-        .flatMap { Int32($0) }
+      started[processID] = RunProtocol.startedProcess(fileBytes: bytes) ?? ("process \(processID)", nil)
+    }
+    return started.filter { !snapshotted.contains($0.key) }.map { processID, process in
+      let signal = (try? readFile("\(files.path)/\(RunProtocol.fatalSignalFileName(processID: processID))")).flatMap {
+        Int32(String(decoding: $0, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? "")
+      }
       return RunReport.EndedEarly(
-        process: firstLine(bytes) ?? "process \(processID)", processID: processID,
-        signal: signal.map { ($0, String(cString: strsignal($0))) })
+        process: process.description, processID: processID, signal: signal.map { ($0, String(cString: strsignal($0))) },
+        startedByCheckedProcess: process.parentProcessID.map { started[$0] != nil } ?? false)
     }.sorted { $0.processID < $1.processID }
   }
 

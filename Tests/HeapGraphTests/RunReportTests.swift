@@ -389,6 +389,12 @@ final class WholeProcessLeakAnalysisTests: XCTestCase {
         process: "PetsPackageTests.xctest --testing-library swift-testing (pid 11)", processID: 11,
         signal: (11, "Segmentation fault")),
       RunReport.EndedEarly(process: "PetsPackageTests.xctest (pid 12)", processID: 12, signal: nil),
+      RunReport.EndedEarly(
+        process: "PetsPackageTests.xctest PetsTests.CrashTests/testCrashes (pid 13)", processID: 13, signal: (4, "Illegal instruction"),
+        startedByCheckedProcess: true),
+      RunReport.EndedEarly(
+        process: "PetsPackageTests.xctest PetsTests.CrashTests/testAborts (pid 14)", processID: 14, signal: (6, "Aborted"),
+        startedByCheckedProcess: true),
     ]
     assertMatchesGolden(report.renderText(), named: "run-report-ended-early.txt")
     assertMatchesGolden(report.renderJSON(exitStatus: 1), named: "run-report-ended-early.json")
@@ -401,5 +407,10 @@ final class WholeProcessLeakAnalysisTests: XCTestCase {
     outcome.uncheckedProcesses = report.uncheckedProcesses
     XCTAssertTrue(outcome.renderMarkdown().hasPrefix("## Leak gate: incomplete\n\n**Not checked:** PetsPackageTests.xctest"))
     XCTAssertTrue(outcome.renderJUnit().contains("tests=\"2\" failures=\"2\""), outcome.renderJUnit())
+    // The crash tests' children are one note, and leave the run complete.
+    XCTAssertEqual(report.uncheckedProcesses.count, 2)
+    var crashTestsOnly = report
+    crashTestsOnly.endedEarly = report.childrenEndedEarly
+    XCTAssertTrue(crashTestsOnly.renderText().hasSuffix("\nLeaks: none\n"), crashTestsOnly.renderText())
   }
 }

@@ -38,6 +38,15 @@ final class TestCodeTests: XCTestCase {
     XCTAssertEqual(TestCode(stacks: stacks, packageDirectory: nil).modules, ["Integration"])
   }
 
+  /// An inlined library function whose instructions the line table gives a test's line is not
+  /// a test's function.
+  func testTestCode_inlinedFramesInTestFiles_doNotMakeTheirModuleATestModule() {
+    var inlined = StackFrame(symbol: "OpenCombine.Publishers.Map.init() -> ()", file: "/p/Tests/AppTests/MapTests.swift", line: 9)
+    inlined.inlined = true
+    let holder = StackFrame(symbol: "AppTests.MapTests.testMap() -> ()", file: "/p/Tests/AppTests/MapTests.swift", line: 9)
+    XCTAssertEqual(TestCode(stacks: [[inlined, holder]], packageDirectory: "/p").modules, ["AppTests"])
+  }
+
   /// A program that runs no tests has no test code, whatever its modules' names.
   func testTestCode_none_containsNothing() {
     XCTAssertFalse(TestCode.none.contains(typeName: "AppTests.TrackingSubscriber"))

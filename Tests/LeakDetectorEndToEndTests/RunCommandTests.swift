@@ -7,7 +7,7 @@ import XCTest
 /// fixtures in `Fixtures/Run` and the `Examples/Pets` package (optimized in release test runs, where
 /// objects may be stack-promoted and closure contexts reshaped).
 final class RunCommandTests: RunFixtureTestCase {
-  override class var fixtureNames: [String] { ["Leaky", "Clean", "Roots", "Retains", "Crash", "Server", "Repoint"] }
+  override class var fixtureNames: [String] { ["Leaky", "Clean", "Roots", "Retains", "Crash", "CrashTester", "Server", "Repoint"] }
 
   private static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Examples").path
@@ -110,6 +110,18 @@ final class RunCommandTests: RunFixtureTestCase {
       result.standardOutput.contains(
         "): it was killed by signal 4 (Illegal instruction) before it exited, so its leaks are unknown\n\nLeaks: unknown, 1 process was not checked\n"),
       result.standardOutput)
+  }
+
+  /// A crash test's child ends by the signal its test expects: the run notes it once, and is
+  /// complete.
+  func testRun_aChildThatACheckedProcessStarted_crashing_isNotedAndTheRunIsComplete() throws {
+    let result = try run(["--", programs + "/CrashTester"])
+    XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("the child crashed as expected\n"), result.standardOutput)
+    XCTAssertTrue(
+      result.standardOutput.contains(
+        "\nNot checked: 1 process that checked processes started (as a test that expects a crash does) ended before they exited, "
+          + "each judged by the test that started it: 1 × signal 4 (Illegal instruction)\n\nLeaks: none\n"), result.standardOutput)
   }
 
   /// A test runner that crashes under `swift test` leaves the parent to exit as it likes: the

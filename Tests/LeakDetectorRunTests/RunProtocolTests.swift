@@ -49,6 +49,21 @@ final class RunProtocolTests: XCTestCase {
     }
   }
 
+  /// The file a checked process writes when it starts reads back as its description and its
+  /// parent, also when an argument holds a line break.
+  func testStartedFile_readsBackItsDescriptionAndParent() throws {
+    let process = RunProtocol.ProcessDescription(arguments: ["/b/AppPackageTests.xctest", "AppTests.CrashTests/testCrash"], processID: 42)
+    let read = try XCTUnwrap(RunProtocol.startedProcess(fileBytes: RunProtocol.startedFileBytes(process: process, parentProcessID: 7)))
+    XCTAssertEqual(read.description, "AppPackageTests.xctest AppTests.CrashTests/testCrash (pid 42)")
+    XCTAssertEqual(read.parentProcessID, 7)
+    let twoLines = RunProtocol.ProcessDescription(arguments: ["/bin/sh", "-c", "a\nb"], processID: 43)
+    let readTwoLines = try XCTUnwrap(RunProtocol.startedProcess(fileBytes: RunProtocol.startedFileBytes(process: twoLines, parentProcessID: 8)))
+    XCTAssertEqual(readTwoLines.description, "sh -c a b (pid 43)")
+    XCTAssertEqual(readTwoLines.parentProcessID, 8)
+    XCTAssertEqual(RunProtocol.processID(ofStartedFile: RunProtocol.startedFileName(processID: 42)), 42)
+    XCTAssertNil(RunProtocol.processID(ofStartedFile: "42.exit.heapsnapshot.bin"))
+  }
+
   func testProcessDescription_namesTheExecutableWithoutItsDirectory_andReadsBack() throws {
     let process = RunProtocol.ProcessDescription(
       arguments: ["/p/.build/debug/PetsPackageTests.xctest", "--testing-library", "swift-testing"], processID: 11)

@@ -43,7 +43,9 @@ public struct TestCode: Sendable, Hashable {
     for frames in stacks {
       for frame in frames {
         let module = moduleOfFrame.value(for: frame) { frame in
-          guard let file = frame.file else { return nil }
+          // An inlined frame's line may be its holder's, in another file: only a function's own
+          // frame pairs its name with its file.
+          guard let file = frame.file, !frame.inlined else { return nil }
           let isTestFile = testsDirectory.map(file.hasPrefix) ?? file.split(separator: "/").dropLast().contains("Tests")
           return isTestFile ? frame.symbol.flatMap(Self.module(ofDeclaration:)) : nil
         }

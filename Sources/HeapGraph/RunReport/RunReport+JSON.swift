@@ -42,6 +42,7 @@ extension RunReport {
         writer.field("description", ended.process)
         writer.field("pid", Int(ended.processID))
         if let signal = ended.signal { writer.field("signal", Int(signal.number)) }
+        if ended.startedByCheckedProcess { writer.field("startedByCheckedProcess", true) }
         writer.field("reason", ended.reason)
         writer.endObject()
       }

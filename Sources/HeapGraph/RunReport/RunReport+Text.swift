@@ -20,7 +20,7 @@ extension RunReport {
     let names = names ?? nameStyle
     var text = processesText(names: names)
     text.append("")
-    let unchecked = endedEarly.count
+    let unchecked = endedEarlyOnTheirOwn.count
     if leaks.isEmpty && unchecked > 0 {
       let notChecked = "\(count(unchecked, "process")) \(unchecked == 1 ? "was" : "were") not checked"
       text.append(
@@ -153,7 +153,15 @@ extension RunReport {
       }
     }
     for refusal in refusals { text.append("Not checked \(refusal.process): \(refusal.reason)", as: .note) }
-    for ended in endedEarly { text.append("Not checked \(ended.process): \(ended.reason)", as: .failure) }
+    for ended in endedEarlyOnTheirOwn { text.append("Not checked \(ended.process): \(ended.reason)", as: .failure) }
+    let children = childrenEndedEarly
+    if !children.isEmpty {
+      let bySignal = Dictionary(grouping: children) { $0.signal.map { "signal \($0.number) (\($0.description))" } ?? "an unseen signal" }
+        .map { "\($0.value.count) × \($0.key)" }.sorted()
+      text.append(
+        "Not checked: \(count(children.count, "process")) that checked processes started (as a test that expects a crash does) "
+          + "ended before they exited, each judged by the test that started it: \(bySignal.joined(separator: ", "))", as: .note)
+    }
     return text
   }
 }

@@ -13,11 +13,15 @@ extension RunReport {
     /// The fault or abort that ended it, when the agent saw one: its number and its
     /// description (`Segmentation fault`).
     package var signal: (number: Int32, description: String)?
+    /// Whether another checked process started it: a test that expects a crash (an exit test,
+    /// a crash assertion) runs the tests' binary as a child, and judges how it ended itself.
+    package var startedByCheckedProcess: Bool
 
-    package init(process: String, processID: Int32, signal: (number: Int32, description: String)?) {
+    package init(process: String, processID: Int32, signal: (number: Int32, description: String)?, startedByCheckedProcess: Bool = false) {
       self.process = process
       self.processID = processID
       self.signal = signal
+      self.startedByCheckedProcess = startedByCheckedProcess
     }
 
     /// Why it was not checked, as a clause.
@@ -32,8 +36,8 @@ extension RunReport {
     package var message: String { "\(process) was not checked: \(reason)" }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
-      (lhs.process, lhs.processID, lhs.signal?.number, lhs.signal?.description) == (
-        rhs.process, rhs.processID, rhs.signal?.number, rhs.signal?.description
+      (lhs.process, lhs.processID, lhs.signal?.number, lhs.signal?.description, lhs.startedByCheckedProcess) == (
+        rhs.process, rhs.processID, rhs.signal?.number, rhs.signal?.description, rhs.startedByCheckedProcess
       )
     }
 

@@ -131,11 +131,20 @@ public struct RunReport: Sendable {
   /// order of their pids: their leaks are unknown.
   package var endedEarly: [EndedEarly] = []
 
-  /// Each process that was checked until it ended before it exited, as a sentence (`… was not
+  /// Each process that was checked until it ended before it exited, unless a checked process
+  /// started it, as a sentence (`… was not
   /// checked: it was killed by signal 11 …`): what every format says so that such a run reads as
   /// incomplete, never as clean. (A refused process is noted where the processes are listed: it
   /// may be no Swift program at all.)
-  package var uncheckedProcesses: [String] { endedEarly.map(\.message) }
+  package var uncheckedProcesses: [String] { endedEarlyOnTheirOwn.map(\.message) }
+
+  /// The processes of ``endedEarly`` that no checked process started: their end is news to the
+  /// reader, and the run is incomplete.
+  package var endedEarlyOnTheirOwn: [EndedEarly] { endedEarly.filter { !$0.startedByCheckedProcess } }
+
+  /// The processes of ``endedEarly`` that checked processes started (a test that expects a crash
+  /// runs the tests' binary as a child): the test that started each judges how it ended.
+  package var childrenEndedEarly: [EndedEarly] { endedEarly.filter(\.startedByCheckedProcess) }
 
   /// Leaks to report: the library code's before those through test code, those the package's own
   /// code made first, then largest retained size first.
