@@ -199,7 +199,7 @@ static void serve(int request, int reply, uintptr_t stackLimit, cleak_capture_pr
   _exit(0);
 }
 
-int cleak_census_begin(cleak_census *census, cleak_capture_progress *progress) {
+int cleak_census_begin(cleak_census *census, cleak_capture_progress *progress, uintptr_t programFrames) {
   int request[2], reply[2];
   if (pipe2(request, O_CLOEXEC) != 0) return 0;
   if (pipe2(reply, O_CLOEXEC) != 0) {
@@ -208,6 +208,7 @@ int cleak_census_begin(cleak_census *census, cleak_capture_progress *progress) {
     return 0;
   }
   uintptr_t stackLimit = (uintptr_t)__builtin_frame_address(0);
+  if (programFrames > stackLimit) stackLimit = programFrames;
   pid_t child = fork();
   if (child == 0) {
     close(request[1]);

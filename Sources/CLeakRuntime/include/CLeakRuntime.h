@@ -519,9 +519,12 @@ typedef struct {
 /// Forks a census process from a capture child, before the child writes any object address into
 /// memory: it keeps this instant's image of every private writable mapping and scans it on request
 /// (`cleak_census_take`), leaving out the tracker's tables and its own buffers and frames. It
-/// counts its work in `progress` (may be NULL), so the capture's stall detector sees it. Returns 0
-/// when it could not start.
-int cleak_census_begin(cleak_census *census, cleak_capture_progress *progress);
+/// counts its work in `progress` (may be NULL), so the capture's stall detector sees it. On the
+/// calling thread's stack it scans from `programFrames` up, when that lies above its own frame:
+/// the stack pointer where the capture was entered, so that the frames of the capture's own code
+/// below it (whose unused slots hold what earlier calls left) count as nothing; 0 scans from its
+/// own frame. Returns 0 when it could not start.
+int cleak_census_begin(cleak_census *census, cleak_capture_progress *progress, uintptr_t programFrames);
 /// Asks the census process for the words that refer to each of `objects` (ascending by start,
 /// not overlapping) and writes one result per object. Returns 0 when it could not answer: it
 /// failed, or swap is in use (pages in swap look absent to it). Answers once.

@@ -18,9 +18,11 @@ struct ReferenceCensus {
   private var process = cleak_census()
   private var started = false
 
-  /// Starts the census process; call it before the capture writes any object address.
-  init(progress: CaptureProcess.ProgressRecorder?) {
-    started = cleak_census_begin(&process, progress?.shared) != 0
+  /// Starts the census process; call it before the capture writes any object address. On this
+  /// thread's stack, it counts words from `programStackStart` up (the lowest address the root
+  /// scan reads there), when given: the capture's own frames below hold nothing of the program's.
+  init(progress: CaptureProcess.ProgressRecorder?, programStackStart: UInt? = nil) {
+    started = cleak_census_begin(&process, progress?.shared, programStackStart ?? 0) != 0
   }
 
   /// For each object (ascending by start, not overlapping), how many words refer to it and where

@@ -41,10 +41,13 @@ extension AllocationTracker {
   ///
   /// With `rootRegions`, the objects their words refer to are roots too (``RootRegion``). With
   /// `findsUnbalancedRetains`, which needs `rootRegions` to cover every stack, an object held from
-  /// outside by a retain that no word of memory accounts for is not a root (``ReferenceCensus``).
+  /// outside by a retain that no word of memory accounts for is not a root (``ReferenceCensus``);
+  /// `callerStackStart` is where the root regions start on the calling thread's stack, below which
+  /// the census counts nothing either.
   package static func captureLiveHeap(
     inGeneration generation: Int? = nil, including objects: [AnyObject] = [], process: String? = nil,
-    limits: CaptureLimits = CaptureLimits(), rootRegions: [RootRegion] = [], findsUnbalancedRetains: Bool = false
+    limits: CaptureLimits = CaptureLimits(), rootRegions: [RootRegion] = [], findsUnbalancedRetains: Bool = false,
+    callerStackStart: UInt? = nil
   ) -> (snapshot: HeapSnapshot, objectIDs: [UInt: Int64], failure: CaptureFailure?) {
     var configuration = RetainCycleDetector.Configuration()
     configuration.maxObjects = Int.max
@@ -55,7 +58,7 @@ extension AllocationTracker {
     let (heap, captured, failure) = withExtendedLifetime(objects) {
       CapturedHeap.inChildProcess(limits: limits, metadata: metadata) { progress in
         // Started first, while nothing in this child holds the address of an object.
-        var census = findsUnbalancedRetains ? ReferenceCensus(progress: progress) : nil
+        var census = findsUnbalancedRetains ? ReferenceCensus(progress: progress, programStackStart: callerStackStart) : nil
         defer { census?.end() }
         let objects = entries(inGeneration: generation)
         let tasks = waitingTasks(inGeneration: generation)
@@ -96,7 +99,8 @@ extension AllocationTracker {
     let stackPointer = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     let (regions, notes, findsUnbalancedRetains) = RootRegion.ofThisProcess(callerStackPointer: stackPointer)
     var (snapshot, _, failure) = captureLiveHeap(
-      process: process, limits: limits, rootRegions: regions, findsUnbalancedRetains: findsUnbalancedRetains)
+      process: process, limits: limits, rootRegions: regions, findsUnbalancedRetains: findsUnbalancedRetains,
+      callerStackStart: stackPointer &- UInt(cleak_stack_red_zone))
     snapshot.metadata.diagnosticRecords += notes
     return (snapshot, failure)
   }
