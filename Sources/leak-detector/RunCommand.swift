@@ -287,7 +287,9 @@ struct RunCommand: ParsableCommand {
       return .success
     }
     show(report, onStandardError: gating.output.output == nil)
-    return try gate.gate(report.findings, uncheckedProcesses: report.uncheckedProcesses) { outcome, status in report.renderJSON(exitStatus: status.rawValue, gate: outcome) }
+    return try gate.gate(report.findings, uncheckedProcesses: report.uncheckedProcesses) { outcome, status in
+      report.renderJSON(exitStatus: status.rawValue, gate: outcome)
+    }
   }
 
   /// Writes the report in its format (the CI formats with every leak as a new finding) and in

@@ -111,7 +111,8 @@ final class DemangledNameTests: XCTestCase {
         "closure #1 () -> ()", "local #1 () -> () -> ()",
         "FeedKit.Feed.load(to: Swift.AnyObject, _: Swift.Int, handler: (Swift.Result<Swift.Array<Swift.Int>, Swift.Error>) -> ()) async throws -> ()",
       ],
-      isClosure: true, closureName: "closure #1 in local #1 in FeedKit.Feed.load(to: AnyObject, _: Int, handler: (Result<Array<Int>, Error>) -> ())",
+      isClosure: true,
+      closureName: "closure #1 in local #1 in FeedKit.Feed.load(to: AnyObject, _: Int, handler: (Result<Array<Int>, Error>) -> ())",
       function: "FeedKit.Feed.load(to: Swift.AnyObject, _: Swift.Int, handler: (Swift.Result<Swift.Array<Swift.Int>, Swift.Error>) -> ())"),
     Case(
       "closure #1 () -> () in init() -> Local #1 in ReSwift.makeLocal() -> Swift.AnyObject in Local #1 in ReSwift.makeLocal() -> Swift.AnyObject",

@@ -260,7 +260,10 @@ final class RunReportTests: XCTestCase {
     let analysis = HeapAnalysis(graph: ObjectGraph(snapshot), options: .init(rootsAreComplete: true))
     let report = RunReport(analyses: [(process: "Tests (pid 7)", isTestProcess: true, analysis: analysis)], suppressions: .standard)
     XCTAssertEqual(report.suppressed.map(\.leak.summary), ["Foundation.Timer"])
-    XCTAssertTrue(report.renderProcesses().contains("counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): DroppedRetain\n"), report.renderProcesses())
+    XCTAssertTrue(
+      report.renderProcesses().contains(
+        "counted as leaked (unbalanced retains, such as Unmanaged.passRetained whose pointer was dropped): DroppedRetain\n"),
+      report.renderProcesses())
     XCTAssertFalse(report.renderProcesses().contains("Timer"), report.renderProcesses())
   }
 

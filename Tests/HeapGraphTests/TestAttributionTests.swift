@@ -178,13 +178,18 @@ final class TestAttributionTests: XCTestCase {
       StackFrame(
         symbol:
           "AppTests.FeedTests.__allocating_init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) -> AppTests.FeedTests"),
-      StackFrame(symbol: "closure #1 (Swift.String, (XCTest.XCTestCase) throws -> ()) -> XCTest.XCTestCase in static XCTest.XCTestCase.defaultTestSuite.getter : XCTest.XCTestSuite"),
+      StackFrame(
+        symbol:
+          "closure #1 (Swift.String, (XCTest.XCTestCase) throws -> ()) -> XCTest.XCTestCase in static XCTest.XCTestCase.defaultTestSuite.getter : XCTest.XCTestSuite"
+      ),
     ]
     XCTAssertEqual(
       TestAttribution.test(allocating: frames, inTestProcess: true),
       "AppTests.FeedTests.init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) (set-up)")
     XCTAssertEqual(
-      RunReport.testList(["AppTests.FeedTests.init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) (set-up)"], names: .readable(forTypeNames: [])),
+      RunReport.testList(
+        ["AppTests.FeedTests.init(name: Swift.String, testClosure: (XCTest.XCTestCase) throws -> ()) (set-up)"],
+        names: .readable(forTypeNames: [])),
       "in test AppTests.FeedTests.init(name:testClosure:) (set-up)")
   }
 
@@ -228,7 +233,8 @@ final class TestAttributionTests: XCTestCase {
       symbol: "(1) await resume partial function for (extension in AppTests):XCTest.XCTestCase.waitForFeed() async throws -> App.Feed",
       file: "/p/Tests/AppTests/Helpers.swift", line: 12)
     XCTAssertFalse(TestAttribution.isTestFrameworkCode([helper] + asyncXCTestFrames))
-    let xctestsOwn = StackFrame(symbol: "(extension in XCTest):XCTest.XCTestCase.expectation(description: Swift.String) -> XCTest.XCTestExpectation")
+    let xctestsOwn = StackFrame(
+      symbol: "(extension in XCTest):XCTest.XCTestCase.expectation(description: Swift.String) -> XCTest.XCTestExpectation")
     XCTAssertTrue(TestAttribution.isTestFrameworkCode([xctestsOwn] + asyncXCTestFrames))
   }
 

@@ -12,7 +12,8 @@ final class TestCodeTests: XCTestCase {
     XCTAssertTrue(testCode.contains(typeName: "closure #1 in (extension in AppTests):XCTest.XCTestCase.waitForFeed()"))
     XCTAssertFalse(
       testCode.contains(
-        typeName: "OpenCombine.Publishers.Map<OpenCombineTests.CustomPublisherBase<Swift.Int, Swift.Never>, Swift.Int>.Inner<OpenCombineTests.TrackingSubscriberBase<Swift.Int, Swift.Never>>"
+        typeName:
+          "OpenCombine.Publishers.Map<OpenCombineTests.CustomPublisherBase<Swift.Int, Swift.Never>, Swift.Int>.Inner<OpenCombineTests.TrackingSubscriberBase<Swift.Int, Swift.Never>>"
       ))
     XCTAssertFalse(testCode.contains(typeName: "closure #1 in App.Feed.load()"))
     XCTAssertFalse(testCode.contains(typeName: "Swift._ContiguousArrayStorage<AppTests.Mock>"))
@@ -30,11 +31,16 @@ final class TestCodeTests: XCTestCase {
     XCTAssertTrue(testCode.contains(typeName: "Integration.MockClient"))
     XCTAssertFalse(testCode.contains(typeName: "App.Feed"))
     // A package checked out under a directory named Tests is not all test code.
-    XCTAssertEqual(TestCode(stacks: stacks.map { $0.map { frame in
-      var moved = frame
-      moved.file = frame.file.map { "/home/Tests" + $0 }
-      return moved
-    } }, packageDirectory: "/home/Tests/p").modules, ["Integration"])
+    XCTAssertEqual(
+      TestCode(
+        stacks: stacks.map {
+          $0.map { frame in
+            var moved = frame
+            moved.file = frame.file.map { "/home/Tests" + $0 }
+            return moved
+          }
+        }, packageDirectory: "/home/Tests/p"
+      ).modules, ["Integration"])
     XCTAssertEqual(TestCode(stacks: stacks, packageDirectory: nil).modules, ["Integration"])
   }
 
@@ -57,7 +63,8 @@ final class TestCodeTests: XCTestCase {
   /// leak, the test-only ones are counted, and listed when asked for.
   func testRunReport_leaksThroughTestCode_comeAfterTheLibrarysAndAreFolded_golden() {
     var builder = HeapSnapshot.Builder(metadata: HeapSnapshot.Metadata(tool: "test", process: "AppPackageTests.xctest (pid 10)"))
-    builder.addStack(id: 1, frames: [StackFrame(symbol: "AppTests.FeedTests.testLoad() -> ()", file: "/p/Tests/AppTests/FeedTests.swift", line: 7)])
+    builder.addStack(
+      id: 1, frames: [StackFrame(symbol: "AppTests.FeedTests.testLoad() -> ()", file: "/p/Tests/AppTests/FeedTests.swift", line: 7)])
     builder.addObject(id: 1, type: "App.Subject", address: 0x1000, size: 48, stack: 1)
     builder.addObject(id: 2, type: "App.Conduit", address: 0x2000, size: 32, stack: 1)
     builder.addReference(from: 1, to: 2, label: "downstream", ownership: .strong)

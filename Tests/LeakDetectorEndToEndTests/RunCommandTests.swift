@@ -114,7 +114,8 @@ final class RunCommandTests: RunFixtureTestCase {
     XCTAssertTrue(result.standardOutput.contains("Not checked Crash (pid "), result.standardOutput)
     XCTAssertTrue(
       result.standardOutput.contains(
-        "): it was killed by signal 4 (Illegal instruction) before it exited, so its leaks are unknown\n\nLeaks: unknown, 1 process was not checked\n"),
+        "): it was killed by signal 4 (Illegal instruction) before it exited, so its leaks are unknown\n\nLeaks: unknown, 1 process was not checked\n"
+      ),
       result.standardOutput)
   }
 
@@ -136,7 +137,8 @@ final class RunCommandTests: RunFixtureTestCase {
     let directory = try temporaryDirectory()
     let script = "\(programs)/Clean; \(programs)/Crash; exit 0"
     let result = try run([
-      "--process", "Clean", "--process", "Crash", "--format", "json", "--output", "\(directory)/run.json", "--report", "sarif:\(directory)/run.sarif",
+      "--process", "Clean", "--process", "Crash", "--format", "json", "--output", "\(directory)/run.json", "--report",
+      "sarif:\(directory)/run.sarif",
       "--report", "markdown:\(directory)/run.md", "--report", "junit:\(directory)/run.xml", "--", "/bin/sh", "-c", script,
     ])
     XCTAssertEqual(result.status, 1, "a process whose leaks are unknown is not a clean run:\n\(result.standardError)")

@@ -57,7 +57,8 @@ final class RunProtocolTests: XCTestCase {
     XCTAssertEqual(read.description, "AppPackageTests.xctest AppTests.CrashTests/testCrash (pid 42)")
     XCTAssertEqual(read.parentProcessID, 7)
     let twoLines = RunProtocol.ProcessDescription(arguments: ["/bin/sh", "-c", "a\nb"], processID: 43)
-    let readTwoLines = try XCTUnwrap(RunProtocol.startedProcess(fileBytes: RunProtocol.startedFileBytes(process: twoLines, parentProcessID: 8)))
+    let readTwoLines = try XCTUnwrap(
+      RunProtocol.startedProcess(fileBytes: RunProtocol.startedFileBytes(process: twoLines, parentProcessID: 8)))
     XCTAssertEqual(readTwoLines.description, "sh -c a b (pid 43)")
     XCTAssertEqual(readTwoLines.parentProcessID, 8)
     XCTAssertEqual(RunProtocol.processID(ofStartedFile: RunProtocol.startedFileName(processID: 42)), 42)

@@ -165,7 +165,8 @@ extension GateOutcome {
   /// process that was not checked.
   public func renderJUnit() -> String {
     let all = newFindings.map { ($0, true) } + acceptedFindings.map { ($0, false) }
-    let tests = all.count + uncheckedProcesses.count, failures = newFindings.count + uncheckedProcesses.count
+    let tests = all.count + uncheckedProcesses.count
+    let failures = newFindings.count + uncheckedProcesses.count
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuites name=\"leak-detector\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
     out += "  <testsuite name=\"leak-detector gate\" tests=\"\(tests)\" failures=\"\(failures)\">\n"

@@ -9,7 +9,9 @@ extension RunReport {
   public func renderHTML(command: String, graphviz: ((String) -> String?)? = nil) -> String {
     let names = nameStyle
     let verdict =
-      !leaks.isEmpty ? count(leaks.count, "leak") : uncheckedProcesses.isEmpty ? "no leaks" : "incomplete, \(count(uncheckedProcesses.count, "process")) not checked"
+      !leaks.isEmpty
+      ? count(leaks.count, "leak")
+      : uncheckedProcesses.isEmpty ? "no leaks" : "incomplete, \(count(uncheckedProcesses.count, "process")) not checked"
     var page = HTMLPage(title: "Leak check: " + verdict, subtitle: command)
     let objects = leaks.reduce(0) { $0 + $1.objectCount }
     page.body += "<nav class=\"tiles\">"

@@ -207,7 +207,8 @@ package struct DemangledName: Sendable, Hashable {
     while index < name.endIndex {
       switch name[index] {
       case "(", "<": depth += 1
-      case ")", ">" where depth > 0 && !(name[index] == ">" && index > name.startIndex && name[name.index(before: index)] == "-"):
+      case ")",
+        ">" where depth > 0 && !(name[index] == ">" && index > name.startIndex && name[name.index(before: index)] == "-"):
         depth -= 1
       case " " where depth == 0 && name[index...].hasPrefix(" -> "): return index
       default: break

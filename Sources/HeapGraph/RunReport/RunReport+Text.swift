@@ -35,8 +35,11 @@ extension RunReport {
       let throughTests = leaks.filter(\.isThroughTestCode)
       let library = leaks.count - throughTests.count
       let split =
-        throughTests.isEmpty ? "" : library == 0 ? ", all through test code"
-        : ": \(grouped(library)) in library code, \(grouped(throughTests.count)) through test code"
+        throughTests.isEmpty
+        ? ""
+        : library == 0
+          ? ", all through test code"
+          : ": \(grouped(library)) in library code, \(grouped(throughTests.count)) through test code"
       text.append("Leaks: \(count(objects, "object")) in \(count(leaks.count, "group"))\(split)", as: .heading)
       let shared = processes.reduce(0) { $0 + $1.sharedLeakedObjectCount }
       if shared > 0 {

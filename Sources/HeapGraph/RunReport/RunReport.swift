@@ -226,9 +226,10 @@ public struct RunReport: Sendable {
           order.append(group.fingerprint)
           // The package's line of the instance whose sites the report shows, so that the two
           // name the same test; the most common line among all instances otherwise.
-          firstInstanceOwnSites[group.fingerprint] = stacks.lazy.compactMap { frames in
-            ownCode.firstOwnFrame(in: frames).map { frames[$0] }
-          }.first
+          firstInstanceOwnSites[group.fingerprint] =
+            stacks.lazy.compactMap { frames in
+              ownCode.firstOwnFrame(in: frames).map { frames[$0] }
+            }.first
           byFingerprint[group.fingerprint] = Leak(
             fingerprint: group.fingerprint, summary: group.summary, instanceCount: group.instanceCount,
             objectCount: group.objectCount, retainedSize: group.retainedSize, members: members, objectTypes: objectTypes,
