@@ -51,7 +51,9 @@ final class AllocationTrackerHeapProfileTests: XCTestCase {
     XCTAssertTrue(things.allSatisfy { $0.values[0] == $0.values[2] && $0.values[1] == $0.values[3] }, "alloc_* equal inuse_*")
 
     let leaf = try XCTUnwrap(pprof.locations.first { $0.id == things[0].locationIDs[0] })
-    let function = pprof.functions[Int(try XCTUnwrap(leaf.lines.first).functionID) - 1]
+    // The function that holds the code at the address is the location's last line (functions
+    // inlined there come before it, in optimized builds); it has a mangled name.
+    let function = pprof.functions[Int(try XCTUnwrap(leaf.lines.last).functionID) - 1]
     XCTAssertTrue(function.name.contains("makeProfiledThings"), "the function that allocated: \(function.name)")
     XCTAssertTrue(function.systemName.hasPrefix("$s"), "its mangled symbol: \(function.systemName)")
     XCTAssertTrue(function.filename.hasSuffix("AllocationTrackerHeapProfileTests.swift"), function.filename)

@@ -32,7 +32,7 @@ extension HeapProfile {
 
     func functionID(_ frame: StackFrame, name: String) -> UInt64 {
       let key = PprofProfile.Function(
-        id: 0, name: name, systemName: frame.pc.flatMap { mangledNames[$0] } ?? "", filename: frame.file ?? "")
+        id: 0, name: name, systemName: frame.inlined ? "" : frame.pc.flatMap { mangledNames[$0] } ?? "", filename: frame.file ?? "")
       if let id = functionIDs[key] { return id }
       var function = key
       function.id = UInt64(profile.functions.count + 1)

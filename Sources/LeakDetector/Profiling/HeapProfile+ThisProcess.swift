@@ -17,7 +17,8 @@ extension HeapProfile {
     var seen: Set<UInt64> = []
     for site in sites {
       for frame in site.frames ?? [] {
-        guard let pc = frame.pc, let name = frame.symbol, seen.insert(pc).inserted else { continue }
+        // The symbol at an address is the function that holds the code, not one inlined there.
+        guard let pc = frame.pc, let name = frame.symbol, !frame.inlined, seen.insert(pc).inserted else { continue }
         for address in [UInt(pc) &- 1, UInt(pc)] {
           guard let symbol = Symbolicator.shared.symbol(at: address) else { continue }
           let demangled = Symbolicator.demangle(symbol)
