@@ -7,11 +7,14 @@
 /// ["App.Worker": 3, "closure #1 in App.Server.spawn()": 3]
 /// ```
 enum LeakedObjectTypes {
-  /// The types of what `entries` (nodes of `graph`) keep alive, with their counts; at most
-  /// `limit` objects are looked at. Empty when a root reaches the entries (`tree`).
+  /// The types of what `entries` (nodes of `graph`) keep alive, with their counts, the entries'
+  /// own types too when `countingEntries`; at most `limit` objects are looked at. Empty when a
+  /// root reaches the entries (`tree`).
   ///
   /// - Complexity: O(*k* + *e*) for the *k* objects reached and their references.
-  static func counts(keptAliveBy entries: [Int], graph: ObjectGraph, tree: ShortestPathTree, limit: Int = 100_000) -> [String: Int] {
+  static func counts(
+    keptAliveBy entries: [Int], graph: ObjectGraph, tree: ShortestPathTree, countingEntries: Bool = false, limit: Int = 100_000
+  ) -> [String: Int] {
     var seen = Set(entries.filter { !tree.isReached($0) })
     let starts = seen.count
     var queue = Array(seen)
@@ -24,7 +27,7 @@ enum LeakedObjectTypes {
         if !tree.isReached(target) && seen.insert(target).inserted { queue.append(target) }
       }
     }
-    return queue.dropFirst(starts).filter { !graph.isClosureValue($0) }.reduce(into: [:]) {
+    return queue.dropFirst(countingEntries ? 0 : starts).filter { !graph.isClosureValue($0) }.reduce(into: [:]) {
       $0[graph.typeName(of: $1), default: 0] += 1
     }
   }

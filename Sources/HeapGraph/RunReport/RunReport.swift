@@ -212,7 +212,9 @@ public struct RunReport: Sendable {
           suppressedBy[group.fingerprint] = suppressedBy[group.fingerprint] ?? rule
           processes[processes.count - 1].suppressedTypeNames.formUnion(members.map(\.typeName))
         }
-        let objectTypes = Self.objectTypes(of: group, in: analysis)
+        let objectTypes = LeakedObjectTypes.counts(
+          keptAliveBy: group.entryObjectIDs.compactMap { graph.node(forObjectID: $0) }, graph: graph, tree: analysis.shortestPaths,
+          countingEntries: true)
         if var known = byFingerprint[group.fingerprint] {
           known.objectTypes.merge(objectTypes, uniquingKeysWith: +)
           known.instanceCount += group.instanceCount
@@ -277,24 +279,6 @@ public struct RunReport: Sendable {
             site: graph.allocationStack(of: point)?.frames.first)
         ]
       } ?? [])
-  }
-
-  /// The types of the objects `group`'s entries reach through leaked objects, with their counts
-  /// (at most `limit` objects per group are looked at).
-  private static func objectTypes(of group: LeakAnalysis.LeakGroup, in analysis: HeapAnalysis, limit: Int = 100_000) -> [String: Int] {
-    let graph = analysis.graph
-    var seen = Set(group.entryObjectIDs.compactMap { graph.node(forObjectID: $0) })
-    var queue = Array(seen)
-    var next = 0
-    while next < queue.count && seen.count < limit {
-      let node = queue[next]
-      next += 1
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
-        let target = Int(graph.strongTargets[edge])
-        if !analysis.shortestPaths.isReached(target) && seen.insert(target).inserted { queue.append(target) }
-      }
-    }
-    return seen.filter { !graph.isClosureValue($0) }.reduce(into: [:]) { $0[graph.typeName(of: $1), default: 0] += 1 }
   }
 
   /// Whether there is a leak to report.
