@@ -73,7 +73,10 @@ import Testing
     await task.value
   }
 
-  @Test func taskOnADroppedContinuation_isRecordedAsALeak_withWhatItKeepsAlive() async {
+  // Where no continuation is kept is told by libdispatch's pending blocks and timers too, which
+  // ThreadSanitizer wraps.
+  @Test(.disabled(if: threadSanitizerWrapsDispatchBlocks))
+  func taskOnADroppedContinuation_isRecordedAsALeak_withWhatItKeepsAlive() async {
     await withKnownIssue {
       await withLeakChecking(fastConfiguration) { startTaskDroppingItsUnsafeContinuation() }
     } matching: { issue in

@@ -8,6 +8,10 @@ import XCTest
 /// wrapped; their tests run under it.)
 public func skipWhereThreadSanitizerWrapsDispatchBlocks() throws {
   try XCTSkipIf(
-    dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil,
+    threadSanitizerWrapsDispatchBlocks,
     "ThreadSanitizer wraps the blocks handed to libdispatch: the program's blocks are not where libdispatch keeps them")
 }
+
+/// Whether this process runs under ThreadSanitizer, which wraps the blocks handed to libdispatch
+/// (see ``skipWhereThreadSanitizerWrapsDispatchBlocks()``), for Swift Testing's conditions.
+public var threadSanitizerWrapsDispatchBlocks: Bool { dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil }
