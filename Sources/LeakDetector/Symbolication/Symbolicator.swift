@@ -71,7 +71,7 @@ public final class Symbolicator: Sendable {
   private static let maximumInlineDepth = 32
 
   /// The frames of the code address `pc`, innermost first: each function inlined at `pc`
-  /// (``StackFrame/inlined``), then the function that holds it. Code that was not inlined is one
+  /// (`StackFrame.inlined`), then the function that holds it. Code that was not inlined is one
   /// frame.
   ///
   /// ```text
