@@ -24,11 +24,18 @@ final class DominatorTreeOracleTests: XCTestCase {
       let tree = DominatorTree(graph: ObjectGraph(builder.snapshot), entries: entries)
 
       let reached = reachable(from: entries, successors, without: nil)
+      let freedBy = (0..<nodeCount).map { node in
+        reached.contains(node) ? reached.subtracting(reachable(from: entries, successors, without: node)) : []
+      }
       for node in 0..<nodeCount {
-        let freed = reached.contains(node) ? reached.subtracting(reachable(from: entries, successors, without: node)) : []
+        let freed = freedBy[node]
         XCTAssertEqual(Int(tree.retainedSize[node]), freed.map { sizes[$0] }.reduce(0, +), "seed \(seed): node \(node)")
         XCTAssertEqual(Int(tree.retainedCount[node]), freed.count, "seed \(seed): node \(node)")
         comparedNodes += freed.count > 1 ? 1 : 0
+        // The immediate dominator is the nearest object whose removal frees this one.
+        let nearest = (0..<nodeCount).filter { $0 != node && freedBy[$0].contains(node) }.min { freedBy[$0].count < freedBy[$1].count }
+        let expected = !reached.contains(node) ? DominatorTree.unreached : nearest.map(Int32.init) ?? DominatorTree.heldByEntries
+        XCTAssertEqual(tree.immediateDominator[node], expected, "seed \(seed): node \(node)")
       }
     }
     XCTAssertGreaterThan(comparedNodes, 500, "the random graphs must have nodes that dominate others")

@@ -14,6 +14,14 @@ package struct DominatorTree: Sendable {
   package let retainedSize: [Int64]
   /// Objects dominated by each node, itself included (unreached nodes 0).
   package let retainedCount: [Int32]
+  /// The immediate dominator of each node: the object whose release would free it, or
+  /// ``heldByEntries`` for an entry or a node that several entries' parts share, or
+  /// ``unreached`` for a node the entries do not reach.
+  package let immediateDominator: [Int32]
+  /// ``immediateDominator`` of a node that no single object dominates (the virtual root's child).
+  package static let heldByEntries: Int32 = -1
+  /// ``immediateDominator`` of a node the entries do not reach.
+  package static let unreached: Int32 = -2
   /// The work done, in steps: edges followed, forest links climbed and compressed, nodes
   /// visited. It grows with the graph as the algorithm's cost does, so that a test can tell
   /// linear growth from quadratic without timing anything.
@@ -25,6 +33,7 @@ package struct DominatorTree: Sendable {
     // Allocated once the dominators are known and their scratch space is freed.
     var retainedSize: [Int64] = []
     var retainedCount: [Int32] = []
+    var immediateDominator: [Int32] = []
     var steps = 0
     graph.strongOffsets.withUnsafeBufferPointer { offsets in
       graph.strongTargets.withUnsafeBufferPointer { targets in
@@ -40,6 +49,13 @@ package struct DominatorTree: Sendable {
           // preorder, so reverse preorder), in node order at the end.
           retainedSize = [Int64](repeating: 0, count: count + 1)
           retainedCount = [Int32](repeating: 0, count: count + 1)
+          immediateDominator = [Int32](repeating: Self.unreached, count: count)
+          immediateDominator.withUnsafeMutableBufferPointer { parentOf in
+            for number in 1..<max(preorder.reachedCount, 1) {
+              let parent = Int(preorder.node[Int(dominator[number])])
+              parentOf[Int(preorder.node[number])] = parent == virtualRoot ? Self.heldByEntries : Int32(parent)
+            }
+          }
           retainedSize.withUnsafeMutableBufferPointer { size in
             retainedCount.withUnsafeMutableBufferPointer { objects in
               for number in stride(from: preorder.reachedCount - 1, through: 0, by: -1) {
@@ -62,6 +78,7 @@ package struct DominatorTree: Sendable {
     }
     self.retainedSize = retainedSize
     self.retainedCount = retainedCount
+    self.immediateDominator = immediateDominator
     self.steps = steps
   }
 

@@ -120,6 +120,8 @@ public struct LeakAnalysis: Sendable {
   public let survivors: [Survivor]
   /// The work the analysis did, in the leak phases of ``AnalysisWork`` (the others are 0).
   package let work: AnalysisWork
+  /// The dominator tree from the roots and the leaks' entries: what each object retains.
+  package let dominators: DominatorTree
 
   /// Analyses `graph`; survivors are looked for only if `expectedDead` is given.
   ///
@@ -165,6 +167,7 @@ public struct LeakAnalysis: Sendable {
     let dominatorWork = ConcurrentResult { [entries] in DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries) }
     let grouping = Self.groupEntries(candidates, of: components, steps: &work.entryDescriptions)
     let dominators = dominatorWork.value
+    self.dominators = dominators
     work.dominators = dominators.steps
     leakGroups = Self.leakGroups(
       grouping, entries: entries, isOwn: choice.isOwn, graph: graph, dominators: dominators, steps: &work.leakGroups)
