@@ -1,4 +1,5 @@
 import ArgumentParser
+import GzipCompression
 import HeapGraph
 
 /// `leak-detector analyze SNAPSHOT`: the retain cycles, leaks and survivors of a heap snapshot.
@@ -74,7 +75,9 @@ struct AnalyzeCommand: ParsableCommand {
       case .sarif: asGate.renderSARIF(toolVersion: LeakDetectorCommand.version, sourceRoot: sourceRoot.resolved)
       case .junit: asGate.renderJUnit()
       case .markdown: result.renderMarkdown(allCycles: allCycles, settingNames: .commandLine, names: output.names)
-      case .html: result.renderHTML(graphviz: try diagrams.graphviz(), allCycles: allCycles, settingNames: .commandLine)
+      case .html:
+        result.renderHTML(
+          graphviz: try diagrams.graphviz(), compress: Gzip.compress, allCycles: allCycles, settingNames: .commandLine)
       }
     progress.finish()
     if let rendered {

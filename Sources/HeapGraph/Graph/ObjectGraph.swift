@@ -46,6 +46,8 @@ public struct ObjectGraph: Sendable {
   let strongTargets: [Int32]
   /// Label ranks of the strong edges (-1: no label).
   let strongLabels: [Int32]
+  /// The weak, unowned and unmanaged references, apart from the strong edges.
+  let nonRetaining: NonRetainingReferences
 
   /// A root as a node of the graph.
   public struct Root: Sendable, Hashable {
@@ -114,6 +116,7 @@ public struct ObjectGraph: Sendable {
     strongOffsets = csr.offsets
     strongTargets = csr.targets
     strongLabels = csr.labels
+    nonRetaining = NonRetainingReferences(of: snapshot, node: canonicalNode, labelRank: labelRank)
 
     var rootNodes: [Root] = []
     if !snapshot.roots.isEmpty {

@@ -46,8 +46,9 @@ struct HTMLPage {
     return "<code>\(escaped(frame.symbol.map(names.symbol) ?? ""))</code> \(location)"
   }
 
-  /// The whole document.
-  func render() -> String {
+  /// The whole document, with `script` as its one script (by default the sortable tables') and
+  /// `extraStyle` after the shared style.
+  func render(script: String = Self.script, extraStyle: String = "") -> String {
     """
     <!DOCTYPE html>
     <html lang="en">
@@ -56,14 +57,14 @@ struct HTMLPage {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="generator" content="leak-detector">
     <title>\(Self.escaped(title))</title>
-    <style>\(Self.style)</style>
+    <style>\(Self.style)\(extraStyle)</style>
     </head>
     <body>
     <header><h1>\(Self.escaped(title))</h1><p class="subtitle">\(Self.escaped(subtitle))</p></header>
     <main>
     \(body)</main>
     <footer>Made by leak-detector. Names are written as in code; the JSON report has them in full.</footer>
-    <script>\(Self.script)</script>
+    <script>\(script)</script>
     </body>
     </html>
 
@@ -107,7 +108,7 @@ struct HTMLPage {
     .cycle-diagram text { font-family: ui-monospace, Menlo, monospace; }
     """
 
-  private static let script = """
+  static let script = """
     (function () {
       function cellValue(row, index, numeric) {
         var cell = row.cells[index];
