@@ -2,7 +2,8 @@
 /// every object of an analysed heap as columns, its strong and non-retaining references as
 /// compressed rows, and the findings, encoded compactly for the page's script to decode.
 ///
-/// The encoding is a 4-byte little-endian length, a JSON header of that length (string tables,
+/// The encoding is a 4-byte little-endian length, a JSON header of that length (string tables:
+/// types as the report writes them and in full, for searching;
 /// roots, leak groups, survivors, totals), then columns of unsigned LEB128 varints in the order
 /// the header's `columns` names them, each as long as the header's counts say:
 ///
@@ -142,6 +143,8 @@ struct HeapExplorer {
     strings(Self.columns, to: &json)
     json.key("types")
     strings(graph.typeNames.map(names.type), to: &json)
+    json.key("qualifiedTypes")
+    strings(graph.typeNames, to: &json)
     json.key("labels")
     strings(graph.labels, to: &json)
     appendStacks(to: &json)

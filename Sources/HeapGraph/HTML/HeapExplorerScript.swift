@@ -231,7 +231,7 @@ enum HeapExplorerScript {
     const count = new Float64Array(H.types.length), shallow = new Float64Array(H.types.length);
     for (let i = 0; i < heap.n; i++) { count[heap.type[i]]++; shallow[heap.type[i]] += Math.max(heap.size[i], 0); }
     const rows = [];
-    for (let t = 0; t < H.types.length; t++) if (count[t] > 0) rows.push({ type: t, name: H.types[t], lower: H.types[t].toLowerCase(), count: count[t], shallow: shallow[t] });
+    for (let t = 0; t < H.types.length; t++) if (count[t] > 0) rows.push({ type: t, name: H.types[t], lower: (H.types[t] + "\n" + H.qualifiedTypes[t]).toLowerCase(), count: count[t], shallow: shallow[t] });
     return rows;
   })();
   const typeState = { key: "shallow", descending: true, filter: "", shown: PAGE };
