@@ -50,7 +50,14 @@ extension HeapAnalysis {
     let names = names ?? nameStyle(listing)
     var text = cycles.headerText(names: names)
     if let memory = graph.metadata.memory?.summary, !memory.isEmpty { text.append("Memory at capture: \(memory)", as: .detail) }
-    if leaks.hasRoots { text.append(contentsOf: leaks.reportText(names: names)) }
+    if leaks.hasRoots {
+      text.append(contentsOf: leaks.reportText(names: names))
+      let memory = HeapMemory(analysis: self).reportText(names: names)
+      if !memory.lines.isEmpty {
+        text.append("")
+        text.append(contentsOf: memory)
+      }
+    }
     cycles.appendComponents(
       listing.listed.map { ($0.component, $0.place.remark, $0.isOwn ? 0 : 1) }, settingNames: settingNames, names: names,
       ownCode: options.ownCode, to: &text)

@@ -80,19 +80,10 @@ public struct HeapTally: Sendable {
   /// (`ownCode`), otherwise the usual allocation site.
   public init(analysis: HeapAnalysis) {
     let graph = analysis.graph
-    let ownCode = analysis.options.ownCode
     let tree = analysis.shortestPaths
     let retaining = RetainingPaths(graph, shortestPaths: tree)
-    var siteOfStack: [Int32: StackFrame?] = [:]
-    func site(of node: Int) -> StackFrame? {
-      let stack = graph.stackIndices[node]
-      guard stack >= 0 else { return nil }
-      if let known = siteOfStack[stack] { return known }
-      let frames = graph.stacks[Int(stack)].frames
-      let site = ownCode.firstOwnFrame(in: frames).map { frames[$0] } ?? frames.allocationSite
-      siteOfStack[stack] = site
-      return site
-    }
+    var sites = AllocationSites(graph: graph, ownCode: analysis.options.ownCode)
+    func site(of node: Int) -> StackFrame? { sites.site(of: node) }
     // What each reachable object holds along the shortest-path tree.
     var held = graph.nodes.map { Int64(graph.size(of: $0) ?? 0) }
     for node in tree.order.reversed() {
@@ -146,7 +137,7 @@ public struct HeapTally: Sendable {
   }
 
   /// The path of `node` from its root, subscripts collapsed.
-  private static func path(to node: Int, graph: ObjectGraph, tree: ShortestPathTree) -> Path {
+  static func path(to node: Int, graph: ObjectGraph, tree: ShortestPathTree) -> Path {
     let chain = tree.path(to: node) ?? [node]
     let root = graph.roots.first { $0.node == chain[0] }
     let links = chain.indices.map { index in
