@@ -34,7 +34,7 @@ extension HeapAnalysis {
     let listing = CycleListing(analysis: self, allCycles: allCycles)
     let names = nameStyle(listing)
     let metadata = graph.metadata
-    return HeapExplorer(analysis: self, names: names).page(
+    return HeapExplorer(analysis: self, names: names, memory: HeapMemory(analysis: self)).page(
       title: title ?? "Heap explorer" + (metadata.process.map { ": \($0)" } ?? ""),
       subtitle: [
         "\(count(graph.objectCount, "object")), \(count(graph.referenceCount, "reference")) (\(grouped(graph.strongReferenceCount)) strong)",

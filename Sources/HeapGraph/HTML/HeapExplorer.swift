@@ -26,12 +26,15 @@
 /// ```
 ///
 /// Nothing here is computed that the analysis already has: retained sizes, dominators and
-/// shortest paths are the analysis's own.
+/// shortest paths are the analysis's own, and the types' rows and what holds the memory are
+/// ``HeapMemory``'s.
 struct HeapExplorer {
   /// The analysis shown.
   let analysis: HeapAnalysis
   /// How names are written, as in the text report.
   let names: NameStyle
+  /// What holds the memory: the summary's retainers and suspects, and the types' rows.
+  let memory: HeapMemory
 
   /// The most entry objects of a leak group listed in the page; the count says how many there are.
   static let listedInstanceLimit = 10_000
@@ -157,6 +160,7 @@ struct HeapExplorer {
       json.endArray()
     }
     json.endArray()
+    appendMemory(to: &json)
     json.key("leakGroups")
     json.beginArray()
     for group in leaks.leakGroups {
@@ -186,6 +190,74 @@ struct HeapExplorer {
     json.endArray()
     json.endObject()
     return json.finishDocument()
+  }
+
+  /// The most retainers the summary lists.
+  static let listedRetainerLimit = 20
+
+  /// What holds the memory (``HeapMemory``): its totals, suspects and top retainers as text,
+  /// and its type rows by type index (`[type, objects, shallow bytes, retained bytes]`).
+  private func appendMemory(to json: inout JSONWriter) {
+    let graph = analysis.graph
+    json.key("memory")
+    json.beginObject()
+    json.field("objects", memory.objectCount)
+    json.field("bytes", memory.byteCount)
+    json.field("leakedBytes", memory.leakedBytes)
+    json.key("suspects")
+    json.beginArray()
+    for suspect in memory.suspects {
+      json.beginObject()
+      json.field("path", memory.path(suspect.path, names: names))
+      json.field("objects", suspect.objectCount)
+      json.field("retained", suspect.retainedBytes)
+      json.field("share", memory.percent(suspect.retainedBytes))
+      if let accumulation = suspect.accumulation {
+        json.field("accumulation", memory.relativePath(accumulation.path, below: suspect.path, names: names))
+        json.field("accumulationObjects", accumulation.objectCount)
+        json.field("accumulationBytes", accumulation.retainedBytes)
+      }
+      json.endObject()
+    }
+    json.endArray()
+    json.key("retainers")
+    json.beginArray()
+    for retainer in memory.retainers.prefix(Self.listedRetainerLimit) {
+      json.beginObject()
+      json.field("path", memory.path(retainer.path, names: names))
+      json.field("objects", retainer.objectCount)
+      json.field("retained", retainer.retainedBytes)
+      json.field("share", memory.percent(retainer.retainedBytes))
+      json.key("sites")
+      strings(retainer.sites.map { "\(names.frame($0.site)): \(count($0.count, "object"))" }, to: &json)
+      json.endObject()
+    }
+    json.endArray()
+    json.field("retainerCount", memory.retainers.count)
+    json.endObject()
+    json.key("typeRows")
+    json.beginArray()
+    for row in memory.types {
+      guard let rank = Self.index(of: row.typeName, in: graph.typeNames) else { continue }
+      json.beginArray()
+      json.integer(rank)
+      json.integer(row.objectCount)
+      json.integer(row.shallowBytes)
+      json.integer(row.retainedBytes)
+      json.endArray()
+    }
+    json.endArray()
+  }
+
+  /// The index of `name` in the sorted `names`.
+  private static func index(of name: String, in names: [String]) -> Int? {
+    var low = 0
+    var high = names.count
+    while low < high {
+      let middle = (low + high) / 2
+      if names[middle] < name { low = middle + 1 } else { high = middle }
+    }
+    return low < names.count && names[low] == name ? low : nil
   }
 
   /// The allocation stacks: each frame written once in `frames` as the text report writes it,

@@ -217,29 +217,36 @@ enum HeapExplorerScript {
       }
       out += `</ul>`;
     }
-    out += `<h2>What holds the memory</h2>`;
-    out += `<p class="muted">The objects that retain the most: releasing one frees what it dominates.</p>`;
-    const top = dominatedBy(heap.n, 10).nodes;
-    out += `<table id="summary-retainers"><thead><tr><th>Object</th><th>Retained bytes</th><th>Share</th></tr></thead><tbody>`;
-    for (const node of top) out += `<tr class="row" data-node="${node}"><td>${link(node)}</td><td class="n">${num(heap.retained[node])}</td><td class="n">${share(heap.retained[node])}</td></tr>`;
+    const memory = H.memory;
+    out += `<h2>What holds the memory</h2><p class="muted">${num(memory.objects)} objects, ${num(memory.bytes)} bytes` +
+      (memory.leakedBytes ? ` (${num(memory.leakedBytes)} of them leaked, above)` : "") + `.</p>`;
+    if (memory.suspects.length) {
+      out += `<h3>Leak suspects</h3><ol id="summary-suspects">`;
+      for (const suspect of memory.suspects) {
+        out += `<li><span class="chain">${esc(suspect.path)}</span>${suspect.objects === 1 ? " retains" : ": " + num(suspect.objects) + " objects retain"} ${esc(suspect.share)} of the heap (${num(suspect.retained)} bytes)` +
+          (suspect.accumulation ? `<div class="muted">most of it in <span class="chain">${esc(suspect.accumulation)}</span>: ${num(suspect.accumulationObjects)} objects, ${num(suspect.accumulationBytes)} bytes</div>` : "") + `</li>`;
+      }
+      out += `</ol>`;
+    }
+    out += `<h3>Top retainers, by retaining path</h3><table id="summary-retainers"><thead><tr><th>Path</th><th>Objects</th><th>Retained bytes</th><th>Share</th></tr></thead><tbody>`;
+    for (const retainer of memory.retainers) {
+      out += `<tr><td><span class="chain">${esc(retainer.path)}</span>${retainer.sites.map((site) => `<div class="muted">allocated at ${esc(site)}</div>`).join("")}</td>` +
+        `<td class="n">${num(retainer.objects)}</td><td class="n">${num(retainer.retained)}</td><td class="n">${esc(retainer.share)}</td></tr>`;
+    }
     out += `</tbody></table>`;
+    if (memory.retainerCount > memory.retainers.length) out += `<p class="muted">The first ${memory.retainers.length} of ${num(memory.retainerCount)} paths; the dominator tree has every object.</p>`;
     $("#view-summary").innerHTML = out;
   }
 
-  // Types: one row per type, computed once.
-  const typeRows = (() => {
-    const count = new Float64Array(H.types.length), shallow = new Float64Array(H.types.length);
-    for (let i = 0; i < heap.n; i++) { count[heap.type[i]]++; shallow[heap.type[i]] += Math.max(heap.size[i], 0); }
-    const rows = [];
-    for (let t = 0; t < H.types.length; t++) if (count[t] > 0) rows.push({ type: t, name: H.types[t], lower: (H.types[t] + "\n" + H.qualifiedTypes[t]).toLowerCase(), count: count[t], shallow: shallow[t] });
-    return rows;
-  })();
+  // Types: the rows of what holds the memory, one per type.
+  const typeRows = H.typeRows.map(([type, count, shallow, retained]) =>
+    ({ type, name: H.types[type], lower: (H.types[type] + "\n" + H.qualifiedTypes[type]).toLowerCase(), count, shallow, retained }));
   const typeState = { key: "shallow", descending: true, filter: "", shown: PAGE };
   function drawTypes() {
     const view = $("#view-types");
     if (!view.firstChild) {
       view.innerHTML = `<p class="muted" id="types-status"></p><table id="types"><thead><tr>` +
-        `<th data-key="name">Type</th><th data-key="count" data-numeric>Count</th><th data-key="shallow" data-numeric>Shallow bytes</th><th data-key="retained" data-numeric title="Retained bytes per type come with the memory summary">Retained bytes</th>` +
+        `<th data-key="name">Type</th><th data-key="count" data-numeric>Count</th><th data-key="shallow" data-numeric>Shallow bytes</th><th data-key="retained" data-numeric>Retained bytes</th>` +
         `</tr></thead><tbody></tbody></table><button type="button" class="more" id="types-more" hidden>Show more</button>`;
       for (const header of view.querySelectorAll("th")) header.addEventListener("click", () => {
         const key = header.dataset.key;
@@ -261,7 +268,7 @@ enum HeapExplorerScript {
     }
     let body = "";
     for (const row of rows.slice(0, typeState.shown)) {
-      body += `<tr class="row type-row" data-type="${row.type}"><td><button type="button" class="toggle" aria-expanded="false" aria-label="instances">▸</button> <code>${esc(row.name)}</code></td><td class="n">${num(row.count)}</td><td class="n">${num(row.shallow)}</td><td class="n">${row.retained === undefined ? "—" : num(row.retained)}</td></tr>`;
+      body += `<tr class="row type-row" data-type="${row.type}"><td><button type="button" class="toggle" aria-expanded="false" aria-label="instances">▸</button> <code>${esc(row.name)}</code></td><td class="n">${num(row.count)}</td><td class="n">${num(row.shallow)}</td><td class="n">${num(row.retained)}</td></tr>`;
     }
     view.querySelector("tbody").innerHTML = body;
     $("#types-status").textContent = `${num(rows.length)} of ${num(typeRows.length)} types` + (needle ? ` matching “${typeState.filter}”` : "") + `; click a type for its largest instances.`;
