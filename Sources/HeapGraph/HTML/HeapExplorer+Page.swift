@@ -34,7 +34,8 @@ extension HeapExplorer {
     return page.render(script: HeapExplorerScript.source, extraStyle: Self.style)
   }
 
-  /// Each leak group once: its cycle drawn, its counts, and its instances listed when opened.
+  /// Each leak group once: its cycle drawn, its counts, and its instances listed when opened;
+  /// past ``HeapAnalysis/htmlCycleLimit`` groups, the script lists the rest undrawn.
   private func leakGroupsHTML(graphviz: ((String) -> String?)?) -> String {
     let leaks = analysis.leaks
     var out = "<h2>Leak groups (\(grouped(leaks.leakGroups.count)))</h2>\n"
@@ -43,7 +44,7 @@ extension HeapExplorer {
     } else if leaks.leakGroups.isEmpty {
       out += "<p class=\"muted\">None: every object is reachable from a root.</p>\n"
     }
-    for (index, group) in leaks.leakGroups.enumerated() {
+    for (index, group) in leaks.leakGroups.prefix(HeapAnalysis.htmlCycleLimit).enumerated() {
       let number = index + 1
       let title = group.entryCycle.map(names.cycle) ?? names.type(group.summary)
       out += "<article class=\"leak-group\" id=\"group-\(number)\" data-instances=\"\(group.instanceCount)\">"
@@ -54,6 +55,12 @@ extension HeapExplorer {
         out += HTMLPage.diagram(CycleDiagram(cycle: cycle, names: names), id: "g\(number)", graphviz: graphviz)
       }
       out += "<details data-group=\"\(index)\"><summary>Instances (\(grouped(group.instanceCount)))</summary></details></article>\n"
+    }
+    if leaks.leakGroups.count > HeapAnalysis.htmlCycleLimit {
+      // The script lists the rest, a page at a time, from the data.
+      out += "<p class=\"note\">The first \(grouped(HeapAnalysis.htmlCycleLimit)) groups are drawn; "
+      out += "the other \(grouped(leaks.leakGroups.count - HeapAnalysis.htmlCycleLimit)) are listed below.</p>"
+      out += "<div id=\"more-groups\" data-from=\"\(HeapAnalysis.htmlCycleLimit)\"></div>\n"
     }
     return out
   }

@@ -203,19 +203,21 @@ enum HeapExplorerScript {
     else if (!groups.length) out += `<p class="muted">None: every object is reachable from a root.</p>`;
     else {
       out += `<table id="summary-leaks"><thead><tr><th>Instances</th><th>Leak</th><th>Objects</th><th>Retained bytes</th></tr></thead><tbody>`;
-      groups.forEach((group, index) => {
+      groups.slice(0, PAGE).forEach((group, index) => {
         out += `<tr class="row" data-href="#view=leaks&group=${index + 1}"><td class="n">${num(group.instances)}</td><td><a href="#view=leaks&group=${index + 1}" class="chain">${esc(group.title)}</a></td><td class="n">${num(group.objects)}</td><td class="n">${num(group.retained)}</td></tr>`;
       });
       out += `</tbody></table>`;
+      if (groups.length > PAGE) out += `<p class="muted">The ${PAGE} that retain most of ${num(groups.length)} groups; <a href="#view=leaks">the Leaks view</a> lists them all.</p>`;
     }
     out += `<h2>Survivors</h2>`;
     if (!survivors.length) out += `<p class="muted">None.</p>`;
     else {
       out += `<ul class="plain">`;
-      for (const survivor of survivors) {
+      for (const survivor of survivors.slice(0, PAGE)) {
         out += `<li class="row" data-node="${survivor.node}">${survivor.node >= 0 ? link(survivor.node) : ""} <span class="muted">held from ${esc(survivor.root)}; suspect</span> <span class="suspect">${esc(survivor.suspect)}</span> <span class="muted">${num(survivor.retained)} bytes retained</span></li>`;
       }
       out += `</ul>`;
+      if (survivors.length > PAGE) out += `<p class="muted">The first ${PAGE} of ${num(survivors.length)}; the JSON report lists them all.</p>`;
     }
     const memory = H.memory;
     out += `<h2>What holds the memory</h2><p class="muted">${num(memory.objects)} objects, ${num(memory.bytes)} bytes` +
@@ -331,7 +333,25 @@ enum HeapExplorerScript {
     row.remove();
   }
 
-  function drawLeaks() {}
+  // Leak groups past those the page draws: listed from the data, a page at a time.
+  function drawLeaks() {
+    const more = $("#more-groups");
+    if (more) moreGroups(more);
+  }
+  function moreGroups(container) {
+    const from = +container.dataset.from, to = Math.min(from + PAGE, H.leakGroups.length);
+    let out = "";
+    for (let index = from; index < to; index++) {
+      const group = H.leakGroups[index];
+      out += `<article class="leak-group" id="group-${index + 1}" data-instances="${group.instances}"><h3><span class="count">${num(group.instances)} ×</span> <span class="chain">${esc(group.title)}</span></h3>` +
+        `<p class="muted">${num(group.objects)} objects, ${num(group.retained)} bytes retained; fingerprint <span class="fingerprint">${esc(group.fingerprint)}</span></p>` +
+        `<details data-group="${index}"><summary>Instances (${num(group.instances)})</summary></details></article>`;
+    }
+    container.querySelector("button.more-groups")?.remove();
+    container.insertAdjacentHTML("beforeend", out);
+    container.dataset.from = to;
+    if (to < H.leakGroups.length) container.insertAdjacentHTML("beforeend", `<button type="button" class="more more-groups">Show ${Math.min(PAGE, H.leakGroups.length - to)} more of ${num(H.leakGroups.length - to)} groups</button>`);
+  }
 
   function listInstances(details) {
     if (details.dataset.listed) return;
@@ -441,6 +461,8 @@ enum HeapExplorerScript {
     const view = parameters.get("view");
     show(VIEWS.includes(view) ? view : "summary");
     if (view === "leaks" && parameters.has("group")) {
+      const more = $("#more-groups");
+      while (more && !document.getElementById("group-" + parameters.get("group")) && +more.dataset.from < Math.min(+parameters.get("group"), H.leakGroups.length)) moreGroups(more);
       const article = document.getElementById("group-" + parameters.get("group"));
       if (article) article.scrollIntoView({ block: "start" });
     }
@@ -457,6 +479,8 @@ enum HeapExplorerScript {
       if (row.classList.contains("type-row")) toggleType(row); else expand(row);
       return;
     }
+    const moreGroupsButton = target.closest("button.more-groups");
+    if (moreGroupsButton) { moreGroups(moreGroupsButton.parentElement); return; }
     const more = target.closest(".tree-row.more");
     if (more) { showMore(more); return; }
     const typeRow = target.closest(".type-row");
@@ -464,9 +488,10 @@ enum HeapExplorerScript {
     const row = target.closest("tr.row[data-href]");
     if (row && !target.closest("a")) location.hash = row.dataset.href.slice(1);
   });
-  for (const details of document.querySelectorAll("details[data-group]")) {
-    details.addEventListener("toggle", () => { if (details.open) listInstances(details); });
-  }
+  document.addEventListener("toggle", (event) => {
+    const details = event.target;
+    if (details.matches && details.matches("details[data-group]") && details.open) listInstances(details);
+  }, true);
 
   // MARK: Search
 
