@@ -190,16 +190,15 @@ final class CycleListingTests: XCTestCase {
     XCTAssertTrue(analysis.renderMarkdown(allCycles: true).contains("| NIOCore.Timer.handler →"))
   }
 
-  func testHTML_leaksBeforeCycles_frameworkFoldedUnlessAllCycles() {
+  func testHTML_leakGroupsDrawnOnceBeforeOtherCycles_frameworkFoldedUnlessAllCycles() {
     let html = analysis(serverHeap()).renderHTML()
     let order = positions(
-      of: [
-        "<section id=\"leaks\">", "<section id=\"cycles\">", "(leaked: leak group", "(still reachable)", "more components of dependencies",
-      ], in: html)
+      of: ["<h2>Leak groups", "<h2>Other retain cycles", "(still reachable)", "more components of dependencies"], in: html)
     XCTAssertEqual(order, order.sorted())
+    XCTAssertFalse(html.contains("(leaked: leak group"), "a leak group's cycle is drawn with the group, not again")
     XCTAssertFalse(analysis(serverHeap()).renderHTML(allCycles: true).contains("more components of dependencies"))
     let withoutRoots = analysis(serverHeap(withRoots: false)).renderHTML()
-    let rootless = positions(of: ["<section id=\"cycles\">", "<section id=\"leaks\">"], in: withoutRoots)
+    let rootless = positions(of: ["The snapshot lists no roots", "<h2>Other retain cycles"], in: withoutRoots)
     XCTAssertEqual(rootless, rootless.sorted())
   }
 
