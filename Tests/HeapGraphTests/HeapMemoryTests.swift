@@ -43,10 +43,12 @@ final class HeapMemoryTests: XCTestCase {
     XCTAssertEqual(top.retainedObjects, 2_000)
     XCTAssertEqual(top.sites.map { "\($0.site.line ?? 0) \($0.count)" }, ["12 1000"])
     // The cache's own path passes through to its entries; the bodies are inside the responses.
-    XCTAssertEqual(memory.retainers.map(\.path.description), [
-      "global Cache.shared: App.Cache.entries[*] -> App.Response",
-      "global App.shared: App.App",
-    ])
+    XCTAssertEqual(
+      memory.retainers.map(\.path.description),
+      [
+        "global Cache.shared: App.Cache.entries[*] -> App.Response",
+        "global App.shared: App.App",
+      ])
     XCTAssertEqual(memory.retainers[1].retainedBytes, 160)
   }
 

@@ -45,12 +45,14 @@ final class HTMLReportTests: XCTestCase {
     let diagrams = occurrences(of: "class=\"cycle-diagram\"", in: dom)
     XCTAssertGreaterThan(diagrams, 0)
     let otherCycles = occurrences(of: "<article class=\"cycle\"", in: dom)
-    XCTAssertLessThanOrEqual(diagrams - otherCycles, occurrences(of: "<article class=\"leak-group\"", in: dom), "a leak group is drawn once")
+    XCTAssertLessThanOrEqual(
+      diagrams - otherCycles, occurrences(of: "<article class=\"leak-group\"", in: dom), "a leak group is drawn once")
     let fingerprints = dom.components(separatedBy: "<article class=\"cycle\" id=\"").dropFirst().compactMap {
       $0.components(separatedBy: "data-fingerprint=\"").dropFirst().first?.prefix(16)
     }
     XCTAssertEqual(fingerprints.count, Set(fingerprints).count, "each other cycle shape is drawn once")
-    XCTAssertTrue(dom.contains("FeedViewModel.onUpdate → closure #1 in FeedViewModel.bind(to:).capture #1: FeedViewModel → FeedViewModel"), dom)
+    XCTAssertTrue(
+      dom.contains("FeedViewModel.onUpdate → closure #1 in FeedViewModel.bind(to:).capture #1: FeedViewModel → FeedViewModel"), dom)
     XCTAssertTrue(dom.contains("Names from FeedApp are written without their module."), dom)
 
     // A screenshot of the page as a browser shows it: a PNG of the window's size.

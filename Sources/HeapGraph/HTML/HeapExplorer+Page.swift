@@ -21,7 +21,8 @@ extension HeapExplorer {
     for (index, view) in ["Summary", "Types", "Dominators", "Leaks", "Inspector"].enumerated() {
       page.body += "<a href=\"#view=\(view.lowercased())\" data-view=\"\(view.lowercased())\" title=\"key \(index + 1)\">\(view)</a>"
     }
-    page.body += "<input id=\"search\" type=\"search\" placeholder=\"Search types ( / )\" aria-label=\"search types by name\" autocomplete=\"off\">"
+    page.body +=
+      "<input id=\"search\" type=\"search\" placeholder=\"Search types ( / )\" aria-label=\"search types by name\" autocomplete=\"off\">"
     page.body += "</nav>\n<p id=\"status\" class=\"muted\">Reading \(grouped(analysis.graph.objectCount)) objects…</p>\n"
     if let note = names.homeModuleNote { page.body += "<p class=\"note\">\(HTMLPage.escaped(note))</p>\n" }
     for view in ["summary", "types", "dominators"] { page.body += "<section class=\"view\" id=\"view-\(view)\" hidden></section>\n" }
@@ -48,7 +49,8 @@ extension HeapExplorer {
       let number = index + 1
       let title = group.entryCycle.map(names.cycle) ?? names.type(group.summary)
       out += "<article class=\"leak-group\" id=\"group-\(number)\" data-instances=\"\(group.instanceCount)\">"
-      out += "<h3><span class=\"count\">\(grouped(group.instanceCount)) ×</span> <span class=\"chain\">\(HTMLPage.escaped(title))</span></h3>"
+      out +=
+        "<h3><span class=\"count\">\(grouped(group.instanceCount)) ×</span> <span class=\"chain\">\(HTMLPage.escaped(title))</span></h3>"
       out += "<p class=\"muted\">\(count(group.instanceCount, "instance")), \(count(group.objectCount, "object")), "
       out += "\(grouped(group.retainedSize)) bytes retained; fingerprint <span class=\"fingerprint\">\(group.fingerprint)</span></p>"
       if let cycle = group.entryCycle {
@@ -87,7 +89,8 @@ extension HeapExplorer {
       out += HeapAnalysis.cycleArticle(shape.cycle, heading: heading, id: "c\(index + 1)", names: names, graphviz: graphviz)
     }
     if shapes.count > HeapAnalysis.htmlCycleLimit {
-      out += "<p class=\"note\">\(grouped(shapes.count - HeapAnalysis.htmlCycleLimit)) more shapes are not drawn; the JSON report lists them.</p>\n"
+      out +=
+        "<p class=\"note\">\(grouped(shapes.count - HeapAnalysis.htmlCycleLimit)) more shapes are not drawn; the JSON report lists them.</p>\n"
     }
     if let foldedLine { out += "<p class=\"note\">\(HTMLPage.escaped(foldedLine)); the JSON report lists them too.</p>\n" }
     return out

@@ -9,7 +9,8 @@ extension HeapMemory {
     var text = ReportText()
     guard byteCount > 0, !retainers.isEmpty else { return text }
     let leaked = leakedBytes > 0 ? " (\(ProcessMemory.describe(bytes: leakedBytes)) of it leaked, above)" : ""
-    text.append("What holds the memory: \(count(objectCount, "object")), \(ProcessMemory.describe(bytes: byteCount))\(leaked)", as: .heading)
+    text.append(
+      "What holds the memory: \(count(objectCount, "object")), \(ProcessMemory.describe(bytes: byteCount))\(leaked)", as: .heading)
     if !suspects.isEmpty {
       text.append("Leak suspects:")
       for (index, suspect) in suspects.prefix(Self.textLimit).enumerated() {
@@ -34,7 +35,9 @@ extension HeapMemory {
         text.append(["allocated at "] + .frame(site.site, names: names) + [": \(count(site.count, "object"))"], indent: 5)
       }
     }
-    if retainers.count > Self.textLimit { text.append("… \(count(retainers.count - Self.textLimit, "more path")) in the JSON report", as: .detail, indent: 2) }
+    if retainers.count > Self.textLimit {
+      text.append("… \(count(retainers.count - Self.textLimit, "more path")) in the JSON report", as: .detail, indent: 2)
+    }
     text.append("Types that retain most:")
     for type in types.prefix(Self.textLimit) {
       text.append(

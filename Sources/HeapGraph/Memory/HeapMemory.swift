@@ -128,7 +128,7 @@ public struct HeapMemory: Sendable {
 
     let listed = groups.listed(retainedBytes: walk.groupRetainedBytes, passThroughShare: Self.passThroughShare)
     var sites = AllocationSites(graph: graph, ownCode: analysis.options.ownCode)
-    var siteCounts = [Int32: [String: HeapTally.SiteCount]]()
+    var siteCounts: [Int32: [String: HeapTally.SiteCount]] = [:]
     for group in listed { siteCounts[group] = [:] }
     for node in graph.nodes where !graph.isClosureValue(node) {
       let group = groups.groupOfNode[node]
