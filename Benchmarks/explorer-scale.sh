@@ -84,7 +84,7 @@ try:
     q = "document.querySelector"
     latency("Types tab", f"{q}('nav a[data-view=types]').click();", f"!{q}('#view-types').hidden && {q}('#types tbody tr')")
     latency("Types: sort by count", f"{q}('#types th[data-key=count]').click();", f"{q}('#types th[data-key=count]').getAttribute('aria-sort')")
-    latency("Types: search 'node'", f"const s = {q}('#search'); s.value = 'node'; s.dispatchEvent(new Event('input'));",
+    latency("Types: search 'type1'", f"const s = {q}('#search'); s.value = 'type1'; s.dispatchEvent(new Event('input'));",
             f"/matching/.test({q}('#types-status').textContent)")
     latency("Types: a type's instances", f"{q}('#types tr.type-row td').click();", f"{q}('#types tr.instances li')")
     latency("Dominators tab", f"{q}('nav a[data-view=dominators]').click();", f"!{q}('#view-dominators').hidden && {q}('#dominator-tree .tree-row')")

@@ -281,10 +281,9 @@ enum HeapExplorerScript {
         const next = row.nextElementSibling;
         if (next && next.classList.contains("instances")) { next.remove(); row.querySelector(".toggle").setAttribute("aria-expanded", "false"); row.querySelector(".toggle").textContent = "▸"; return; }
         const type = +row.dataset.type;
-        let count = 0;
-        for (let i = 0; i < heap.n; i++) if (heap.type[i] === type) count++;
         const nodes = [];
         for (let i = 0; i < heap.n; i++) if (heap.type[i] === type) nodes.push(i);
+        const count = nodes.length;
         const top = largest((i) => nodes[i], nodes.length, heap.retained, PAGE);
         let out = `<tr class="instances"><td colspan="4"><ol>`;
         for (const node of top) out += `<li class="row" data-node="${node}">${link(node)} <span class="muted">${num(Math.max(heap.size[node], 0))} bytes, ${num(heap.retained[node])} retained</span></li>`;
@@ -434,7 +433,7 @@ enum HeapExplorerScript {
               for (let e = heap.strongOffsets[step]; e < heap.strongOffsets[step + 1]; e++) if (heap.strongTargets[e] === target) { edgeLabel = label(heap.strongLabels[e]); break; }
             }
             out += `<li class="row step" data-node="${step}">${link(step)}${index + 1 < chain.length ? ` <code class="label">.${esc(edgeLabel)}</code> →` : ""}`;
-            const weak = weakTo(step).filter((w) => !seen.has(heap.weakSources[w]) || true);
+            const weak = weakTo(step);
             for (const w of weak.slice(0, 5)) {
               out += `<div class="not-taken">also ${OWNERSHIP[heap.weakOwnerships[w]]} from ${link(heap.weakSources[w])} <code class="label">.${esc(label(heap.weakLabels[w]))}</code> <span class="muted">(${OWNERSHIP[heap.weakOwnerships[w]]}: not taken)</span></div>`;
             }
