@@ -124,6 +124,7 @@ extension HeapExplorer {
     .tree-head, .tree-row { display: grid; grid-template-columns: 1fr 130px 90px 70px; gap: 8px; padding: 3px 6px; border-bottom: 1px solid var(--line); }
     .tree-head { font-weight: 600; background: #f6f8fb; }
     .tree-row.more { display: block; } button.more { margin: 6px 0; font: inherit; cursor: pointer; }
+    article.leak-group, #view-leaks article.cycle { content-visibility: auto; contain-intrinsic-size: auto 320px; }
     article.leak-group { border: 1px solid var(--line); border-radius: 8px; padding: 14px 16px; margin: 12px 0; }
     .leak-group .count { color: var(--bad); }
     ul.refs, ul.plain, ol.instances { padding-left: 20px; } ul.refs li, ol.instances li { margin: 2px 0; }

@@ -355,12 +355,20 @@ enum HeapExplorerScript {
       function listInstances(details) {
         if (details.dataset.listed) return;
         details.dataset.listed = "1";
-        const group = H.leakGroups[+details.dataset.group];
-        let out = `<ol class="instances">`;
-        for (const node of group.entries) if (node >= 0) out += `<li class="row" data-node="${node}">${link(node)} <span class="muted">${num(heap.retained[node])} bytes retained</span></li>`;
-        out += `</ol>`;
-        if (group.instances > group.entries.length) out += `<p class="muted">The first ${num(group.entries.length)} of ${num(group.instances)} instances.</p>`;
-        details.insertAdjacentHTML("beforeend", out);
+        details.insertAdjacentHTML("beforeend", `<ol class="instances"></ol>`);
+        moreInstances(details);
+      }
+      // A leak group's instances, a page at a time.
+      function moreInstances(details) {
+        const group = H.leakGroups[+details.dataset.group], list = details.querySelector("ol.instances");
+        const from = list.children.length, to = Math.min(from + PAGE, group.entries.length);
+        let out = "";
+        for (const node of group.entries.slice(from, to)) if (node >= 0) out += `<li class="row" data-node="${node}">${link(node)} <span class="muted">${num(heap.retained[node])} bytes retained</span></li>`;
+        list.insertAdjacentHTML("beforeend", out);
+        details.querySelector("button.more-instances")?.remove();
+        const rest = group.entries.length - to;
+        if (rest > 0) details.insertAdjacentHTML("beforeend", `<button type="button" class="more more-instances">Show ${Math.min(PAGE, rest)} more of ${num(rest)}</button>`);
+        else if (group.instances > group.entries.length) details.insertAdjacentHTML("beforeend", `<p class="muted">The first ${num(group.entries.length)} of ${num(group.instances)} instances.</p>`);
       }
 
       function referenceList(items, total, more) {
@@ -478,6 +486,8 @@ enum HeapExplorerScript {
           if (row.classList.contains("type-row")) toggleType(row); else expand(row);
           return;
         }
+        const moreInstancesButton = target.closest("button.more-instances");
+        if (moreInstancesButton) { moreInstances(moreInstancesButton.closest("details")); return; }
         const moreGroupsButton = target.closest("button.more-groups");
         if (moreGroupsButton) { moreGroups(moreGroupsButton.parentElement); return; }
         const more = target.closest(".tree-row.more");
@@ -547,6 +557,8 @@ enum HeapExplorerScript {
         window.explorerFirstView = performance.now();
         performance.mark("explorer-first-view");
         document.body.dataset.ready = "true";
+        // The indexes the first dominator expansion and the first inspector need, built while idle.
+        (window.requestIdleCallback || setTimeout)(() => { dominatedRows(); referrerRows(); });
       });
     })();
     """#
