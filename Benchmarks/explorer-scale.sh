@@ -93,7 +93,7 @@ try:
     latency("Dominators: show 100 more (top level)",
             f"window.__rows = document.querySelectorAll('#dominator-tree .tree-row').length; {q}('#dominator-tree .tree-row.more[data-depth=\"0\"] button').click();",
             "document.querySelectorAll('#dominator-tree .tree-row').length > window.__rows")
-    latency("Inspector: first object (builds referrers)", f"{q}('#dominator-tree a.obj').click();", f"!{q}('#view-inspector').hidden && {q}('#inspected')")
+    latency("Inspector: first object", f"{q}('#dominator-tree a.obj').click();", f"!{q}('#view-inspector').hidden && {q}('#inspected')")
     latency("Inspector: a field's object",
             f"window.__id = {q}('#inspected').textContent; {q}('#fields a.obj, #referrers a.obj').click();",
             f"{q}('#inspected') && {q}('#inspected').textContent !== window.__id")
