@@ -9,7 +9,8 @@ extension HeapMemory {
     var text = ReportText()
     guard byteCount > 0, !retainers.isEmpty else { return text }
     let leaked = leakedBytes > 0 ? " (\(ProcessMemory.describe(bytes: leakedBytes)) of it leaked, above)" : ""
-    text.append("What holds the memory: \(count(objectCount, "object")), \(ProcessMemory.describe(bytes: byteCount))\(leaked)", as: .heading)
+    text.append(
+      "What holds the memory: \(count(objectCount, "object")), \(ProcessMemory.describe(bytes: byteCount))\(leaked)", as: .heading)
     if !suspects.isEmpty {
       text.append("Leak suspects:")
       for (index, suspect) in suspects.prefix(Self.textLimit).enumerated() {
@@ -34,7 +35,9 @@ extension HeapMemory {
         text.append(["allocated at "] + .frame(site.site, names: names) + [": \(count(site.count, "object"))"], indent: 5)
       }
     }
-    if retainers.count > Self.textLimit { text.append("… \(count(retainers.count - Self.textLimit, "more path")) in the JSON report", as: .detail, indent: 2) }
+    if retainers.count > Self.textLimit {
+      text.append("… \(count(retainers.count - Self.textLimit, "more path")) in the JSON report", as: .detail, indent: 2)
+    }
     text.append("Types that retain most:")
     for type in types.prefix(Self.textLimit) {
       text.append(
@@ -45,7 +48,7 @@ extension HeapMemory {
   }
 
   /// `global Cache.shared: Cache retains 99% of the heap (225.5 KiB)`.
-  private func describe(_ suspect: Suspect, names: NameStyle) -> String {
+  func describe(_ suspect: Suspect, names: NameStyle) -> String {
     let amount = "\(percent(suspect.retainedBytes)) of the heap (\(ProcessMemory.describe(bytes: suspect.retainedBytes)))"
     return switch suspect.kind {
     case .object: "\(path(suspect.path, names: names)) retains \(amount)"
@@ -54,8 +57,12 @@ extension HeapMemory {
   }
 
   /// `global Cache.shared: Cache.entries[*] -> Response`.
+  /// A path of more than eight links keeps its first three and last four.
   func path(_ path: HeapTally.Path, names: NameStyle) -> String {
-    "\(path.origin): \(names.chain(path.links))"
+    guard path.links.count > 8 else { return "\(path.origin): \(names.chain(path.links))" }
+    let middle = path.links.count - 7
+    return "\(path.origin): \(names.chain(Array(path.links.prefix(3))))\(names.arrow)… \(middle) more …\(names.arrow)"
+      + names.chain(Array(path.links.suffix(4)))
   }
 
   /// `path` from the last object of `holder` on, when it goes through it (`Cache.entries[*] ->
