@@ -83,16 +83,8 @@ public struct HeapTally: Sendable {
     let ownCode = analysis.options.ownCode
     let tree = analysis.shortestPaths
     let retaining = RetainingPaths(graph, shortestPaths: tree)
-    var siteOfStack: [Int32: StackFrame?] = [:]
-    func site(of node: Int) -> StackFrame? {
-      let stack = graph.stackIndices[node]
-      guard stack >= 0 else { return nil }
-      if let known = siteOfStack[stack] { return known }
-      let frames = graph.stacks[Int(stack)].frames
-      let site = ownCode.firstOwnFrame(in: frames).map { frames[$0] } ?? frames.allocationSite
-      siteOfStack[stack] = site
-      return site
-    }
+    var sites = AllocationSites(graph: graph, ownCode: ownCode)
+    func site(of node: Int) -> StackFrame? { sites.site(of: node) }
     // What each reachable object holds along the shortest-path tree.
     var held = graph.nodes.map { Int64(graph.size(of: $0) ?? 0) }
     for node in tree.order.reversed() {
