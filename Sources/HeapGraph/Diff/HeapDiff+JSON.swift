@@ -100,11 +100,11 @@ extension HeapDiff {
     let between = allocatedBetween
     writer.beginObject(multiline: true)
     switch between.rule {
-    case .generation(let after):
-      writer.field("rule", "generation")
-      writer.field("afterGeneration", after)
     case .identity:
       writer.field("rule", "identity")
+    case .identityAndGeneration(let after):
+      writer.field("rule", "identityAndGeneration")
+      writer.field("afterGeneration", after)
     }
     writer.field("count", between.total.count)
     writer.field("bytes", between.total.bytes)

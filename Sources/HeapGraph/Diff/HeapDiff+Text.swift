@@ -31,7 +31,7 @@ extension HeapDiff {
       text.append("\(title) (\(Self.statusCounts(changes))):", as: .heading)
       for change in changes.prefix(limit) { text.append("\(Self.line(change, name: name(change.subject)))", indent: 2) }
       if changes.count > limit {
-        text.append("… and \(count(changes.count - limit, noun)) more (the JSON and HTML reports list all)", as: .detail, indent: 2)
+        text.append("… \(count(changes.count - limit, noun)) not shown (the JSON and HTML reports list all)", as: .detail, indent: 2)
       }
     }
     section("Types, by bytes added", types, noun: "type") { names.type($0) }
@@ -53,14 +53,14 @@ extension HeapDiff {
     for group in between.byType.prefix(limit) {
       text.append("\(names.type(group.name)): \(count(group.count, "object")), \(count(group.bytes, "byte"))", indent: 4)
     }
-    if between.byType.count > limit { text.append("… and \(count(between.byType.count - limit, "type")) more", as: .detail, indent: 4) }
+    if between.byType.count > limit { text.append("… \(count(between.byType.count - limit, "type")) not shown", as: .detail, indent: 4) }
     guard !between.bySite.isEmpty else { return }
     text.append("by allocation site:", indent: 2)
     for group in between.bySite.prefix(limit) {
       guard let site = group.site else { continue }
       text.append(.frame(site, names: names) + [": \(count(group.count, "object")), \(count(group.bytes, "byte"))"], indent: 4)
     }
-    if between.bySite.count > limit { text.append("… and \(count(between.bySite.count - limit, "site")) more", as: .detail, indent: 4) }
+    if between.bySite.count > limit { text.append("… \(count(between.bySite.count - limit, "site")) not shown", as: .detail, indent: 4) }
     if between.withoutSite.count > 0 {
       text.append(
         "without a stack: \(count(between.withoutSite.count, "object")), \(count(between.withoutSite.bytes, "byte"))", as: .detail,

@@ -2,10 +2,11 @@
 /// type and by the line that allocated them: what a scenario run between the two snapshots left
 /// behind, as Chrome DevTools' "objects allocated between snapshots" shows it.
 ///
-/// An object whose generation both snapshots record (the allocation tracker's, ``HeapSnapshot/Object/generation``)
-/// is new when its generation is newer than the earlier snapshot's newest. Otherwise it is new
-/// when the earlier snapshot has no object of its type at its address (at its id, when the
-/// snapshot records no addresses). Closure values are left out: they are no allocations.
+/// An object is new when the earlier snapshot has no object of its type at its address (at its
+/// id, when the snapshots record no addresses), or when the allocation tracker marked a
+/// generation between the snapshots (``HeapSnapshot/Object/generation``) and the object's is
+/// newer than the earlier snapshot's newest: that also catches an address freed and reused by an
+/// object of the same type. Closure values are left out: they are no allocations.
 ///
 /// ```text
 /// Allocated between (by address and type): 3 objects, 144 bytes
@@ -17,11 +18,11 @@
 public struct ObjectsAllocatedBetween: Sendable, Hashable {
   /// How the new objects were told from the old ones.
   public enum Rule: Sendable, Hashable {
-    /// By generation: those newer than `after`, the earlier snapshot's newest (and, for objects
-    /// without a generation, by identity).
-    case generation(after: Int)
     /// By address (or id) and type.
     case identity
+    /// By address and type, and by generation: those newer than `after`, the earlier
+    /// snapshot's newest generation.
+    case identityAndGeneration(after: Int)
   }
 
   /// Objects of one type, or allocated at one line, and their bytes.
@@ -64,13 +65,13 @@ public struct ObjectsAllocatedBetween: Sendable, Hashable {
       let address = graph.address(of: node)
       return Identity(address: address, id: address == nil ? graph.objectID(of: node) : nil, typeName: graph.typeName(of: node))
     }
+    // Generations count only when one was marked between the snapshots: a process that never
+    // marks one has all its objects in the first.
     let newestOld = old.nodes.lazy.compactMap(old.generation(of:)).max()
-    let generationCounts = newestOld != nil && new.nodes.contains { new.generation(of: $0) != nil }
-    rule = generationCounts ? .generation(after: newestOld!) : .identity
-    var oldObjects: Set<Identity> = []
-    if !generationCounts || new.nodes.contains(where: { new.generation(of: $0) == nil }) {
-      oldObjects = Set(old.nodes.map { identity(of: $0, in: old) })
-    }
+    let newestNew = new.nodes.lazy.compactMap(new.generation(of:)).max()
+    let generationMarked = newestOld.flatMap { old in newestNew.map { $0 > old } } ?? false
+    rule = generationMarked ? .identityAndGeneration(after: newestOld!) : .identity
+    let oldObjects = Set(old.nodes.map { identity(of: $0, in: old) })
     var sites = AllocationSites(graph: new, ownCode: ownCode)
     var types: [String: Group] = [:]
     var bySite: [String: Group] = [:]
@@ -78,11 +79,8 @@ public struct ObjectsAllocatedBetween: Sendable, Hashable {
     var withoutSite = HeapDiff.Amount.none
     for node in new.nodes where !new.isClosureValue(node) {
       let isNew =
-        if generationCounts, let generation = new.generation(of: node) {
-          generation > newestOld!
-        } else {
-          !oldObjects.contains(identity(of: node, in: new))
-        }
+        !oldObjects.contains(identity(of: node, in: new))
+        || (generationMarked && new.generation(of: node).map { $0 > newestOld! } ?? false)
       guard isNew else { continue }
       let bytes = new.size(of: node) ?? 0
       let typeName = new.typeName(of: node)
@@ -105,11 +103,11 @@ public struct ObjectsAllocatedBetween: Sendable, Hashable {
     self.withoutSite = withoutSite
   }
 
-  /// How ``rule`` reads in a report: `by generation (after 4)`, `by address and type`.
+  /// How ``rule`` reads in a report: `by address and type`, `by address, type and generation (newer than 4)`.
   public var ruleDescription: String {
     switch rule {
-    case .generation(let after): "by generation (newer than \(after))"
     case .identity: "by address and type"
+    case .identityAndGeneration(let after): "by address, type and generation (newer than \(after))"
     }
   }
 }
