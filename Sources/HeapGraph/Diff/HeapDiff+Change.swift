@@ -3,7 +3,7 @@ extension HeapDiff {
   /// its objects and bytes in each.
   ///
   /// ```text
-  /// grown  Cache.entries[*] → Response: 1 -> 4 (+3), bytes 304 -> 1,216 (+912)
+  /// grown  global App.Cache.shared: Cache.entries[*] → Response: 2 -> 5 (+3), bytes 96 -> 240 (+144)
   /// ```
   public struct Change<Subject: Sendable & Hashable>: Sendable, Hashable {
     /// How a thing changed: decided by its count, and by its bytes when the count stayed.

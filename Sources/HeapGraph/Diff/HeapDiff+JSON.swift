@@ -13,19 +13,30 @@ extension HeapDiff {
   /// {
   ///   "format": "swift-heap-diff",
   ///   "version": 2,
-  ///   "snapshots": [{"name": "before.json", "objects": 3, "bytes": 128}, {"name": "after.json", "objects": 7, "bytes": 352}],
+  ///   "snapshots": [{"name": "before.json", "objects": 8, "bytes": 380}, {"name": "after.json", "objects": 11, "bytes": 592}],
   ///   "types": [
-  ///     {"status": "new", "type": "App.Response", "count": {"before": 0, "after": 3, "delta": 3}, "bytes": {"before": 0, "after": 144, "delta": 144}}
+  ///     {"status": "grown", "type": "App.Response", "count": {"before": 2, "after": 5, "delta": 3}, "bytes": {"before": 96, "after": 240, "delta": 144}},
+  ///     …
   ///   ],
   ///   "paths": [
   ///     {"status": "grown", "path": "global App.Cache.shared: App.Cache.entries[*] -> App.Response", "origin": "global App.Cache.shared",
-  ///      "links": [{"type": "App.Cache", "reference": "entries[*]"}, {"type": "App.Response"}], "count": {…}, "bytes": {…}}
+  ///      "links": [{"type": "App.Cache", "reference": "entries[*]"}, {"type": "App.Response"}],
+  ///      "count": {"before": 2, "after": 5, "delta": 3}, "bytes": {"before": 96, "after": 240, "delta": 144}},
+  ///     …
   ///   ],
-  ///   "allocatedBetween": {"rule": "identity", "count": 3, "bytes": 144, "byType": [{"type": "App.Response", "count": 3, "bytes": 144}],
-  ///     "bySite": [{"function": "App.Server.handle() -> ()", "file": "Server.swift", "line": 12, "count": 3, "bytes": 144}],
-  ///     "withoutSite": {"count": 0, "bytes": 0}},
+  ///   "allocatedBetween": {
+  ///     "rule": "identityAndGeneration",
+  ///     "afterGeneration": 1,
+  ///     "count": 6,
+  ///     "bytes": 200,
+  ///     "byType": [{"type": "App.Response", "count": 3, "bytes": 144}, …],
+  ///     "bySite": [{"function": "App.Server.handle() -> ()", "file": "Server.swift", "line": 12, "count": 3, "bytes": 144}, …],
+  ///     "withoutSite": {"count": 2, "bytes": 32}
+  ///   },
   ///   "findings": [
-  ///     {"status": "new", "kind": "cycle", "fingerprint": "…", "summary": "…", "count": {"before": 0, "after": 1, "delta": 1}}
+  ///     {"status": "new", "kind": "cycle", "fingerprint": "ce6af561eaf00022", "summary": "App.Node.next -> App.Node.previous -> App.Node",
+  ///      "count": {"before": 0, "after": 1, "delta": 1}},
+  ///     …
   ///   ]
   /// }
   /// ```

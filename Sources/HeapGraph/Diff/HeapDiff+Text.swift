@@ -68,7 +68,7 @@ extension HeapDiff {
     }
   }
 
-  /// `grown  Feed: 1 -> 2 (+1), bytes 32 -> 64 (+32)`; without bytes when neither snapshot
+  /// `grown  Response: 2 -> 5 (+3), bytes 96 -> 240 (+144)`; without bytes when neither snapshot
   /// records them (and for findings).
   private static func line<Subject>(_ change: Change<Subject>, name: String) -> String {
     let status = change.status.rawValue + String(repeating: " ", count: max(0, 6 - change.status.rawValue.count))
@@ -76,7 +76,7 @@ extension HeapDiff {
     return "\(status) \(name): \(Self.change(change.before.count, change.after.count))\(bytes)"
   }
 
-  /// `1 -> 4 (+3)`.
+  /// `2 -> 5 (+3)`.
   static func change(_ before: Int, _ after: Int) -> String {
     "\(grouped(before)) -> \(grouped(after)) (\(signed(after - before)))"
   }

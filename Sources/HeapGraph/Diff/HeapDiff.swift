@@ -15,12 +15,28 @@
 /// ```
 ///
 /// ```text
-/// From before.json to after.json: objects 3 -> 7 (+4), bytes 128 -> 352 (+224)
+/// From before.json to after.json:
+///   objects 8 -> 11 (+3), bytes 380 -> 592 (+212)
 /// Names from App are written without their module.
-/// Types, by bytes added (1 new, 1 grown, 1 gone):
-///   new    Response: 0 -> 3 (+3), bytes 0 -> 144 (+144)
-///   grown  Feed: 1 -> 2 (+1), bytes 32 -> 64 (+32)
-///   gone   Request: 1 -> 0 (-1), bytes 16 -> 0 (-16)
+/// Types, by bytes added (2 new, 2 grown, 1 shrunk, 2 gone):
+///   grown  Response: 2 -> 5 (+3), bytes 96 -> 240 (+144)
+///   grown  Buffer: 1 -> 1 (+0), bytes 100 -> 200 (+100)
+///   new    Node: 0 -> 2 (+2), bytes 0 -> 32 (+32)
+///   …
+/// Retaining paths, by objects added (1 new, 3 grown, 1 shrunk, 1 gone):
+///   grown  global App.Cache.shared: Cache.entries[*] → Response: 2 -> 5 (+3), bytes 96 -> 240 (+144)
+///   new    global App.session: Session: 0 -> 1 (+1), bytes 0 -> 24 (+24)
+///   …
+/// Allocated between them (by address, type and generation (newer than 1)): 6 objects, 200 bytes
+///   by type:
+///     Response: 3 objects, 144 bytes
+///     …
+///   by allocation site:
+///     Server.handle() (Server.swift:12): 3 objects, 144 bytes
+///     …
+/// Findings (2 new, 2 gone):
+///   new    cycle: Node.next → Node.previous → Node (ce6af561eaf00022): 0 -> 1 (+1)
+///   …
 /// ```
 public struct HeapDiff: Sendable {
   /// Objects and bytes in the earlier snapshot (closure values left out).
