@@ -47,7 +47,8 @@ final class HeapDiffTests: XCTestCase {
     let between = cacheDiff().allocatedBetween
     XCTAssertEqual(between.rule, .identityAndGeneration(after: 1))
     XCTAssertEqual(between.total, HeapDiff.Amount(count: 6, bytes: 200))
-    XCTAssertEqual(between.byType.map { "\($0.name) \($0.count) \($0.bytes)" }, ["App.Response 3 144", "App.Node 2 32", "App.Session 1 24"])
+    XCTAssertEqual(
+      between.byType.map { "\($0.name) \($0.count) \($0.bytes)" }, ["App.Response 3 144", "App.Node 2 32", "App.Session 1 24"])
     XCTAssertEqual(
       between.bySite.map { "\($0.site?.sourceLocation ?? "-") \($0.count) \($0.bytes)" }, ["Server.swift:12 3 144", "Server.swift:20 1 24"])
     XCTAssertEqual(between.withoutSite, HeapDiff.Amount(count: 2, bytes: 32))
@@ -60,7 +61,8 @@ final class HeapDiffTests: XCTestCase {
     let between = diff.allocatedBetween
     XCTAssertEqual(between.rule, .identity)
     XCTAssertEqual(
-      between.byType.map { "\($0.name) \($0.count) \($0.bytes)" }, ["App.Response 3 144", "App.Node 2 32", "App.Session 1 24", "App.Token 1 16"])
+      between.byType.map { "\($0.name) \($0.count) \($0.bytes)" },
+      ["App.Response 3 144", "App.Node 2 32", "App.Session 1 24", "App.Token 1 16"])
     XCTAssertEqual(between.total, HeapDiff.Amount(count: 7, bytes: 216))
   }
 
@@ -104,7 +106,8 @@ final class HeapDiffTests: XCTestCase {
     let new = TestHeap("App.feeds[0] -> Feed#1", roots: ["App"])
     let diff = HeapDiff(old: HeapAnalysis(graph: old.graph), new: HeapAnalysis(graph: new.graph))
     XCTAssertEqual(diff.types.map { "\($0.status.rawValue) \($0.subject) \($0.countDelta)" }, ["shrunk Feed -1"])
-    XCTAssertEqual(diff.paths.map { "\($0.status.rawValue) \($0.subject.description) \($0.countDelta)" }, ["shrunk global App: App.feeds[*] -> Feed -1"])
+    XCTAssertEqual(
+      diff.paths.map { "\($0.status.rawValue) \($0.subject.description) \($0.countDelta)" }, ["shrunk global App: App.feeds[*] -> Feed -1"])
     XCTAssertFalse(diff.hasGrowth)
   }
 
@@ -140,7 +143,8 @@ final class HeapDiffTests: XCTestCase {
   private func cacheDiff(generations: Bool = true, reuseRequestAddress: Bool = false) -> HeapDiff {
     HeapDiff(
       old: HeapAnalysis(graph: ObjectGraph(Self.snapshot(before: true, generations: generations, reuseRequestAddress: false))),
-      new: HeapAnalysis(graph: ObjectGraph(Self.snapshot(before: false, generations: generations, reuseRequestAddress: reuseRequestAddress))))
+      new: HeapAnalysis(
+        graph: ObjectGraph(Self.snapshot(before: false, generations: generations, reuseRequestAddress: reuseRequestAddress))))
   }
 
   /// The earlier snapshot (`before`, generation 1) or the later one (new objects in generation 2).

@@ -51,7 +51,8 @@ final class DiffCommandTests: RunFixtureTestCase {
     XCTAssertEqual((response["count"] as? [String: Any])?["delta"] as? Int, responseDelta)
     XCTAssertEqual(types.first?["type"] as? String, "Growing.Response", "the most bytes added first")
     let paths = try XCTUnwrap(document["paths"] as? [[String: Any]])
-    let cachePath = try XCTUnwrap(paths.first { $0["path"] as? String == "global Growing.cache: Growing.Cache.entries[*] -> Growing.Response" })
+    let cachePath = try XCTUnwrap(
+      paths.first { $0["path"] as? String == "global Growing.cache: Growing.Cache.entries[*] -> Growing.Response" })
     XCTAssertEqual((cachePath["count"] as? [String: Any])?["delta"] as? Int, cachedDelta)
     XCTAssertEqual(paths.first?["path"] as? String, cachePath["path"] as? String, "the most objects added first")
   }

@@ -18,10 +18,12 @@ extension HeapDiff {
     page.body += HTMLPage.tile(
       Self.signed(newTotal.bytes - oldTotal.bytes), "bytes (\(grouped(oldTotal.bytes)) → \(grouped(newTotal.bytes)))", tone: "neutral")
     page.body += HTMLPage.tile(
-      grouped(types.count(where: \.hasMoreObjects)), "types with more objects", tone: types.contains(where: \.hasMoreObjects) ? "bad" : "good",
+      grouped(types.count(where: \.hasMoreObjects)), "types with more objects",
+      tone: types.contains(where: \.hasMoreObjects) ? "bad" : "good",
       link: "types")
     page.body += HTMLPage.tile(
-      grouped(paths.count(where: \.hasMoreObjects)), "paths with more objects", tone: paths.contains(where: \.hasMoreObjects) ? "bad" : "good",
+      grouped(paths.count(where: \.hasMoreObjects)), "paths with more objects",
+      tone: paths.contains(where: \.hasMoreObjects) ? "bad" : "good",
       link: "paths")
     page.body += HTMLPage.tile(grouped(allocatedBetween.total.count), "objects allocated between", tone: "neutral", link: "allocated")
     page.body += HTMLPage.tile(
@@ -38,7 +40,8 @@ extension HeapDiff {
     ) { "<span class=\"chain\">\(HTMLPage.escaped("\($0.origin): \(names.chain($0.links))"))</span>" }
     page.body += allocatedSection(names: names)
 
-    page.body += "<section id=\"findings\"><h2>Findings (\(Self.statusCounts(findings).isEmpty ? "none changed" : Self.statusCounts(findings))))</h2>\n"
+    page.body +=
+      "<section id=\"findings\"><h2>Findings (\(Self.statusCounts(findings).isEmpty ? "none changed" : Self.statusCounts(findings))))</h2>\n"
     if findings.isEmpty {
       page.body += "<p class=\"muted\">No cycle or leak is new or gone.</p>\n"
     } else {
@@ -84,7 +87,8 @@ extension HeapDiff {
       ],
       rows: changes.map { change in
         [
-          statusCell(change.status), name(change.subject), HTMLPage.numberCell(change.before.count), HTMLPage.numberCell(change.after.count),
+          statusCell(change.status), name(change.subject), HTMLPage.numberCell(change.before.count),
+          HTMLPage.numberCell(change.after.count),
           deltaCell(change.countDelta), HTMLPage.numberCell(change.before.bytes), HTMLPage.numberCell(change.after.bytes),
           deltaCell(change.byteDelta),
         ]
@@ -98,7 +102,8 @@ extension HeapDiff {
     var out =
       "<section id=\"allocated\"><h2>Allocated between the snapshots (\(count(between.total.count, "object")), "
       + "\(count(between.total.bytes, "byte")))</h2>\n"
-    out += "<p class=\"note\">Objects of the later snapshot that the earlier one does not have, \(HTMLPage.escaped(between.ruleDescription)).</p>\n"
+    out +=
+      "<p class=\"note\">Objects of the later snapshot that the earlier one does not have, \(HTMLPage.escaped(between.ruleDescription)).</p>\n"
     guard between.total.count > 0 else { return out + "</section>\n" }
     out += "<h3>By type</h3>\n" + HTMLPage.filter(for: "allocated-types", placeholder: "Filter types")
     out += HTMLPage.table(
@@ -115,7 +120,8 @@ extension HeapDiff {
         })
     }
     if between.withoutSite.count > 0 {
-      out += "<p class=\"muted\">Without a stack: \(count(between.withoutSite.count, "object")), \(count(between.withoutSite.bytes, "byte")).</p>\n"
+      out +=
+        "<p class=\"muted\">Without a stack: \(count(between.withoutSite.count, "object")), \(count(between.withoutSite.bytes, "byte")).</p>\n"
     }
     return out + "</section>\n"
   }
