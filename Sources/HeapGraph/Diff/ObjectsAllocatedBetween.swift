@@ -31,7 +31,7 @@ public struct ObjectsAllocatedBetween: Sendable, Hashable {
 
   /// Objects of one type, or allocated at one line, and their bytes.
   public struct Group: Sendable, Hashable {
-    /// The type name (``ObjectsAllocatedBetween/byType``), or the site's ``HeapTally/siteKey(_:)``.
+    /// The type name (``ObjectsAllocatedBetween/byType``), or the site as `file:line function` (``ObjectsAllocatedBetween/bySite``).
     public var name: String
     /// The line that allocated them (``ObjectsAllocatedBetween/bySite``).
     public var site: StackFrame?
