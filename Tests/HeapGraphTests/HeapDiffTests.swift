@@ -66,6 +66,23 @@ final class HeapDiffTests: XCTestCase {
     XCTAssertEqual(between.total, HeapDiff.Amount(count: 7, bytes: 216))
   }
 
+  /// An address freed and reused by an object of the same type: new by its generation when one
+  /// was marked between the snapshots, the same object by address and type otherwise.
+  func testHeapDiff_allocatedBetween_reusedAddress_isNewOnlyByGeneration() {
+    func graph(id: Int64, generation: Int) -> ObjectGraph {
+      var builder = HeapSnapshot.Builder()
+      builder.addObject(id: id, type: "App.Request", address: 0x1400, size: 16, generation: generation)
+      builder.addRoot(object: id, kind: .stack, label: "thread 1")
+      return ObjectGraph(builder.snapshot)
+    }
+    let marked = ObjectsAllocatedBetween(old: graph(id: 1, generation: 1), new: graph(id: 2, generation: 2))
+    XCTAssertEqual(marked.rule, .identityAndGeneration(after: 1))
+    XCTAssertEqual(marked.byType.map { "\($0.name) \($0.count)" }, ["App.Request 1"])
+    let unmarked = ObjectsAllocatedBetween(old: graph(id: 1, generation: 0), new: graph(id: 2, generation: 0))
+    XCTAssertEqual(unmarked.rule, .identity)
+    XCTAssertEqual(unmarked.total, .none)
+  }
+
   // MARK: - Findings
 
   func testHeapDiff_findings_newAndGone_byFingerprint() {
