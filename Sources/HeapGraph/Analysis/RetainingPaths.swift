@@ -13,12 +13,10 @@ struct RetainingPaths {
   private(set) var example: [UInt64: Int] = [:]
   /// The path key of each node; 0 for a node no root reaches.
   private(set) var keys: [UInt64]
-  private let graph: ObjectGraph
   private let tree: ShortestPathTree
 
   /// - Complexity: O(*n* + *e*), plus hashing each distinct type name and label once.
   init(_ graph: ObjectGraph, shortestPaths tree: ShortestPathTree) {
-    self.graph = graph
     self.tree = tree
     let typeKeys = graph.typeNames.map { Self.hash($0) }
     let labelKeys = graph.labels.map { Self.hash(Self.collapsingSubscripts($0)) }
