@@ -177,6 +177,25 @@ if growths.is_valid({**growth_golden, "growing": [{**growth_golden["growing"][0]
     print("the growth report schema accepts a finding of an unknown kind")
     failures += 1
 
+# The JSON comparison (`diff --format json`): its golden files, and bad ones refused.
+diff_schema = load(os.path.join(ROOT, "Documentation/schemas/heap-diff-v2.schema.json"))
+jsonschema.Draft202012Validator.check_schema(diff_schema)
+diffs = jsonschema.Draft202012Validator(diff_schema)
+for name in ("heap-diff.json", "diff.json"):
+    for error in diffs.iter_errors(load(os.path.join(ROOT, "Tests/HeapGraphTests/__Snapshots__", name))):
+        print(f"{name}: diff schema: {error.message} at {list(error.absolute_path)}")
+        failures += 1
+diff_golden = load(os.path.join(ROOT, "Tests/HeapGraphTests/__Snapshots__/heap-diff.json"))
+bad_diffs = {
+    "a type of an unknown status": {**diff_golden, "types": [{**diff_golden["types"][0], "status": "bigger"}]},
+    "version 1": {**diff_golden, "version": 1},
+    "a path without its links": {**diff_golden, "paths": [{k: v for k, v in diff_golden["paths"][0].items() if k != "links"}]},
+}
+for name, document in bad_diffs.items():
+    if diffs.is_valid(document):
+        print(f"the diff schema accepts a bad report ({name})")
+        failures += 1
+
 # The JSON run report (`run --format json`): its golden files, with and without a gate outcome.
 run_schema = load(os.path.join(ROOT, "Documentation/schemas/leak-run-v1.schema.json"))
 jsonschema.Draft202012Validator.check_schema(run_schema)

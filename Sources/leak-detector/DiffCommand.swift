@@ -1,21 +1,24 @@
 import ArgumentParser
 import HeapGraph
 
-/// `leak-detector diff OLD NEW`: what grew between two snapshots.
+/// `leak-detector diff OLD NEW`: what changed in memory between two snapshots.
 struct DiffCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "diff",
-    abstract: "Show the types and leaks that grew between two heap snapshots.",
+    abstract: "Show what changed in memory between two heap snapshots.",
     discussion: """
-      Compares live objects per type, the retaining paths that hold the objects of growing \
-      types (the shortest path from a root, subscripts collapsed: `feeds[*]`), and findings \
-      (retain cycles, leak groups) by fingerprint. Take one snapshot, repeat a scenario a few times, take another: what grows with every \
-      repetition is leaking.
+      Compares the two snapshots per type (objects and bytes in each, new, grown, shrunk and \
+      gone types, the most bytes added first), per retaining path (the shortest path from a \
+      root, subscripts collapsed: `feeds[*]`), lists the objects allocated between them by type \
+      and by the line that allocated them (by generation when the snapshots record one, \
+      otherwise by address and type), and compares findings (retain cycles, leak groups) by \
+      fingerprint. Take one snapshot, repeat a scenario a few times, take another: what grows \
+      with every repetition is leaking.
 
       EXIT CODES
         0  nothing grew
         1  usage or input error
-        2  something grew
+        2  something grew (a type with more objects, a new or growing finding)
       """
   )
 
@@ -59,7 +62,7 @@ struct DiffCommand: ParsableCommand {
     let rendered =
       switch format {
       case .text: output.text(diff.reportText(old: inputName(old), new: inputName(new), names: output.names))
-      case .json: diff.renderJSON()
+      case .json: diff.renderJSON(old: inputName(old), new: inputName(new))
       case .html: diff.renderHTML(old: inputName(old), new: inputName(new), graphviz: try diagrams.graphviz())
       }
     progress.finish()

@@ -80,7 +80,7 @@ final class RendererGoldenTests: XCTestCase {
     let diff = HeapDiff(old: analysis(of: heap(withLeaks: false)), new: analysis(of: heap()))
     XCTAssertTrue(diff.hasGrowth)
     assertMatchesGolden(diff.renderText(old: "before.json", new: "after.json"), named: "diff.txt")
-    assertMatchesGolden(diff.renderJSON(), named: "diff.json")
+    assertMatchesGolden(diff.renderJSON(old: "before.json", new: "after.json"), named: "diff.json")
     assertMatchesGolden(diff.renderHTML(old: "before.json", new: "after.json"), named: "diff.html")
   }
 
@@ -104,7 +104,7 @@ final class RendererGoldenTests: XCTestCase {
     assertMatchesGolden(diff.reportText(old: "before.json", new: "after.json").markedUp, named: "diff.roles.txt")
     XCTAssertEqual(
       HeapDiff(old: clean, new: clean).reportText(old: "a.json", new: "b.json").markedUp,
-      "<success>No growth from a.json to b.json.</success>\n")
+      "<success>No change from a.json to b.json.</success>\n")
   }
 
   func testSnapshotWriter_matchesGoldenFile() {

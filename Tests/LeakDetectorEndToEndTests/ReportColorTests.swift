@@ -58,17 +58,21 @@ final class ReportColorTests: XCTestCase {
     XCTAssertTrue(changed.contains("\n\u{1B}[1m\u{1B}[32m3 accepted findings no longer found (fixed): "), changed)
   }
 
-  func testDiff_growthHeadingsBold_noGrowthGreen() throws {
-    let growth = try colored(["diff", fixtures + "/no-cycles.json", fixtures + "/report-heap.json"])
-    XCTAssertTrue(growth.hasPrefix("\u{1B}[1mGrowth from "), growth)
-    XCTAssertTrue(growth.contains("\n" + dim("Names from App are written without their module.") + "\n  Entry: 0 -> 2 (+2)\n"), growth)
-    XCTAssertTrue(growth.contains("\n" + bold("Retaining paths that grew:") + "\n"), growth)
+  func testDiff_headingsBold_sitesBlue_noChangeGreen() throws {
+    let (before, after) = (fixtures + "/no-cycles.json", fixtures + "/report-heap.json")
+    let growth = try colored(["diff", before, after])
+    XCTAssertTrue(
+      growth.hasPrefix(
+        bold("From \(before) to \(after):") + "\n  objects 2 -> 8 (+6), bytes 0 -> 1,304 (+1,304)\n"
+          + dim("Names from App are written without their module.") + "\n" + bold("Types, by bytes added (7 new, 2 gone):") + "\n"),
+      growth)
+    XCTAssertTrue(growth.contains("\n" + bold("Retaining paths, by objects added (3 new):") + "\n"), growth)
+    XCTAssertTrue(growth.contains("\n    Screen.show() (\u{1B}[34mScreen.swift:14\u{1B}[0m): 1 object, 48 bytes\n"), growth)
     XCTAssertTrue(
       growth.contains(
-        "\n" + bold("New or growing findings:") + "\n  7db09980a38cdacf: 0 -> 1 (+1)  cycle: Cache.entries[…] → Entry.owner → Cache\n"),
+        "\n" + bold("Findings (4 new):") + "\n  new    cycle: Cache.entries[…] → Entry.owner → Cache (7db09980a38cdacf): 0 -> 1 (+1)\n"),
       growth)
-    let same = fixtures + "/report-heap.json"
-    XCTAssertEqual(try colored(["diff", same, same]), green("No growth from \(same) to \(same).") + "\n")
+    XCTAssertEqual(try colored(["diff", after, after]), green("No change from \(after) to \(after).") + "\n")
   }
 }
 

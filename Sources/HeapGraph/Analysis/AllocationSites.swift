@@ -1,11 +1,9 @@
-/// The line that allocated each object, for reports that count objects by line: the package's
-/// own frame where the object's stack has one (``OwnCode``), otherwise the usual allocation site.
-/// Each stack is looked at once.
+/// The line that allocated each object of a graph: the package's own frame where the object's
+/// stack has one (``OwnCode``), otherwise the usual allocation site (``Swift/Array/allocationSite``),
+/// looked up once per stack.
 ///
-/// ```swift
-/// var sites = AllocationSites(graph: graph, ownCode: analysis.options.ownCode)
-/// sites.site(of: node)  // Cache.store(_:) (Cache.swift:14)
-/// ```
+/// ``HeapTally`` and ``HeapMemory`` count a path's objects by these lines, and
+/// ``ObjectsAllocatedBetween`` the objects allocated between two snapshots.
 struct AllocationSites {
   private let graph: ObjectGraph
   private let ownCode: OwnCode

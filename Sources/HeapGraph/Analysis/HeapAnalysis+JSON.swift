@@ -20,11 +20,13 @@ extension HeapAnalysis {
   ///   "cycles": [ … ],
   ///   "leaks": { … },
   ///   "survivors": [ … ],
+  ///   "heldMemory": { … },
   ///   "memory": {"swiftObjectCount": 3, "residentBytes": 431996928}
   /// }
   /// ```
   ///
-  /// `memory`, the process's memory at the capture, is there only when the snapshot recorded it.
+  /// `heldMemory`, what holds the memory (``HeapMemory``), is there when the snapshot has roots;
+  /// `memory`, the process's memory at the capture, only when the snapshot recorded it.
   public func renderJSON() -> String {
     var writer = JSONWriter(reservingCapacity: 1024 + cycles.components.count * 160)
     write(into: &writer)
@@ -51,6 +53,10 @@ extension HeapAnalysis {
     writer.field("version", Self.jsonVersion)
     cycles.writeMembers(into: &writer)
     leaks.write(into: &writer)
+    if leaks.hasRoots {
+      writer.key("heldMemory")
+      HeapMemory(analysis: self).write(into: &writer)
+    }
     if let memory = graph.metadata.memory {
       writer.key("memory")
       memory.write(into: &writer)

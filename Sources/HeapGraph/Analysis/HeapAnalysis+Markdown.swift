@@ -3,7 +3,8 @@ extension HeapAnalysis {
   /// new; see ``GateOutcome/renderMarkdown(acceptCommand:names:)``), in the order of the text
   /// report (``renderText(settingNames:names:allCycles:)``): the leak groups, the survivors, then
   /// the cycles, those of leaked objects pointing to their leak. The reachable cycles of
-  /// dependencies' types are counted in one paragraph after the table unless `allCycles`.
+  /// dependencies' types are counted in one paragraph after the table unless `allCycles`. What
+  /// holds the memory follows (``HeapMemory/renderMarkdown(names:)``) when the snapshot has roots.
   ///
   /// ```text
   /// ## Leak gate: 4 new findings
@@ -51,8 +52,11 @@ extension HeapAnalysis {
     var remarks: [Fingerprint: String] = [:]
     for case (let cycle, let leak??) in leakOfCycle { remarks[cycle] = "leaked: leak \(leak)" }
     let names = names ?? nameStyle(listing)
-    return GateOutcome(findings: listed, baseline: Baseline()).renderMarkdown(
+    let findingsSection = GateOutcome(findings: listed, baseline: Baseline()).renderMarkdown(
       acceptCommand: nil, names: names, remarks: remarks,
       footer: listing.foldingOnly { cyclePosition[$0] == nil }.foldedLine(names: names, settingNames: settingNames))
+    guard leaks.hasRoots else { return findingsSection }
+    let memorySection = HeapMemory(analysis: self).renderMarkdown(names: names)
+    return memorySection.isEmpty ? findingsSection : findingsSection + "\n" + memorySection
   }
 }

@@ -1,26 +1,22 @@
 /// Every reachable object's shortest retaining path from a root, reduced to a 64-bit key of its
 /// root (kind and label), labels and types, subscripts collapsed everywhere (`feeds[3]` and
 /// `feeds[4]` are `feeds[*]`, and so are a root's `continuations[0]` and `continuations[1]`), so
-/// that two snapshots' paths compare without building strings: the objects per path, and one
-/// example object per path.
+/// that two snapshots' paths compare without building strings, with one example object per path
+/// (``HeapTally`` writes a path out from it).
 ///
 /// ```swift
 /// let paths = RetainingPaths(graph, shortestPaths: ShortestPathTree(graph: graph))
-/// paths.describe(paths.example[key]!)  // "global Feed.shared: MyApp.App.feeds[*] -> MyApp.Feed"
+/// let example = paths.example[paths.keys[node]]  // an object with the same path as `node`
 /// ```
 struct RetainingPaths {
-  /// Objects per path key.
-  private(set) var counts: [UInt64: Int] = [:]
   /// One object per path key.
   private(set) var example: [UInt64: Int] = [:]
   /// The path key of each node; 0 for a node no root reaches.
   private(set) var keys: [UInt64]
-  private let graph: ObjectGraph
   private let tree: ShortestPathTree
 
   /// - Complexity: O(*n* + *e*), plus hashing each distinct type name and label once.
   init(_ graph: ObjectGraph, shortestPaths tree: ShortestPathTree) {
-    self.graph = graph
     self.tree = tree
     let typeKeys = graph.typeNames.map { Self.hash($0) }
     let labelKeys = graph.labels.map { Self.hash(Self.collapsingSubscripts($0)) }
@@ -38,7 +34,6 @@ struct RetainingPaths {
       }
       key = Self.combine(key, typeKeys[Int(graph.typeRanks[node])])
       keys[node] = key
-      counts[key, default: 0] += 1
       if example[key] == nil { example[key] = node }
     }
     self.keys = keys
@@ -54,19 +49,6 @@ struct RetainingPaths {
   /// A root's label with subscripts collapsed, as paths use it.
   static func rootLabel(_ root: ObjectGraph.Root) -> String? {
     root.label.map(collapsingSubscripts)
-  }
-
-  /// The path to `node` for people: the root, then `Type.label ->` steps (long middles elided).
-  func describe(_ node: Int) -> String {
-    let chain = tree.path(to: node) ?? [node]
-    let root = graph.roots.first { $0.node == chain[0] }
-    var steps: [String] = chain.indices.map { index in
-      guard index + 1 < chain.count else { return graph.typeName(of: chain[index]) }
-      let label = graph.label(ofEdge: tree.parentEdge(of: chain[index + 1])).map { "." + Self.collapsingSubscripts($0) } ?? ""
-      return graph.typeName(of: chain[index]) + label
-    }
-    if steps.count > 8 { steps = steps.prefix(3) + ["… \(steps.count - 7) more …"] + steps.suffix(4) }
-    return "\(Self.origin(root)): " + steps.joined(separator: " -> ")
   }
 
   /// How a path names its root: `global App.feeds` (label subscripts collapsed), the kind alone

@@ -5,7 +5,8 @@
 /// Tables with the class `sortable` sort by a column when its header is clicked (numbers by
 /// value, the rest as text). The page's address can ask for an order:
 /// `report.html#sort=leak-groups:retained:desc` sorts the table `leak-groups` by its column
-/// `retained`, largest first, which makes a sorted view a link to share.
+/// `retained`, largest first, which makes a sorted view a link to share. A ``filter(for:placeholder:)``
+/// box above a table hides the rows that do not contain what is typed in it.
 struct HTMLPage {
   var title: String
   /// The line under the title: what was analysed.
@@ -34,6 +35,14 @@ struct HTMLPage {
     out += "</tr></thead><tbody>\n"
     for row in rows { out += "<tr>" + row.map { "<td>\($0)</td>" }.joined() + "</tr>\n" }
     return out + "</tbody></table>\n"
+  }
+
+  /// A filter box for the table `tableID`: typing in it keeps the rows whose text contains what
+  /// was typed (ignoring case) and hides the others; the table's `data-shown` says how many are
+  /// left.
+  static func filter(for tableID: String, placeholder: String) -> String {
+    "<input type=\"search\" class=\"filter\" data-table=\"\(escaped(tableID))\" placeholder=\"\(escaped(placeholder))\" "
+      + "aria-label=\"\(escaped(placeholder))\">\n"
   }
 
   /// A numeric cell: the grouped number, sortable by its value.
@@ -106,6 +115,8 @@ struct HTMLPage {
     ol.path { margin: 4px 0; padding-left: 22px; } ol.path li { font-family: ui-monospace, Menlo, monospace; font-size: 12.5px; }
     .suspect { color: var(--bad); text-decoration: underline wavy; }
     .cycle-diagram text { font-family: ui-monospace, Menlo, monospace; }
+    input.filter { font: inherit; padding: 4px 8px; margin: 4px 0; min-width: 280px; border: 1px solid var(--line); border-radius: 6px; }
+    .status.new, .status.grown { color: var(--bad); font-weight: 600; } .status.gone, .status.shrunk { color: var(--good); }
     """
 
   static let script = """
@@ -139,6 +150,18 @@ struct HTMLPage {
             sortTable(table, index, descending);
             history.replaceState(null, "", "#sort=" + table.id + ":" + header.getAttribute("data-key") + ":" + (descending ? "desc" : "asc"));
           });
+        });
+      });
+      Array.prototype.forEach.call(document.querySelectorAll("input.filter[data-table]"), function (input) {
+        var table = document.getElementById(input.getAttribute("data-table"));
+        if (!table || !table.tBodies[0]) return;
+        input.addEventListener("input", function () {
+          var query = input.value.trim().toLowerCase(), shown = 0;
+          Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+            row.hidden = query !== "" && row.textContent.toLowerCase().indexOf(query) < 0;
+            if (!row.hidden) shown += 1;
+          });
+          table.setAttribute("data-shown", String(shown));
         });
       });
       var match = /^#sort=([^:]+):([^:]+):(asc|desc)$/.exec(location.hash);

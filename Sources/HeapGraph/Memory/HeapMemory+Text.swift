@@ -48,7 +48,7 @@ extension HeapMemory {
   }
 
   /// `global Cache.shared: Cache retains 99% of the heap (225.5 KiB)`.
-  private func describe(_ suspect: Suspect, names: NameStyle) -> String {
+  func describe(_ suspect: Suspect, names: NameStyle) -> String {
     let amount = "\(percent(suspect.retainedBytes)) of the heap (\(ProcessMemory.describe(bytes: suspect.retainedBytes)))"
     return switch suspect.kind {
     case .object: "\(path(suspect.path, names: names)) retains \(amount)"
@@ -57,8 +57,12 @@ extension HeapMemory {
   }
 
   /// `global Cache.shared: Cache.entries[*] -> Response`.
+  /// A path of more than eight links keeps its first three and last four.
   func path(_ path: HeapTally.Path, names: NameStyle) -> String {
-    "\(path.origin): \(names.chain(path.links))"
+    guard path.links.count > 8 else { return "\(path.origin): \(names.chain(path.links))" }
+    let middle = path.links.count - 7
+    return "\(path.origin): \(names.chain(Array(path.links.prefix(3))))\(names.arrow)… \(middle) more …\(names.arrow)"
+      + names.chain(Array(path.links.suffix(4)))
   }
 
   /// `path` from the last object of `holder` on, when it goes through it (`Cache.entries[*] ->

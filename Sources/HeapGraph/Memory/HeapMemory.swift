@@ -13,7 +13,7 @@
 ///   the same type counted in that one.
 /// - A **suspect** is one object that retains at least ``suspectShare`` of the heap, with the
 ///   path inside it where that memory accumulates, or a collection's path whose many objects of
-///   one type (``manyObjects``) do.
+///   one type (``manyObjects``) do; in both cases at least ``suspectMinimumBytes``.
 ///
 /// ```swift
 /// let memory = HeapMemory(analysis: analysis)
@@ -75,6 +75,8 @@ public struct HeapMemory: Sendable {
 
   /// The share of the heap that makes an object a suspect (MAT's default).
   public static let suspectShare = 0.1
+  /// The least a suspect retains: in a small heap nothing is suspect.
+  public static let suspectMinimumBytes = 64 * 1024
   /// The share of a path's bytes that the paths below it must hold for the list of retainers
   /// to name them instead.
   public static let passThroughShare = 0.8
@@ -117,7 +119,9 @@ public struct HeapMemory: Sendable {
     leakedBytes = leaked
 
     let groups = PathGroups(graph: graph, tree: tree)
-    let walk = DominatorWalk(graph: graph, dominators: dominators, groups: groups, suspectBytes: Int(Double(bytes) * Self.suspectShare))
+    let walk = DominatorWalk(
+      graph: graph, dominators: dominators, groups: groups,
+      suspectBytes: max(Int(Double(bytes) * Self.suspectShare), Self.suspectMinimumBytes))
     types = graph.typeNames.indices.compactMap { rank in
       walk.typeObjects[rank] == 0
         ? nil
@@ -157,6 +161,7 @@ public struct HeapMemory: Sendable {
     let accumulated = Set(found.compactMap { $0.accumulation?.path })
     for retainer in retainers
     where retainer.objectCount >= Self.manyObjects && Double(retainer.retainedBytes) >= Self.suspectShare * Double(bytes)
+      && retainer.retainedBytes >= Self.suspectMinimumBytes
       && retainer.path.isThroughCollection && !accumulated.contains(retainer.path)
     {
       found.append(
