@@ -4,7 +4,7 @@ extension HeapAnalysis {
   /// report (``renderText(settingNames:names:allCycles:)``): the leak groups, the survivors, then
   /// the cycles, those of leaked objects pointing to their leak. The reachable cycles of
   /// dependencies' types are counted in one paragraph after the table unless `allCycles`. What
-  /// holds the memory follows (``HeapMemory/renderMarkdown(names:)``) when the snapshot has roots.
+  /// holds the memory follows (`HeapMemory.renderMarkdown(names:)`) when the snapshot has roots.
   ///
   /// ```text
   /// ## Leak gate: 4 new findings
