@@ -13,10 +13,18 @@ extension HeapAnalysis {
   /// The page needs no network and no other file. Its address selects what it shows:
   /// `leaks.html#object=42` opens object 42 in the inspector, `#view=types` the types.
   ///
+  /// The summary of the heap in ``renderText(settingNames:names:allCycles:)``'s example, as
+  /// Chromium shows its text:
+  ///
   /// ```text
-  /// Summary   Types   Dominators   Leaks   Inspector            [Search types ( / )]
-  ///   2 leaked objects in 1 group · 1 survivors · 2 retain cycles · 9 objects
-  ///   Leaks: 3 × Cache.entries["a"] → Entry.owner → Cache   6 objects   288 bytes retained
+  /// Summary  Types  Dominators  Leaks  Inspector                    [Search types ( / )]
+  /// 5 leaked objects in 2 groups · 1 survivors · 2 retain cycles · 8 objects
+  /// Leaks
+  ///   Instances  Leak                                      Objects  Retained bytes
+  ///   1          Vendor.Pool                               2        1,048
+  ///   1          Cache.entries[…] → Entry.owner → Cache    3        144
+  /// Survivors
+  ///   Feed #2 held from global App.shared; suspect App.AppState.feeds[0] 80 bytes retained
   /// ```
   ///
   /// - Parameters:
