@@ -27,6 +27,16 @@ final class InlinedFrameTests: XCTestCase {
 
   // MARK: - Sites
 
+  func testAllocationSite_runtimeHookWithSourceLines_isPassedOverForItsCaller() throws {
+    // An executor the runtime makes inside `swift_task_create`, whose hook has lines of its own.
+    let stack = [
+      StackFrame(pc: 0x3000, symbol: "swift::TaskExecutor::make()"),
+      StackFrame(pc: 0x3100, symbol: "swift_task_create", file: "/tool/AllocationTracking.c", line: 515),
+      StackFrame(pc: 0x3200, symbol: "main.serve() async -> ()", file: "/src/Server.swift", line: 9),
+    ]
+    XCTAssertEqual(try XCTUnwrap(stack.allocationSite).sourceLocation, "Server.swift:9")
+  }
+
   func testAllocationSite_inlinedAllocatingInitializer_isTheLineThatCalledIt() throws {
     let site = try XCTUnwrap(ownerStack.allocationSite)
     XCTAssertEqual(site.symbol, "main.plant() -> ()")

@@ -55,6 +55,11 @@ public struct StackFrame: Sendable, Hashable {
   /// directory): thunks and other code with no source line of its own.
   public var isCompilerGenerated: Bool { file?.hasSuffix("<compiler-generated>") ?? false }
 
+  /// Whether the frame is an entry point of the Swift runtime (`swift_task_create`), or a hook
+  /// that stands in for one: the runtime made the object on behalf of the code that called it,
+  /// so that call is where the object was made, even where the hook has source lines.
+  public var isRuntimeEntryPoint: Bool { symbol?.hasPrefix("swift_") ?? false }
+
   /// Whether the frame is code people wrote: neither an allocating initializer (the entry
   /// point the compiler makes around `init`, inlined or not depending on optimization) nor
   /// code the compiler made to pass a call on (a thunk, a partial application), nor code without
@@ -97,7 +102,7 @@ extension [StackFrame] {
   public var allocationSite: StackFrame? {
     let index =
       firstIndex { frame in
-        frame.line != nil && frame.file != nil && !frame.isCompilerGenerated
+        frame.line != nil && frame.file != nil && !frame.isCompilerGenerated && !frame.isRuntimeEntryPoint
           && !(frame.symbol?.containsBytes("__allocating_init") ?? false)
       } ?? firstIndex { $0.file != nil } ?? indices.first
     return index.map(siteFrame(at:))
