@@ -48,14 +48,16 @@ extension HeapAnalysis {
   }
 
   private func write(into writer: inout JSONWriter) {
+    // What holds the memory is summed on the second core while the cycles and leaks are written.
+    let memory = leaks.hasRoots ? ConcurrentResult { [self] in HeapMemory(analysis: self) } : nil
     writer.beginObject(multiline: true)
     writer.field("format", Self.jsonFormatName)
     writer.field("version", Self.jsonVersion)
     cycles.writeMembers(into: &writer)
     leaks.write(into: &writer)
-    if leaks.hasRoots {
+    if let memory {
       writer.key("heldMemory")
-      HeapMemory(analysis: self).write(into: &writer)
+      memory.value.write(into: &writer)
     }
     if let memory = graph.metadata.memory {
       writer.key("memory")
