@@ -289,3 +289,17 @@ class ExplorerTests(browser.BrowserTestCase):
         self.press("?")
         self.assertTrue(self.browser.find_element(By.ID, "keys").get_attribute("open"))
         self.assertIn("open the selected object in the inspector", self.browser.find_element(By.ID, "keys").text)
+
+    def test_withoutRoots_theTreeAndThePathSayWhyTheyAreEmpty(self):
+        heap = snapshot()
+        heap["roots"] = []
+        path = self.path("rootless.json")
+        with open(path, "w") as file:
+            json.dump(heap, file)
+        browser.tool("analyze", path, "--format", "html", "--output", self.page)
+        self.visit("#view=dominators")
+        self.assertIn("Empty: the snapshot lists no roots", self.view("dominators").text)
+        self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#dominator-tree .tree-row"), [])
+        self.visit("#object=40")
+        self.assertEqual(self.browser.find_element(By.ID, "path").text, "The snapshot lists no roots, so there is no path from one.")
+        self.assertEqual(self.texts("#referrers li"), ["App.ItemList #30 .first", "WEAK App.AppState #1 .current"])

@@ -297,7 +297,10 @@ enum HeapExplorerScript {
         const view = $("#view-dominators");
         view.innerHTML = `<p class="muted">Each object holds what it dominates: everything that only it keeps alive. Top level: what the roots and the leaks' entries hold alone. Expand a node (click, or → / l) for its children, largest first.</p>` +
           `<div class="tree-head"><span>Object</span><span>Retained bytes</span><span>Shallow</span><span>Share</span></div><div id="dominator-tree" role="tree"></div>`;
-        $("#dominator-tree").innerHTML = dominatorRows(heap.n, 0, 0);
+        const rows = dominatedRows();
+        $("#dominator-tree").innerHTML = rows.offsets[heap.n + 1] > rows.offsets[heap.n]
+          ? dominatorRows(heap.n, 0, 0)
+          : `<p class="muted">Empty: the snapshot lists no roots, and nothing leaked can be told from what is live, so no object is known to hold another.</p>`;
       }
       function dominatorRows(parent, depth, from) {
         const { total, nodes } = dominatedBy(parent, from + PAGE), rows = dominatedRows();
@@ -423,7 +426,9 @@ enum HeapExplorerScript {
 
         // The shortest path from a root over strong references: weak ones are shown, never taken.
         out += `<h3>Shortest path from a root</h3><div id="path">`;
-        if (heap.parent[node] === -2) {
+        if (!H.hasRoots) {
+          out += `<p class="muted">The snapshot lists no roots, so there is no path from one.</p>`;
+        } else if (heap.parent[node] === -2) {
           out += `<p class="muted">No root reaches this object over strong references: it leaked` + (dominator >= 0 ? `, held by ${link(dominator)}` : "") + `.</p>`;
           const notTaken = weakIn.map((w) => `<li class="not-taken">${link(heap.weakSources[w])} <code class="label">.${esc(label(heap.weakLabels[w]))}</code> <span class="ownership">${OWNERSHIP[heap.weakOwnerships[w]]}, not taken</span></li>`);
           if (notTaken.length) out += `<ul class="refs">${notTaken.join("")}</ul>`;
