@@ -302,4 +302,4 @@ class ExplorerTests(browser.BrowserTestCase):
         self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#dominator-tree .tree-row"), [])
         self.visit("#object=40")
         self.assertEqual(self.browser.find_element(By.ID, "path").text, "The snapshot lists no roots, so there is no path from one.")
-        self.assertEqual(self.texts("#referrers li"), ["App.ItemList #30 .first", "WEAK App.AppState #1 .current"])
+        self.assertEqual(self.texts("#referrers li"), ["ItemList #30 .first", "WEAK AppState #1 .current"], "names as the report writes them")
