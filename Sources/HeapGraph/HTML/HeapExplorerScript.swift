@@ -374,9 +374,42 @@ enum HeapExplorerScript {
         else if (group.instances > group.entries.length) details.insertAdjacentHTML("beforeend", `<p class="muted">The first ${num(group.entries.length)} of ${num(group.instances)} instances.</p>`);
       }
 
-      function referenceList(items, total, more) {
-        if (!items.length) return `<p class="muted">None.</p>`;
-        return `<ul class="refs">${items.join("")}</ul>` + (total > items.length ? `<p class="muted">The first ${items.length} of ${num(total)}${more}.</p>` : "");
+      // An object's fields (strong references out, then the weak, unowned and unmanaged ones,
+      // marked so) or referrers (in), from `from`, a page at a time, then a button for the next.
+      function referencePage(list, node, from) {
+        const isFields = list === "fields", rows = isFields ? null : referrerRows();
+        const strongStart = isFields ? heap.strongOffsets[node] : rows.offsets[node];
+        const strongCount = (isFields ? heap.strongOffsets[node + 1] : rows.offsets[node + 1]) - strongStart;
+        const weak = isFields ? weakFrom(node) : weakTo(node), total = strongCount + weak.length;
+        if (!total) return { items: "", more: "", html: `<p class="muted">None.</p>` };
+        let out = "";
+        for (let i = from; i < Math.min(from + PAGE, total); i++) {
+          if (i < strongCount) {
+            const e = isFields ? strongStart + i : rows.edges[strongStart + i], other = isFields ? heap.strongTargets[e] : rows.source[e];
+            const name = esc(label(heap.strongLabels[e]) || "(no label)");
+            out += isFields
+              ? `<li class="row strong" data-node="${other}"><code class="label">${name}</code> → ${link(other)}</li>`
+              : `<li class="row strong" data-node="${other}">${link(other)} <code class="label">.${name}</code></li>`;
+          } else {
+            const w = weak[i - strongCount], other = isFields ? heap.weakTargets[w] : heap.weakSources[w], kind = OWNERSHIP[heap.weakOwnerships[w]];
+            const name = esc(label(heap.weakLabels[w]) || "(no label)");
+            out += isFields
+              ? `<li class="row ${kind}" data-node="${other}"><span class="ownership">${kind}</span> <code class="label">${name}</code> → ${link(other)}</li>`
+              : `<li class="row ${kind}" data-node="${other}"><span class="ownership">${kind}</span> ${link(other)} <code class="label">.${name}</code></li>`;
+          }
+        }
+        const rest = total - from - PAGE;
+        const more = rest > 0
+          ? `<button type="button" class="more more-references" data-list="${list}" data-node="${node}" data-from="${from + PAGE}">Show ${Math.min(PAGE, rest)} more of ${num(rest)}</button>`
+          : "";
+        return { items: out, more, html: `<ul class="refs">${out}</ul>${more}` };
+      }
+      function moreReferences(button) {
+        const page = referencePage(button.dataset.list, +button.dataset.node, +button.dataset.from);
+        const container = document.getElementById(button.dataset.list);
+        container.querySelector("ul.refs").insertAdjacentHTML("beforeend", page.items);
+        button.remove();
+        container.insertAdjacentHTML("beforeend", page.more);
       }
       function inspect(node) {
         const view = $("#view-inspector");
@@ -397,32 +430,13 @@ enum HeapExplorerScript {
         out += `<h3>Allocation stack</h3>`;
         out += stack ? `<ol class="stack">${stack.map((frame) => `<li><code>${esc(H.frames[frame])}</code></li>`).join("")}</ol>` : `<p class="muted">Not captured.</p>`;
 
-        // Fields: strong references out, then the others.
-        const fields = [];
-        const strongStart = heap.strongOffsets[node], strongEnd = heap.strongOffsets[node + 1];
-        for (let e = strongStart; e < strongEnd && fields.length < PAGE; e++) {
-          fields.push(`<li class="row strong" data-node="${heap.strongTargets[e]}"><code class="label">${esc(label(heap.strongLabels[e]) || "(no label)")}</code> → ${link(heap.strongTargets[e])}</li>`);
-        }
-        const weakOut = weakFrom(node);
-        for (const w of weakOut.slice(0, PAGE)) {
-          fields.push(`<li class="row ${OWNERSHIP[heap.weakOwnerships[w]]}" data-node="${heap.weakTargets[w]}"><span class="ownership">${OWNERSHIP[heap.weakOwnerships[w]]}</span> <code class="label">${esc(label(heap.weakLabels[w]) || "(no label)")}</code> → ${link(heap.weakTargets[w])}</li>`);
-        }
-        out += `<h3>Fields <span class="muted">(${num(strongEnd - strongStart)} strong, ${num(weakOut.length)} not retaining)</span></h3><div id="fields">` +
-          referenceList(fields, strongEnd - strongStart + weakOut.length, "") + `</div>`;
-
-        // Referrers: strong references in, then the others.
-        const rows = referrerRows(), into = [];
-        const inStart = rows.offsets[node], inEnd = rows.offsets[node + 1];
-        for (let i = inStart; i < inEnd && into.length < PAGE; i++) {
-          const e = rows.edges[i], source = rows.source[e];
-          into.push(`<li class="row strong" data-node="${source}">${link(source)} <code class="label">.${esc(label(heap.strongLabels[e]) || "(no label)")}</code></li>`);
-        }
-        const weakIn = weakTo(node);
-        for (const w of weakIn.slice(0, PAGE)) {
-          into.push(`<li class="row ${OWNERSHIP[heap.weakOwnerships[w]]}" data-node="${heap.weakSources[w]}"><span class="ownership">${OWNERSHIP[heap.weakOwnerships[w]]}</span> ${link(heap.weakSources[w])} <code class="label">.${esc(label(heap.weakLabels[w]) || "(no label)")}</code></li>`);
-        }
-        out += `<h3>Referrers <span class="muted">(${num(inEnd - inStart)} strong, ${num(weakIn.length)} not retaining)</span></h3><div id="referrers">` +
-          referenceList(into, inEnd - inStart + weakIn.length, "") + `</div>`;
+        // Fields (strong references out, then the others) and referrers (in), a page at a time.
+        const strongOut = heap.strongOffsets[node + 1] - heap.strongOffsets[node], weakOut = weakFrom(node);
+        out += `<h3>Fields <span class="muted">(${num(strongOut)} strong, ${num(weakOut.length)} not retaining)</span></h3><div id="fields">` +
+          referencePage("fields", node, 0).html + `</div>`;
+        const rows = referrerRows(), strongIn = rows.offsets[node + 1] - rows.offsets[node], weakIn = weakTo(node);
+        out += `<h3>Referrers <span class="muted">(${num(strongIn)} strong, ${num(weakIn.length)} not retaining)</span></h3><div id="referrers">` +
+          referencePage("referrers", node, 0).html + `</div>`;
 
         // The shortest path from a root over strong references: weak ones are shown, never taken.
         out += `<h3>Shortest path from a root</h3><div id="path">`;
@@ -491,6 +505,8 @@ enum HeapExplorerScript {
           if (row.classList.contains("type-row")) toggleType(row); else expand(row);
           return;
         }
+        const moreReferencesButton = target.closest("button.more-references");
+        if (moreReferencesButton) { moreReferences(moreReferencesButton); return; }
         const moreInstancesButton = target.closest("button.more-instances");
         if (moreInstancesButton) { moreInstances(moreInstancesButton.closest("details")); return; }
         const moreGroupsButton = target.closest("button.more-groups");
