@@ -2,10 +2,11 @@
 /// every object of an analysed heap as columns, its strong and non-retaining references as
 /// compressed rows, and the findings, encoded compactly for the page's script to decode.
 ///
-/// The encoding is a 4-byte little-endian length, a JSON header of that length (string tables:
-/// types as the report writes them and in full, for searching;
-/// roots, leak groups, survivors, totals), then columns of unsigned LEB128 varints in the order
-/// the header's `columns` names them, each as long as the header's counts say:
+/// The encoding is a 4-byte little-endian length, a JSON header of that length (the counts; the
+/// string tables: types as the report writes them and in full, for searching, labels, frames and
+/// stacks; the roots, leak groups, survivors, what holds the memory and the types' rows), then
+/// columns of unsigned LEB128 varints in the order the header's `columns` names them, each as
+/// long as the header's counts say:
 ///
 /// ```text
 /// id        object id, as the difference from the previous node's (zigzag)
@@ -17,7 +18,7 @@
 /// generation tracker generation + 1 (0: unknown)
 /// stack     index in `stacks` + 1 (0: none)
 /// address   address, as the difference from the previous node's (zigzag)
-/// degree    strong references per node; then per reference its target, as the difference from
+/// strong    strong references per node; then per reference its target, as the difference from
 ///           the previous target of the row or, for the first, from the node (zigzag), and its
 ///           label index + 1
 /// weak      per non-retaining reference: its source as the difference from the previous one,
