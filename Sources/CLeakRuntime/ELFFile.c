@@ -126,3 +126,20 @@ bool cleak_elf_writable_extent(const char *path, uintptr_t bias, cleak_memory_ra
   closeFile(elf, descriptor);
   return extent->end > extent->start;
 }
+
+size_t cleak_elf_tls_block_size(const char *path) {
+  int descriptor;
+  Elf *elf = openFile(path, &descriptor);
+  if (elf == NULL) return 0;
+  size_t count = 0, size = 0;
+  if (elf_getphdrnum(elf, &count) == 0) {
+    for (size_t index = 0; index < count; index++) {
+      GElf_Phdr header;
+      if (gelf_getphdr(elf, (int)index, &header) == NULL || header.p_type != PT_TLS) continue;
+      size_t align = header.p_align > 1 ? (size_t)header.p_align : 1;
+      size = ((size_t)header.p_memsz + align - 1) / align * align + align;
+    }
+  }
+  closeFile(elf, descriptor);
+  return size;
+}

@@ -19,6 +19,9 @@ final class HeapMemoryTests: XCTestCase {
       builder.addReference(from: 1, to: response, label: "entries[\(index)]", ownership: .strong)
       builder.addReference(from: response, to: response + 1, label: "body", ownership: .strong)
     }
+    // The cache's lock: one per cache, as many as caches, but not where the memory is.
+    builder.addObject(id: 6, type: "App.Lock", size: 16)
+    builder.addReference(from: 1, to: 6, label: "lock", ownership: .strong)
     builder.addObject(id: 2, type: "App.App", size: 64)
     builder.addRoot(object: 2, kind: .global, label: "App.shared")
     builder.addObject(id: 3, type: "App.Settings", size: 96)
@@ -33,8 +36,8 @@ final class HeapMemoryTests: XCTestCase {
 
   func testCache_itsEntriesPathIsTheTopRetainer_withCountBytesAndSite() {
     let memory = HeapMemory(analysis: HeapAnalysis(graph: ObjectGraph(cacheHeap())))
-    XCTAssertEqual(memory.objectCount, 2_005)
-    XCTAssertEqual(memory.byteCount, 48 + 1_000 * 232 + 64 + 96 + 32)
+    XCTAssertEqual(memory.objectCount, 2_006)
+    XCTAssertEqual(memory.byteCount, 48 + 16 + 1_000 * 232 + 64 + 96 + 32)
     XCTAssertEqual(memory.leakedBytes, 32)
     let top = try! XCTUnwrap(memory.retainers.first)
     XCTAssertEqual(top.path.description, "global Cache.shared: App.Cache.entries[*] -> App.Response")
@@ -42,12 +45,14 @@ final class HeapMemoryTests: XCTestCase {
     XCTAssertEqual(top.retainedBytes, 1_000 * 232)
     XCTAssertEqual(top.retainedObjects, 2_000)
     XCTAssertEqual(top.sites.map { "\($0.site.line ?? 0) \($0.count)" }, ["12 1000"])
-    // The cache's own path passes through to its entries; the bodies are inside the responses.
+    // The cache's own path passes through to its entries (its lock is not where its memory is);
+    // the bodies are inside the responses.
     XCTAssertEqual(
       memory.retainers.map(\.path.description),
       [
         "global Cache.shared: App.Cache.entries[*] -> App.Response",
         "global App.shared: App.App",
+        "global Cache.shared: App.Cache.lock -> App.Lock",
       ])
     XCTAssertEqual(memory.retainers[1].retainedBytes, 160)
   }
@@ -58,7 +63,7 @@ final class HeapMemoryTests: XCTestCase {
     let suspect = memory.suspects[0]
     XCTAssertEqual(suspect.kind, .object)
     XCTAssertEqual(suspect.path.description, "global Cache.shared: App.Cache")
-    XCTAssertEqual(suspect.retainedBytes, 48 + 1_000 * 232)
+    XCTAssertEqual(suspect.retainedBytes, 48 + 16 + 1_000 * 232)
     XCTAssertEqual(suspect.accumulation?.path.description, "global Cache.shared: App.Cache.entries[*] -> App.Response")
     XCTAssertEqual(suspect.accumulation?.objectCount, 1_000)
     XCTAssertEqual(suspect.accumulation?.retainedBytes, 1_000 * 232)

@@ -138,6 +138,10 @@ bool cleak_elf_reflection_sections(const char *path, uintptr_t bias, cleak_refle
 /// cannot be read or has none.
 bool cleak_elf_writable_extent(const char *path, uintptr_t bias, cleak_memory_range *extent);
 
+/// The bytes the thread-local storage block of the ELF file at `path` takes in a thread's static
+/// TLS, with room for its alignment; 0 when it has none or cannot be read.
+size_t cleak_elf_tls_block_size(const char *path);
+
 /// Calls `visit` with each defined symbol of the ELF file at `path` (its symbol table and, unless
 /// `fullTableOnly`, its dynamic one), its address moved by `bias` (thread-local ones: their
 /// offset). Returns how many symbol tables it read: 0 when the file cannot be read or has none

@@ -50,8 +50,8 @@ struct PathGroups {
   /// The groups to list as retainers: from the roots' paths down, a path whose child paths
   /// retain at least `passThroughShare` of its bytes is passed through to them, and the others,
   /// those that retain anything, are listed. A path reached through paths of as many objects
-  /// that retain it (each response's body below the responses) is listed as the first of those:
-  /// the objects whose fields hold the memory, where they accumulate.
+  /// that retain most of it (each response's body below the responses) is listed as the first of
+  /// those: the objects whose fields hold the memory, where they accumulate.
   func listed(retainedBytes: [Int], passThroughShare: Double) -> [Int32] {
     var children = [[Int32]](repeating: [], count: count)
     // Each pending group with the first group of its run of paths of as many objects.
@@ -69,7 +69,10 @@ struct PathGroups {
       let below = children[Int(group)].reduce(0) { $0 &+ retainedBytes[Int($1)] }
       if !children[Int(group)].isEmpty && Double(below) >= passThroughShare * Double(retainedBytes[Int(group)]) {
         pending += children[Int(group)].map { child in
-          let withinGroup = objectCount[Int(child)] == objectCount[Int(group)] && retainedBytes[Int(child)] <= retainedBytes[Int(group)]
+          let bytes = Double(retainedBytes[Int(child)])
+          let withinGroup =
+            objectCount[Int(child)] == objectCount[Int(group)] && bytes <= Double(retainedBytes[Int(group)])
+            && bytes >= passThroughShare * Double(retainedBytes[Int(group)])
           return (child, withinGroup ? first : child)
         }
       } else if retainedBytes[Int(group)] > 0 && !isListed[Int(first)] {

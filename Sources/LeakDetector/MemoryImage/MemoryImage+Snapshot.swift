@@ -81,11 +81,13 @@ extension MemoryImage {
       }
       regions.append(RootRegion(start: 0, end: 0, kind: .stack, label: "\(name) registers", copiedWords: thread.registers))
       // glibc keeps a thread's static TLS just below its descriptor, at the thread pointer; a
-      // thread's stack mapping holds both, the main thread's lie in a mapping of their own.
+      // thread's stack mapping holds both, the main thread's lie in a mapping of their own, which
+      // the kernel may have merged with memory mapped below it (a large malloc block): only the
+      // images' TLS blocks are read.
       if thread.threadPointer != 0, let tls = segments.first(where: { $0.start <= thread.threadPointer && thread.threadPointer < $0.end }),
         !(tls.start <= thread.stackPointer && thread.stackPointer < tls.end)
       {
-        let start = max(tls.start, thread.threadPointer &- Self.staticTLSReach)
+        let start = max(tls.start, thread.threadPointer &- staticTLSReach)
         let end = min(tls.end, thread.threadPointer &+ UInt(cleak_glibc_thread_descriptor_size))
         regions.append(RootRegion(start: start, end: end, kind: .threadLocal, label: name, copiedWords: nil))
       }
@@ -93,7 +95,15 @@ extension MemoryImage {
     return regions
   }
 
-  /// How far below the thread pointer static TLS is read: the program's and its libraries'
-  /// `__thread` variables, with room to spare.
-  static let staticTLSReach: UInt = 64 << 10
+  /// How far below the thread pointer static TLS is read: the TLS blocks of the loaded images
+  /// (the program's and its libraries' `__thread` variables) and glibc's surplus for libraries
+  /// opened later, rounded up to a page; 64 KiB when an image's file is not at hand.
+  var staticTLSReach: UInt {
+    guard loadedImages.allSatisfy({ $0.localFile != nil }) else { return 64 << 10 }
+    let blocks = loadedImages.reduce(0) { sum, image in sum + (image.localFile.map { UInt(cleak_elf_tls_block_size($0)) } ?? 0) }
+    return (blocks + Self.staticTLSSurplus + Self.pageSize - 1) & ~(Self.pageSize - 1)
+  }
+
+  /// glibc's static TLS surplus (`rtld.optional_static_tls` and what its own libraries take).
+  static let staticTLSSurplus: UInt = 2_048
 }

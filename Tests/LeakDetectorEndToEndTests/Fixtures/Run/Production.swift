@@ -1,5 +1,5 @@
 // A server as production runs it, for `leak-detector capture`: planted leaks (100 owner-pet
-// cycles, 50 tickers that keep themselves through their closure), a reachable cache of 1,000
+// cycles, 50 tickers that keep themselves through their closure), a reachable cache of 5,000
 // responses, a task waiting on a continuation a global keeps, 10,000 objects made and freed
 // before it says it is ready (their memory freed, not overwritten under jemalloc), and two
 // threads that keep making and freeing objects. Prints `ready PID` once all is in place, then
@@ -46,7 +46,7 @@ final class Churn {
     let ticker = Ticker()
     ticker.start()  // LEAK: the ticker keeps the closure that keeps it
   }
-  for index in 0..<1000 { Cache.shared.entries["response \(index)"] = Response(64) }
+  for index in 0..<5_000 { Cache.shared.entries["response \(index)"] = Response(64) }
 }
 
 /// Made and dropped: freed before the capture, never to be found in it.
