@@ -125,7 +125,12 @@ class ExplorerTests(browser.BrowserTestCase):
              "most of it in App.AppState.tokens[*] → App.Token: 120 objects, 130,020 bytes"])
         self.assertEqual(
             self.texts("#summary-retainers tbody tr"),
-            ["global App.shared: App.AppState 1 130,236 99%", "global App.shared: App.AppState.tokens[*] → App.Token 120 130,020 99%"])
+            ["global App.shared: App.AppState.tokens[*] → App.Token 120 130,020 99%",
+             "global App.shared: App.AppState.items → App.ItemList 1 104 <1%",
+             "global App.shared: App.AppState.feeds[*] → App.Feed\n"
+             "allocated at App.Screen.show() (Screen.swift:14): 1 object\n"
+             "1 80 <1%"],
+            "the app's state passes its memory on to the paths below it, its tokens first")
         self.view("summary").find_element(By.CSS_SELECTOR, "ul.plain a.obj").click()
         self.assertEqual(self.inspected(), "App.Feed #2")
 
