@@ -28,6 +28,8 @@ let package = Package(
 
     // Times reading a snapshot file as the tool reads it, apart from the analysis (scale.py).
     .executableTarget(name: "snapshot-read-bench", dependencies: [heapGraph], path: "SnapshotReadBench"),
+    // What summing what holds the memory costs beside the analysis.
+    .executableTarget(name: "held-memory-bench", dependencies: [heapGraph], path: "HeldMemoryBench"),
 
     // Allocation-tracking cost: the same loop with and without the library.
     .target(name: "AllocationLoop", path: "AllocationLoop"),

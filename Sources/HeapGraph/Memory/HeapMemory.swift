@@ -139,9 +139,11 @@ public struct HeapMemory: Sendable {
       guard group >= 0, siteCounts[group] != nil, let site = sites.site(of: node) else { continue }
       siteCounts[group]![HeapTally.siteKey(site), default: HeapTally.SiteCount(site: site, count: 0)].count += 1
     }
+    var paths = PathGroups.Paths(graph: graph)
+    func path(of node: Int) -> HeapTally.Path { paths.path(of: groups.groupOfNode[node], in: groups, graph: graph, tree: tree) }
     func retainer(_ group: Int32) -> Retainer {
       Retainer(
-        path: HeapTally.path(to: groups.example[Int(group)], graph: graph, tree: tree), objectCount: groups.objectCount[Int(group)],
+        path: path(of: groups.example[Int(group)]), objectCount: groups.objectCount[Int(group)],
         retainedBytes: walk.groupRetainedBytes[Int(group)], retainedObjects: walk.groupRetainedObjects[Int(group)],
         sites: (siteCounts[group] ?? [:]).values.sorted { ($0.count, $1.site.description) > ($1.count, $0.site.description) }
           .prefix(3).map { $0 })
@@ -150,11 +152,11 @@ public struct HeapMemory: Sendable {
 
     var found: [Suspect] = walk.suspectNodes.map { node in
       Suspect(
-        kind: .object, path: HeapTally.path(to: node, graph: graph, tree: tree), objectCount: 1,
+        kind: .object, path: path(of: node), objectCount: 1,
         retainedBytes: Int(clamping: dominators.retainedSize[node]),
         accumulation: walk.accumulation(below: node).map { point in
           Retainer(
-            path: HeapTally.path(to: point.example, graph: graph, tree: tree), objectCount: point.objects, retainedBytes: point.bytes,
+            path: path(of: point.example), objectCount: point.objects, retainedBytes: point.bytes,
             retainedObjects: point.retainedObjects, sites: [])
         })
     }

@@ -82,4 +82,34 @@ struct PathGroups {
     }
     return listed
   }
+
+  /// The path of each group, built from its parent's (each label collapsed once), for the
+  /// groups asked for and those above them.
+  struct Paths {
+    private var known: [Int32: HeapTally.Path] = [:]
+    /// The first root of each root's object, as a path names it.
+    private let rootOfNode: [Int: ObjectGraph.Root]
+
+    init(graph: ObjectGraph) {
+      rootOfNode = Dictionary(graph.roots.map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The path of `group`, from its root.
+    mutating func path(of group: Int32, in groups: PathGroups, graph: ObjectGraph, tree: ShortestPathTree) -> HeapTally.Path {
+      if let path = known[group] { return path }
+      let example = groups.example[Int(group)]
+      let link = HeapFinding.Link(typeName: graph.typeName(of: example), reference: nil)
+      var path: HeapTally.Path
+      if groups.parent[Int(group)] >= 0 {
+        path = self.path(of: groups.parent[Int(group)], in: groups, graph: graph, tree: tree)
+        path.links[path.links.count - 1].reference = graph.label(ofEdge: tree.parentEdge(of: example)).map(
+          RetainingPaths.collapsingSubscripts)
+        path.links.append(link)
+      } else {
+        path = HeapTally.Path(origin: RetainingPaths.origin(rootOfNode[example]), links: [link])
+      }
+      known[group] = path
+      return path
+    }
+  }
 }
