@@ -55,6 +55,14 @@ final class DiffCommandTests: RunFixtureTestCase {
       paths.first { $0["path"] as? String == "global Growing.cache: Growing.Cache.entries[*] -> Growing.Response" })
     XCTAssertEqual((cachePath["count"] as? [String: Any])?["delta"] as? Int, cachedDelta)
     XCTAssertEqual(paths.first?["path"] as? String, cachePath["path"] as? String, "the most objects added first")
+
+    // The page names the same growth (Tests/Browser/test_diff.py clicks through such a page).
+    let page = directory + "/diff.html"
+    let html = try BuiltProgram("leak-detector").run(["diff", first, last, "--format", "html", "--output", page])
+    XCTAssertEqual(html.status, 2, html.standardError)
+    let markup = try String(contentsOfFile: page, encoding: .utf8)
+    XCTAssertTrue(markup.contains("global Growing.cache: Cache.entries[*] → Response"), "the growing path in the page")
+    XCTAssertTrue(markup.contains(">+\(cachedDelta)<"), "the path's delta in the page: +\(cachedDelta)")
   }
 
   private func responses(in snapshot: HeapSnapshot) -> Int { snapshot.objects.count { $0.type == "Growing.Response" } }
