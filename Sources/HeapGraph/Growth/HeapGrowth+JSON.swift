@@ -86,15 +86,7 @@ extension HeapGrowth {
         }
         writer.endArray()
       }
-      writer.key("addedAt")
-      writer.beginArray()
-      for site in finding.addedAt {
-        writer.beginObject()
-        writer.siteFields(site.site)
-        writer.field("count", site.count)
-        writer.endObject()
-      }
-      writer.endArray()
+      writer.siteCounts("addedAt", finding.addedAt)
       writer.endObject()
     }
     writer.endArray()

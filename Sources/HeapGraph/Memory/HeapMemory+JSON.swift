@@ -53,15 +53,7 @@ extension HeapMemory {
     writer.field("objects", retainer.objectCount)
     writer.field("retainedBytes", retainer.retainedBytes)
     writer.field("retainedObjects", retainer.retainedObjects)
-    writer.key("sites")
-    writer.beginArray()
-    for site in retainer.sites {
-      writer.beginObject()
-      writer.siteFields(site.site)
-      writer.field("count", site.count)
-      writer.endObject()
-    }
-    writer.endArray()
+    writer.siteCounts("sites", retainer.sites)
     writer.endObject()
   }
 

@@ -14,3 +14,19 @@ extension JSONWriter {
     }
   }
 }
+
+extension JSONWriter {
+  /// Lines with their counts, as an array under `key`: `[{"function": …, "file": …, "line": …,
+  /// "count": 1000}, …]`.
+  mutating func siteCounts(_ key: StaticString, _ sites: [HeapTally.SiteCount]) {
+    self.key(key)
+    beginArray()
+    for site in sites {
+      beginObject()
+      siteFields(site.site)
+      field("count", site.count)
+      endObject()
+    }
+    endArray()
+  }
+}
