@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""What allocation tracking costs on several allocation patterns, as ratios to the plain loop.
+
+Each pattern of `AllocationLoop/AllocationPattern.swift` (two-size-ring, churn, threads, growth) is
+timed in one process per configuration, the configurations interleaved round after round, and
+each configuration's figure is the minimum over the rounds of every process's best repetition:
+
+  plain         allocation-baseline PATTERN (the library not linked)
+  tracked       allocation-bench tracked PATTERN (in-process tracking, no stacks)
+  stacks        allocation-bench stacks PATTERN (in-process, with allocation stacks)
+  run           leak-detector run --no-stacks -- allocation-baseline PATTERN (the loader's forwarding included)
+  run-stacks    leak-detector run -- allocation-baseline PATTERN
+  run-sampled   leak-detector run --sample-interval 524288 -- allocation-baseline PATTERN
+
+Usage:
+  Benchmarks/tracking-patterns.py [--rounds N] [--small] [--patterns a,b] [--no-build]
+  Benchmarks/tracking-patterns.py --small --check THRESHOLDS.json   # CI: exit 1 on a ratio over its threshold
+
+Prints a Markdown table (ns per allocation + deallocation, and each ratio to plain) and, with
+--json FILE, writes the figures there. Only ratios measured in the same run are compared; absolute
+times are printed for people.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PATTERNS = ["two-size-ring", "churn", "threads", "growth"]
+# The goals each configuration is held to (the ratio to plain at most).
+GOALS = {"tracked": 1.15, "stacks": 1.5, "run": 1.15, "run-stacks": 1.5, "run-sampled": 1.03}
+
+
+def option(name, default=None):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def build():
+    for product in ("leak-detector", "LeakDetectorAgent", "LeakDetectorPreload"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True, stdout=sys.stderr)
+    for product in ("allocation-baseline", "allocation-bench"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=HERE, check=True, stdout=sys.stderr)
+
+
+def commands(pattern, small):
+    bench = os.path.join(HERE, ".build", "release")
+    tool = os.path.join(ROOT, ".build", "release", "leak-detector")
+    size = ["small"] if small else []
+    baseline = [os.path.join(bench, "allocation-baseline"), pattern, *size]
+    # Run from a scratch directory; the program's own output line is what is read.
+    run = [tool, "run"]
+    return {
+        "plain": baseline,
+        "tracked": [os.path.join(bench, "allocation-bench"), "tracked", pattern, *size],
+        "stacks": [os.path.join(bench, "allocation-bench"), "stacks", pattern, *size],
+        "run": [*run, "--no-stacks", "--", *baseline],
+        "run-stacks": [*run, "--", *baseline],
+        "run-sampled": [*run, "--sample-interval", "524288", "--", *baseline],
+    }
+
+
+def measure(command, work):
+    result = subprocess.run(command, capture_output=True, text=True, cwd=work)
+    for line in result.stdout.splitlines():
+        if line.startswith('{"configuration"'):
+            return json.loads(line)["nanoseconds"]
+    raise SystemExit(f"no figure from {' '.join(command)} (exit {result.returncode}):\n{result.stdout}\n{result.stderr}")
+
+
+def main():
+    small = "--small" in sys.argv
+    rounds = int(option("--rounds", "3" if small else "12"))
+    patterns = option("--patterns", ",".join(PATTERNS)).split(",")
+    if "--no-build" not in sys.argv:
+        build()
+    figures = {}
+    with tempfile.TemporaryDirectory() as work:
+        for pattern in patterns:
+            configurations = commands(pattern, small)
+            samples = {name: [] for name in configurations}
+            for _ in range(rounds):
+                for name, command in configurations.items():  # interleaved: drift hits every configuration
+                    samples[name].append(measure(command, work))
+            best = {name: min(values) for name, values in samples.items()}
+            figures[pattern] = {
+                "nanoseconds": {name: round(value, 2) for name, value in best.items()},
+                "ratios": {name: round(best[name] / best["plain"], 3) for name in best if name != "plain"},
+            }
+            print(f"{pattern}: " + ", ".join(f"{name} {value:.1f}" for name, value in best.items()), file=sys.stderr, flush=True)
+
+    names = list(GOALS)
+    print(f"| pattern ({'small, ' if small else ''}min of {rounds} processes, each the best of 9) | plain ns | "
+          + " | ".join(f"{name} ns (ratio)" for name in names) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in names) + " |")
+    for pattern, figure in figures.items():
+        cells = [f"{figure['nanoseconds'][name]:.1f} ({figure['ratios'][name]:.2f}×)" for name in names]
+        print(f"| {pattern} | {figure['nanoseconds']['plain']:.1f} | " + " | ".join(cells) + " |")
+    print(f"| goal | | " + " | ".join(f"≤ {GOALS[name]:.2f}×" for name in names) + " |")
+
+    if option("--json"):
+        with open(option("--json"), "w") as file:
+            json.dump({"rounds": rounds, "small": small, "patterns": figures}, file, indent=2)
+
+    thresholds_path = option("--check")
+    if thresholds_path:
+        with open(thresholds_path) as file:
+            thresholds = json.load(file)["ratios"]
+        failures = [
+            f"{pattern} {name}: {figure['ratios'][name]:.3f}× over the threshold {limit:.3f}×"
+            for pattern, figure in figures.items()
+            for name, limit in thresholds.get(pattern, {}).items()
+            if figure["ratios"][name] > limit
+        ]
+        for failure in failures:
+            print(f"tracking-patterns: {failure}", file=sys.stderr)
+        if failures:
+            print("tracking-patterns: a tracking ratio is over its threshold; profile the pattern "
+                  "(Benchmarks/README.md, \"Allocation patterns\") or, for an intended change, edit "
+                  f"{os.path.relpath(thresholds_path, ROOT)}", file=sys.stderr)
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
