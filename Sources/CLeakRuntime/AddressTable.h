@@ -6,12 +6,16 @@
 
 #include "CLeakRuntime.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /// Whether the table may hold entries: when not, deallocations skip it.
-bool cleak_address_table_in_use(void);
+extern atomic_bool cleak_address_table_used;
+static inline bool cleak_address_table_in_use(void) {
+  return atomic_load_explicit(&cleak_address_table_used, memory_order_relaxed);
+}
 void cleak_address_table_insert(cleak_tracked_object entry);
 /// Removes `object`'s entry; returns whether there was one.
 bool cleak_address_table_remove(uintptr_t object);
