@@ -128,7 +128,7 @@ static inline uint64_t cleak_trailer_read(const uint32_t *trailer) {
 
 /// Forgets `object`, an instance of `size` bytes being freed, when its trailer names an entry that holds it.
 /// An object without a trailer has its 8 bytes read all the same (see `cleak_trailer_read`).
-static inline bool cleak_entries_forget(uintptr_t object, size_t size) {
+__attribute__((always_inline)) static inline bool cleak_entries_forget(uintptr_t object, size_t size) {
   uint32_t *trailer = cleak_trailer(object, size);
   uint64_t word = cleak_trailer_read(trailer);
   if ((uint32_t)word != cleak_trailer_tag(object)) return false;
