@@ -15,6 +15,7 @@ each configuration's figure is the minimum over the rounds of every process's be
 Usage:
   Benchmarks/tracking-patterns.py [--rounds N] [--small] [--patterns a,b] [--no-build]
   Benchmarks/tracking-patterns.py --small --check THRESHOLDS.json   # CI: exit 1 on a ratio over its threshold
+  Benchmarks/tracking-patterns.py --small --write-thresholds THRESHOLDS.json   # after an intended change
 
 Prints a Markdown table (ns per allocation + deallocation, and each ratio to plain) and, with
 --json FILE, writes the figures there. Only ratios measured in the same run are compared; absolute
@@ -38,15 +39,15 @@ def option(name, default=None):
 
 
 def build():
-    for product in ("leak-detector", "LeakDetectorAgent", "LeakDetectorPreload"):
-        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True, stdout=sys.stderr)
-    for product in ("allocation-baseline", "allocation-bench"):
+    # Everything in this folder's package (the tool, its agent and loader as products of the
+    # dependency), so that the library is built once.
+    for product in ("allocation-baseline", "allocation-bench", "leak-detector", "LeakDetectorAgent", "LeakDetectorPreload"):
         subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=HERE, check=True, stdout=sys.stderr)
 
 
 def commands(pattern, small):
     bench = os.path.join(HERE, ".build", "release")
-    tool = os.path.join(ROOT, ".build", "release", "leak-detector")
+    tool = os.path.join(bench, "leak-detector")
     size = ["small"] if small else []
     baseline = [os.path.join(bench, "allocation-baseline"), pattern, *size]
     # Run from a scratch directory; the program's own output line is what is read.
@@ -106,21 +107,39 @@ def main():
     thresholds_path = option("--check")
     if thresholds_path:
         with open(thresholds_path) as file:
-            thresholds = json.load(file)["ratios"]
-        failures = [
-            f"{pattern} {name}: {figure['ratios'][name]:.3f}× over the threshold {limit:.3f}×"
-            for pattern, figure in figures.items()
-            for name, limit in thresholds.get(pattern, {}).items()
-            if figure["ratios"][name] > limit
-        ]
+            committed = json.load(file)
+        tolerance = committed["tolerance"]
+        failures, gains = [], []
+        for pattern, limits in committed["ratios"].items():
+            for name, threshold in limits.items():
+                if pattern not in figures:
+                    continue
+                ratio = figures[pattern]["ratios"][name]
+                if ratio > threshold * (1 + tolerance):
+                    failures.append(f"{pattern} {name}: {ratio:.3f}× against {threshold:.3f}× committed (tolerance {tolerance:.0%})")
+                elif ratio < threshold / (1 + tolerance):
+                    gains.append(f"{pattern} {name}: {ratio:.3f}× against {threshold:.3f}× committed")
+        for gain in gains:
+            print(f"tracking-patterns: better than the threshold: {gain}; run with --write-thresholds to keep it", file=sys.stderr)
         for failure in failures:
-            print(f"tracking-patterns: {failure}", file=sys.stderr)
+            print(f"tracking-patterns: worse than the threshold: {failure}", file=sys.stderr)
         if failures:
-            print("tracking-patterns: a tracking ratio is over its threshold; profile the pattern "
-                  "(Benchmarks/README.md, \"Allocation patterns\") or, for an intended change, edit "
-                  f"{os.path.relpath(thresholds_path, ROOT)}", file=sys.stderr)
+            print("tracking-patterns: a tracking ratio regressed; profile the pattern (Benchmarks/README.md, "
+                  "\"Allocation patterns\") or, for an intended change, run "
+                  f"Benchmarks/tracking-patterns.py --small --write-thresholds {os.path.relpath(thresholds_path, ROOT)}",
+                  file=sys.stderr)
             sys.exit(1)
 
+    written = option("--write-thresholds")
+    if written:
+        with open(written, "w") as file:
+            json.dump({
+                "comment": "Ratios to the plain loop of Benchmarks/tracking-patterns.py --small on this project's machines; "
+                           "--check fails on a ratio over a threshold by more than the tolerance.",
+                "tolerance": 0.15,
+                "ratios": {pattern: figure["ratios"] for pattern, figure in figures.items()},
+            }, file, indent=2, ensure_ascii=False)
+            file.write("\n")
 
 if __name__ == "__main__":
     main()
