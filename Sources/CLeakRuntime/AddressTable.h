@@ -12,13 +12,13 @@
 #include <stdint.h>
 
 /// Whether the table may hold entries: when not, deallocations skip it.
-extern atomic_bool cleak_address_table_used;
+extern atomic_bool cleak_address_table_used __attribute__((visibility("hidden")));
 static inline bool cleak_address_table_in_use(void) {
   return atomic_load_explicit(&cleak_address_table_used, memory_order_relaxed);
 }
 /// The classes of the objects the table may hold, as a 64-bit filter (a bit per class, by its
 /// metadata's address): set by insertions, cleared with the table.
-extern _Atomic uint64_t cleak_address_table_classes;
+extern _Atomic uint64_t cleak_address_table_classes __attribute__((visibility("hidden")));
 
 static inline uint64_t cleak_address_table_class_bit(uintptr_t metadata) {
   return (uint64_t)1 << ((metadata >> 3) & 63);

@@ -24,10 +24,13 @@
 
 #define CLEAK_BLOCK_ENTRIES 512u
 
+// The hooks' globals are hidden: read from the agent (a shared library) without a load of their
+// address from the GOT first.
+
 /// The reserved range; blocks are never given back, so an entry's address stays valid for every reader.
-extern tracked_entry_t *cleak_entries;
+extern tracked_entry_t *cleak_entries __attribute__((visibility("hidden")));
 /// How many blocks of the range are in use.
-extern atomic_uint cleak_entry_block_count;
+extern atomic_uint cleak_entry_block_count __attribute__((visibility("hidden")));
 /// The whole reserved range (empty before the first entry): its entries hold object addresses.
 cleak_memory_range cleak_entries_storage(void);
 
@@ -37,7 +40,7 @@ typedef struct {
   uint32_t next;
 } entry_cursor_t;
 
-extern _Thread_local entry_cursor_t cleak_entry_cursor __attribute__((tls_model("initial-exec")));
+extern _Thread_local entry_cursor_t cleak_entry_cursor __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /// Gives this thread a block with free entries: its own again when enough have been freed, an
 /// unowned one with room, or a new one. Returns false when no memory is left.
