@@ -40,7 +40,8 @@ switch mode {
 case "off", "tracked", "stacks", "profile", "sampled":
   if mode != "off" {
     AllocationTracker.start(
-      .init(capturesStacks: mode == "stacks", sampleInterval: mode == "sampled" ? AllocationTracker.Configuration.defaultSampleInterval : 0))
+      .init(capturesStacks: mode == "stacks", sampleInterval: mode == "sampled" ? AllocationTracker.Configuration.defaultSampleInterval : 0)
+    )
   }
   let rest = CommandLine.arguments.dropFirst(2)
   if let name = rest.first {
