@@ -35,7 +35,7 @@ static struct {
   atomic_bool tableInUse;
   /// Address bits no tracked object's address has set: in sampled mode, every tracked object is
   /// allocated at a multiple of `sampledAlignment`, so a deallocated object with any of these
-  /// bits set was not sampled, and is let go without reading its trailer or any table (as Go's
+  /// bits set was not sampled, and is let go without looking up any entry or table (as Go's
   /// profiler knows from the allocation's span). 0 when any object may be tracked (full
   /// tracking, an object tracked explicitly).
   _Atomic uintptr_t untrackedAddressBits;

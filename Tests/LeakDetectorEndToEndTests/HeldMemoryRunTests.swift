@@ -27,7 +27,8 @@ final class HeldMemoryRunTests: RunFixtureTestCase {
     // The leaked cycles come before, as one group of 150.
     XCTAssertTrue(lines[..<heading].contains { $0.contains("150 × ") && $0.contains("Owner") }, analyze.standardOutput)
 
-    let json = try JSONSerialization.jsonObject(with: Data(BuiltProgram("leak-detector").run(["analyze", path, "--format", "json"]).standardOutput.utf8))
+    let json = try JSONSerialization.jsonObject(
+      with: Data(BuiltProgram("leak-detector").run(["analyze", path, "--format", "json"]).standardOutput.utf8))
     let held = try XCTUnwrap((json as? [String: Any])?["heldMemory"] as? [String: Any])
     let top = try XCTUnwrap((held["retainers"] as? [[String: Any]])?.first)
     XCTAssertEqual(top["objects"] as? Int, 1_000)
