@@ -4,6 +4,8 @@
 //   stacks   – tracking on, with libunwind stacks
 //   sampled  – sampled tracking at the default 512 KiB (one allocation in ~16,000 of this loop's)
 //   extras   – symbolization rate of cached frames, and a snapshot of 100,000 live objects
+// `off`, `tracked`, `stacks` and `sampled` take a pattern of `AllocationPattern` (and `small`) after them
+// to time it instead of the ring of 256 (tracking-patterns.py).
 import AllocationLoop
 import LeakDetector
 
@@ -35,13 +37,23 @@ func makeLinked(count: Int) -> [Linked] {
 
 let mode = CommandLine.arguments.dropFirst().first ?? "off"
 switch mode {
-case "off":
-  print("{\"configuration\": \"off\", \"nanoseconds\": \(bestNanosecondsPerAllocation())}")
-case "tracked", "stacks", "profile", "sampled":
-  AllocationTracker.start(
-    .init(capturesStacks: mode == "stacks", sampleInterval: mode == "sampled" ? AllocationTracker.Configuration.defaultSampleInterval : 0))
-  let nanoseconds = mode == "profile" ? bestNanosecondsPerAllocation(iterations: 200_000, repetitions: 1) : bestNanosecondsPerAllocation()
-  print("{\"configuration\": \"\(mode)\", \"nanoseconds\": \(nanoseconds)}")
+case "off", "tracked", "stacks", "profile", "sampled":
+  if mode != "off" {
+    AllocationTracker.start(
+      .init(capturesStacks: mode == "stacks", sampleInterval: mode == "sampled" ? AllocationTracker.Configuration.defaultSampleInterval : 0)
+    )
+  }
+  let rest = CommandLine.arguments.dropFirst(2)
+  if let name = rest.first {
+    guard let pattern = AllocationPattern(rawValue: name) else {
+      fatalError("unknown pattern \(name); one of \(AllocationPattern.allCases.map(\.rawValue))")
+    }
+    let nanoseconds = bestNanosecondsPerAllocation(pattern, small: rest.dropFirst().first == "small")
+    print("{\"configuration\": \"\(mode)\", \"pattern\": \"\(name)\", \"nanoseconds\": \(nanoseconds)}")
+  } else {
+    let nanoseconds = mode == "profile" ? bestNanosecondsPerAllocation(iterations: 200_000, repetitions: 1) : bestNanosecondsPerAllocation()
+    print("{\"configuration\": \"\(mode)\", \"nanoseconds\": \(nanoseconds)}")
+  }
   AllocationTracker.stop()
 default:
   AllocationTracker.start(.init(capturesStacks: true))

@@ -7,6 +7,10 @@
 # by more than that only prints a note: update the
 # thresholds to keep the gain.
 #
+# Then the allocation patterns of tracking (Benchmarks/tracking-patterns.py --small: tracked,
+# with stacks and sampled, in-process and under `leak-detector run`), whose ratios to the plain
+# loop are checked against Benchmarks/tracking-thresholds.json the same way.
+#
 #   Benchmarks/Micro/run-ci.sh                      # build, run and check
 #   Benchmarks/Micro/run-ci.sh --update-thresholds  # write Thresholds/ from a run on this machine
 set -euo pipefail
@@ -15,6 +19,22 @@ cd "$(dirname "$0")"
 ../../Scripts/bootstrap.sh  # libdw and libunwind, which LeakDetector links
 export LEAK_BENCH_SIZE=small
 thresholds=Thresholds
+tracking_thresholds=../tracking-thresholds.json
+
+# The tracking patterns, small, checked (or, with --write-thresholds FILE, recorded); a ratio
+# worse than its threshold in one run is measured again, as the harness's are below.
+tracking_patterns() {
+  if [ "${1:-}" = --write-thresholds ]; then
+    ../tracking-patterns.py --small --write-thresholds "$tracking_thresholds"
+    return
+  fi
+  local attempt
+  for attempt in 1 2 3; do
+    ../tracking-patterns.py --small --check "$tracking_thresholds" && return 0
+    ((attempt < 3)) && echo "run-ci: a tracking ratio over its threshold; measuring again (run $((attempt + 1)) of 3)" >&2
+  done
+  return 1
+}
 
 case "${1:-}" in
   --update-thresholds)
@@ -30,6 +50,7 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("*.p90.json")):
     path.write_text(json.dumps(kept, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     print(f"{path}: {kept}")
 PYTHON
+    tracking_patterns --write-thresholds
     ;;
   "")
     log="$(mktemp)"
@@ -51,10 +72,15 @@ PYTHON
       # regression, a failed benchmark or a build error fails CI.
       if grep -q "is BETTER than the defined thresholds" "$log" && ! grep -q "is WORSE than the defined thresholds" "$log"; then
         echo "run-ci: better than the committed thresholds; run $0 --update-thresholds to keep the gain" >&2
-        exit 0
+        status=0
+      else
+        echo "run-ci: the micro-benchmarks failed their threshold check (exit $status)" >&2
+        exit "$status"
       fi
-      echo "run-ci: the micro-benchmarks failed their threshold check (exit $status)" >&2
-      exit "$status"
+    fi
+    if ! tracking_patterns; then
+      echo "run-ci: the tracking patterns failed their threshold check" >&2
+      exit 1
     fi
     ;;
   *)

@@ -6,12 +6,32 @@
 
 #include "CLeakRuntime.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /// Whether the table may hold entries: when not, deallocations skip it.
-bool cleak_address_table_in_use(void);
+extern atomic_bool cleak_address_table_used __attribute__((visibility("hidden")));
+static inline bool cleak_address_table_in_use(void) {
+  return atomic_load_explicit(&cleak_address_table_used, memory_order_relaxed);
+}
+/// The classes of the objects the table may hold, as a 64-bit filter (a bit per class, by its
+/// metadata's address): set by insertions, cleared with the table.
+extern _Atomic uint64_t cleak_address_table_classes __attribute__((visibility("hidden")));
+
+static inline uint64_t cleak_address_table_class_bit(uintptr_t metadata) {
+  return (uint64_t)1 << ((metadata >> 3) & 63);
+}
+
+/// Whether the table may hold `object`, an object not yet freed (its metadata word is read):
+/// false, without touching the table, for the objects of every class none of whose objects was
+/// put in it, so that most deallocations never look it up.
+static inline bool cleak_address_table_may_hold(uintptr_t object) {
+  uint64_t classes = atomic_load_explicit(&cleak_address_table_classes, memory_order_relaxed);
+  return __builtin_expect(classes != 0, 0) && (classes & cleak_address_table_class_bit(*(const uintptr_t *)object)) != 0;
+}
+
 void cleak_address_table_insert(cleak_tracked_object entry);
 /// Removes `object`'s entry; returns whether there was one.
 bool cleak_address_table_remove(uintptr_t object);

@@ -24,10 +24,13 @@
 
 #define CLEAK_BLOCK_ENTRIES 512u
 
+// The hooks' globals are hidden: read from the agent (a shared library) without a load of their
+// address from the GOT first.
+
 /// The reserved range; blocks are never given back, so an entry's address stays valid for every reader.
-extern tracked_entry_t *cleak_entries;
+extern tracked_entry_t *cleak_entries __attribute__((visibility("hidden")));
 /// How many blocks of the range are in use.
-extern atomic_uint cleak_entry_block_count;
+extern atomic_uint cleak_entry_block_count __attribute__((visibility("hidden")));
 /// The whole reserved range (empty before the first entry): its entries hold object addresses.
 cleak_memory_range cleak_entries_storage(void);
 
@@ -37,7 +40,7 @@ typedef struct {
   uint32_t next;
 } entry_cursor_t;
 
-extern _Thread_local entry_cursor_t cleak_entry_cursor __attribute__((tls_model("initial-exec")));
+extern _Thread_local entry_cursor_t cleak_entry_cursor __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /// Gives this thread a block with free entries: its own again when enough have been freed, an
 /// unowned one with room, or a new one. Returns false when no memory is left.
@@ -110,13 +113,29 @@ static inline void cleak_entries_publish(tracked_entry_t *entry, uint32_t number
   trailer[1] = number;
 }
 
+/// The 8 bytes of the trailer at `trailer`, tag first, read in one load. For an object without a
+/// trailer they lie past its instance: a read the sanitizers are not to check, made in assembly,
+/// which they do not instrument (a `no_sanitize` function would do too, but the compiler never
+/// inlines one into a function without the attribute, and this read is on every deallocation).
+static inline uint64_t cleak_trailer_read(const uint32_t *trailer) {
+  uint64_t word;
+#if defined(__x86_64__)
+  __asm__("movq %1, %0" : "=r"(word) : "m"(*(const uint64_t *)trailer));
+#elif defined(__aarch64__)
+  __asm__("ldr %0, %1" : "=r"(word) : "m"(*(const uint64_t *)trailer));
+#else
+#error "a trailer read for this architecture"
+#endif
+  return word;
+}
+
 /// Forgets `object`, an instance of `size` bytes being freed, when its trailer names an entry that holds it.
-/// An object without a trailer has its 8 bytes read all the same: the sanitizers are told that
-/// this read past the instance is meant.
-__attribute__((no_sanitize("address", "thread"))) static inline bool cleak_entries_forget(uintptr_t object, size_t size) {
+/// An object without a trailer has its 8 bytes read all the same (see `cleak_trailer_read`).
+__attribute__((always_inline)) static inline bool cleak_entries_forget(uintptr_t object, size_t size) {
   uint32_t *trailer = cleak_trailer(object, size);
-  if (trailer[0] != cleak_trailer_tag(object)) return false;
-  tracked_entry_t *entry = cleak_entry_numbered(trailer[1]);
+  uint64_t word = cleak_trailer_read(trailer);
+  if ((uint32_t)word != cleak_trailer_tag(object)) return false;
+  tracked_entry_t *entry = cleak_entry_numbered((uint32_t)(word >> 32));
   if (entry == NULL || atomic_load_explicit(&entry->object, memory_order_relaxed) != object) return false;
   trailer[0] = 0;
   atomic_store_explicit(&entry->object, 0, memory_order_release);

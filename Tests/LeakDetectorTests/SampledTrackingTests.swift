@@ -6,6 +6,10 @@ final class SampledThing {
   var payload = (0, 0, 0, 0)  // 48 bytes with the header
 }
 
+final class SmallSampledThing {
+  var payload = (0, 0)  // 32 bytes with the header
+}
+
 /// Where the sampled test keeps its objects, so that optimized builds allocate them on the heap.
 let keptSampledThings = Locked<[SampledThing]>([])
 
@@ -56,5 +60,28 @@ final class SampledTrackingTests: XCTestCase {
     AllocationTracker.start()
     keptSampledThings.withLock { $0 = makeSampledThings(100) }
     XCTAssertEqual(AllocationTracker.liveObjects().filter { $0.typeName.hasSuffix("SampledThing") }.count, 100)
+  }
+
+  func testSampledObjects_lieAtMultiplesOf64_andAnObjectTrackedExplicitly_isForgottenWhereverItLies() throws {
+    AllocationTracker.start(.init(sampleInterval: 512))
+    keptSampledThings.withLock { $0 = makeSampledThings(2_000) }
+    let sampled = AllocationTracker.liveObjects().filter { $0.typeName.hasSuffix("SampledThing") }
+    XCTAssertFalse(sampled.isEmpty)
+    // The mark a deallocation reads: an unsampled object elsewhere is never looked up.
+    XCTAssertTrue(sampled.allSatisfy { $0.address % 64 == 0 }, "sampled objects at multiples of 64")
+    keptSampledThings.withLock { $0.removeAll() }
+    XCTAssertEqual(AllocationTracker.liveObjects().filter { $0.typeName.hasSuffix("SampledThing") }.count, 0)
+
+    // An object tracked explicitly may lie anywhere: from then on every deallocation looks.
+    func address(of object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
+    var candidates = (0..<16).map { _ in SmallSampledThing() }  // 48-byte blocks: three in four off a multiple of 64
+    guard let index = candidates.firstIndex(where: { address(of: $0) % 64 != 0 }) else {
+      throw XCTSkip("this allocator put 16 objects in a row at multiples of 64")
+    }
+    let tracked = address(of: candidates[index])
+    AllocationTracker.track(candidates[index])
+    XCTAssertTrue(AllocationTracker.liveObjects().contains { $0.address == tracked })
+    candidates.removeAll()
+    XCTAssertFalse(AllocationTracker.liveObjects().contains { $0.address == tracked }, "freed, and forgotten")
   }
 }
