@@ -1,6 +1,7 @@
 import Foundation
 import LeakDetectorTesting
 import LeakTestSupport
+import Synchronization
 import Testing
 
 @Suite(.serialized) struct LeakCheckSwiftTestingTests {
@@ -81,14 +82,25 @@ import Testing
   // ThreadSanitizer wraps.
   @Test(.disabled(if: threadSanitizerWrapsDispatchBlocks))
   func taskOnADroppedContinuation_isRecordedAsALeak_withWhatItKeepsAlive() async {
-    await withKnownIssue {
-      await withLeakChecking(fastConfiguration) { startTaskDroppingItsUnsafeContinuation() }
-    } matching: { issue in
-      let text = issue.comments.map(\.rawValue).joined()
-      return text.contains("Leak detected: A task the test made (0x")
-        && text.contains("It waits in closure #1 in startTaskDroppingItsUnsafeContinuation()")
-        && text.contains("and nothing holds what could resume it: the task is leaked")
-        && text.contains("It keeps alive 1 × ContinuationPayload")
+    // A task is a possible resumer of the continuation it waits on (an unsafe continuation is
+    // the task's address), so a stale word equal to that address in the test runner's own task
+    // memory, left by an earlier test's task at the same address, reads as something that could
+    // resume it: the check then says the task has not completed (or, for the payload, that
+    // something else holds it). That task never ends, so a second attempt's task lies elsewhere.
+    let verdicts = Mutex<[String]>([])
+    func isLeakedWithPayload(_ text: String) -> Bool {
+      text.contains("nothing holds what could resume it: the task is leaked") && text.contains("It keeps alive 1 × ContinuationPayload")
     }
+    for _ in 0..<2 where !verdicts.withLock({ $0.contains(where: isLeakedWithPayload) }) {
+      await withKnownIssue {
+        await withLeakChecking(fastConfiguration) { startTaskDroppingItsUnsafeContinuation() }
+      } matching: { issue in
+        let text = issue.comments.map(\.rawValue).joined()
+        verdicts.withLock { $0.append(text) }
+        return text.contains("Leak detected: A task the test made (0x")
+          && text.contains("It waits in closure #1 in startTaskDroppingItsUnsafeContinuation()")
+      }
+    }
+    #expect(verdicts.withLock { $0.contains(where: isLeakedWithPayload) }, "\(verdicts.withLock { $0 })")
   }
 }
