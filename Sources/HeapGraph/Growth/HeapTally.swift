@@ -88,7 +88,7 @@ public struct HeapTally: Sendable {
     var held = graph.nodes.map { Int64(graph.size(of: $0) ?? 0) }
     for node in tree.order.reversed() {
       let parent = tree.parent[Int(node)]
-      if parent >= 0 { held[Int(parent)] += held[Int(node)] }
+      if parent >= 0 { held[Int(parent)].addSaturating(held[Int(node)]) }
     }
     var paths: [UInt64: PathEntry] = [:]
     var types: [String: Entry] = [:]
