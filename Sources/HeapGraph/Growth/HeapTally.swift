@@ -137,7 +137,7 @@ public struct HeapTally: Sendable {
   }
 
   /// The path of `node` from its root, subscripts collapsed.
-  static func path(to node: Int, graph: ObjectGraph, tree: ShortestPathTree) -> Path {
+  private static func path(to node: Int, graph: ObjectGraph, tree: ShortestPathTree) -> Path {
     let chain = tree.path(to: node) ?? [node]
     let root = graph.roots.first { $0.node == chain[0] }
     let links = chain.indices.map { index in
