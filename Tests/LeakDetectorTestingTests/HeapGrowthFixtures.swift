@@ -136,9 +136,10 @@ final class GrowingServer: @unchecked Sendable {
     cache[response.path] = response
     let request = requests
     handlers.append { status in response.status = status + request }
-    let before = parked.count
-    Task { await withCheckedContinuation { GrowingServer.shared.parked.park($0) } }
-    while parked.count == before { await Task.yield() }
+    // Waits until the task has suspended, not just parked: until then its running thread still
+    // holds the continuation, and a capture would find the canary through it.
+    let task = Task { await withCheckedContinuation { GrowingServer.shared.parked.park($0) } }
+    await eventually { hasSuspended(task) }
   }
 }
 
