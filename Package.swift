@@ -22,7 +22,10 @@ let package = Package(
   ],
   targets: [
     // The pure core: snapshot format, graph model, cycle search, reports. No C, no runtime hooks.
-    .target(name: "HeapGraph"),
+    .target(name: "HeapGraph", dependencies: ["CPrefetch"]),
+    // The processor's prefetch instruction, which Swift cannot spell: the graph walks ask for the
+    // nodes they will read next.
+    .target(name: "CPrefetch"),
 
     // gzip through the system's zlib (Debian's zlib1g-dev), for the heap profiles (.pb.gz) that
     // the CLI and the agent write: HeapGraph serializes a profile, they compress it.

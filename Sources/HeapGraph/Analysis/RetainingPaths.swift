@@ -18,29 +18,47 @@ struct RetainingPaths {
   /// - Complexity: O(*n* + *e*), plus hashing each distinct type name and label once.
   init(_ graph: ObjectGraph, shortestPaths tree: ShortestPathTree) {
     self.tree = tree
-    let typeKeys = graph.typeNames.map { Self.hash($0) }
-    let labelKeys = graph.labels.map { Self.hash(Self.collapsingSubscripts($0)) }
-    var rootKeys: [Int: UInt64] = [:]
-    for root in graph.roots where rootKeys[root.node] == nil {
-      rootKeys[root.node] = Self.hash(root.kind == .external ? root.kind.rawValue : "\(root.kind) \(Self.rootLabel(root) ?? "")")
-    }
+    let hashing = KeyHashing(graph)
     var keys = [UInt64](repeating: 0, count: graph.objectCount)
     for node in tree.order.lazy.map(Int.init) {
-      let edge = tree.parentEdge(of: node)
-      var key = rootKeys[node] ?? 0
-      if edge >= 0 {
-        let label = graph.strongLabels[edge]
-        key = Self.combine(keys[Int(tree.parent[node])], label < 0 ? 0 : labelKeys[Int(label)])
-      }
-      key = Self.combine(key, typeKeys[Int(graph.typeRanks[node])])
+      let parent = tree.parent[node]
+      let key = hashing.key(of: node, parentKey: parent >= 0 ? keys[Int(parent)] : nil, tree: tree)
       keys[node] = key
       if example[key] == nil { example[key] = node }
     }
     self.keys = keys
   }
 
-  /// The path key of the object that holds `node` on its path (its parent in the tree), or
-  /// `nil` for a root's object.
+  /// How a path's key is made: from its root's, then from its holder's path key, the label of
+  /// the reference and the type it leads to. One place for it, whether the keys of all nodes are
+  /// kept (``RetainingPaths``) or only those of their groups (``PathGroups``).
+  struct KeyHashing {
+    private let graph: ObjectGraph
+    private let typeKeys: [UInt64]
+    private let labelKeys: [UInt64]
+    private var rootKeys: [Int: UInt64] = [:]
+
+    init(_ graph: ObjectGraph) {
+      self.graph = graph
+      typeKeys = graph.typeNames.map { RetainingPaths.hash($0) }
+      labelKeys = graph.labels.map { RetainingPaths.hash(RetainingPaths.collapsingSubscripts($0)) }
+      for root in graph.roots where rootKeys[root.node] == nil {
+        rootKeys[root.node] = RetainingPaths.hash(
+          root.kind == .external ? root.kind.rawValue : "\(root.kind) \(RetainingPaths.rootLabel(root) ?? "")")
+      }
+    }
+
+    /// The key of reachable `node`'s path, whose holder's path has `parentKey` (`nil` for a root's object).
+    func key(of node: Int, parentKey: UInt64?, tree: ShortestPathTree) -> UInt64 {
+      var key = rootKeys[node] ?? 0
+      if let parentKey {
+        let label = graph.strongLabels[tree.parentEdge(of: node)]
+        key = RetainingPaths.combine(parentKey, label < 0 ? 0 : labelKeys[Int(label)])
+      }
+      return RetainingPaths.combine(key, typeKeys[Int(graph.typeRanks[node])])
+    }
+  }
+
   func parentKey(of node: Int) -> UInt64? {
     let parent = tree.parent[node]
     return parent >= 0 ? keys[Int(parent)] : nil
@@ -78,13 +96,13 @@ struct RetainingPaths {
   }
 
   /// FNV-1a over UTF-8.
-  private static func hash(_ string: String) -> UInt64 {
+  fileprivate static func hash(_ string: String) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in string.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return hash
   }
 
-  private static func combine(_ key: UInt64, _ part: UInt64) -> UInt64 {
+  fileprivate static func combine(_ key: UInt64, _ part: UInt64) -> UInt64 {
     var mixed = (key ^ part) &* 0x9e37_79b9_7f4a_7c15
     mixed ^= mixed >> 31
     return mixed

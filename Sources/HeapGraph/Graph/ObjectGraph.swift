@@ -45,7 +45,7 @@ public struct ObjectGraph: Sendable {
   let strongOffsets: [Int32]
   let strongTargets: [Int32]
   /// Label ranks of the strong edges (-1: no label).
-  let strongLabels: [Int32]
+  let strongLabels: EdgeLabels
   /// The weak, unowned and unmanaged references, apart from the strong edges.
   let nonRetaining: NonRetainingReferences
 
@@ -115,7 +115,7 @@ public struct ObjectGraph: Sendable {
     strongReferenceCount = csr.unmergedCount
     strongOffsets = csr.offsets
     strongTargets = csr.targets
-    strongLabels = csr.labels
+    strongLabels = EdgeLabels(csr.labels, labelCount: sortedLabels.count)
     nonRetaining = NonRetainingReferences(of: snapshot, node: canonicalNode, labelRank: labelRank)
 
     var rootNodes: [Root] = []
@@ -318,6 +318,7 @@ extension ObjectGraph {
   }
 
   func label(ofEdge edge: Int) -> String? {
-    strongLabels[edge] < 0 ? nil : labels[Int(strongLabels[edge])]
+    let label = strongLabels[edge]
+    return label < 0 ? nil : labels[Int(label)]
   }
 }

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The strongly connected components of an ``ObjectGraph``'s strong edges that can hold a
 /// cycle: those with more than one node, or one node that references itself.
 ///
@@ -37,10 +39,12 @@ struct StronglyConnectedComponents {
   private struct Search {
     let offsets: UnsafeBufferPointer<Int32>
     let targets: UnsafeBufferPointer<Int32>
-    /// Discovery index of each node; -1: not yet discovered.
+    /// Discovery index of each node; -1: not yet discovered; ``done`` once its component is
+    /// found. A node is on Tarjan's stack while its index is neither: one read per edge where a
+    /// separate flag would cost a second cache miss on a big graph.
     let order: UnsafeMutableBufferPointer<Int32>
     let lowLink: UnsafeMutableBufferPointer<Int32>
-    let isOnStack: UnsafeMutableBufferPointer<Bool>
+    static let done = Int32.max
     /// Tarjan's stack of discovered nodes whose component is still open.
     let stack: UnsafeMutableBufferPointer<Int32>
     var stackDepth = 0
@@ -58,8 +62,6 @@ struct StronglyConnectedComponents {
       order = .allocate(capacity: nodeCount)
       order.initialize(repeating: -1)
       lowLink = .allocate(capacity: nodeCount)
-      isOnStack = .allocate(capacity: nodeCount)
-      isOnStack.initialize(repeating: false)
       stack = .allocate(capacity: nodeCount)
       pathNode = .allocate(capacity: nodeCount)
       pathEdge = .allocate(capacity: nodeCount)
@@ -67,7 +69,6 @@ struct StronglyConnectedComponents {
 
     func release() {
       for buffer in [order, lowLink, stack, pathNode, pathEdge] { buffer.deallocate() }
-      isOnStack.deallocate()
     }
 
     private mutating func discover(_ node: Int) {
@@ -76,10 +77,16 @@ struct StronglyConnectedComponents {
       nextOrder += 1
       stack[stackDepth] = Int32(node)
       stackDepth += 1
-      isOnStack[node] = true
       pathNode[pathDepth] = Int32(node)
       pathEdge[pathDepth] = offsets[node]
       pathDepth += 1
+      // Its targets' indices and rows are read as the search follows its edges: asked for now,
+      // their misses overlap (the first target's come next, the others' once the search is back).
+      for edge in Int(offsets[node])..<Int(offsets[node + 1]) {
+        let target = Int(targets[edge])
+        cprefetch_for_writing(order.baseAddress! + target)
+        cprefetch_for_reading(offsets.baseAddress! + target)
+      }
     }
 
     /// Finds the components reachable from `root` not found before, appending those that can
@@ -94,10 +101,11 @@ struct StronglyConnectedComponents {
         if edge < offsets[current + 1] {
           pathEdge[pathDepth - 1] = edge + 1
           let next = Int(targets[Int(edge)])
-          if order[next] < 0 {
+          let nextIndex = order[next]
+          if nextIndex < 0 {
             discover(next)
-          } else if isOnStack[next] {
-            lowLink[current] = min(lowLink[current], order[next])
+          } else if nextIndex != Self.done {
+            lowLink[current] = min(lowLink[current], nextIndex)
           }
           continue
         }
@@ -109,11 +117,11 @@ struct StronglyConnectedComponents {
         guard lowLink[current] == order[current] else { continue }
         var bottom = stackDepth - 1
         while stack[bottom] != Int32(current) { bottom -= 1 }
-        for member in stack[bottom..<stackDepth] { isOnStack[Int(member)] = false }
         let size = stackDepth - bottom
         if size > 1 || hasSelfLoop(current) {
           found.append(stack[bottom..<stackDepth].sorted())
         }
+        for member in stack[bottom..<stackDepth] { order[Int(member)] = Self.done }
         stackDepth = bottom
       }
     }

@@ -38,20 +38,23 @@ struct DominatorWalk {
     let count = graph.objectCount
     self.dominators = dominators
     self.groups = groups
-    var childStart = [Int32](repeating: 0, count: count + 2)
-    for node in 0..<count where dominators.immediateDominator[node] != DominatorTree.unreached {
+    // Rows of children, one per node and one for the entries' (`count`): each row's count two
+    // places on, summed so that a row's start is one place on, which then serves as the cursor
+    // that fills the row and ends at the next row's start (no second array of cursors).
+    func row(_ node: Int) -> Int? {
       let parent = dominators.immediateDominator[node]
-      childStart[(parent == DominatorTree.heldByEntries ? count : Int(parent)) + 1] += 1
+      return parent == DominatorTree.unreached ? nil : parent == DominatorTree.heldByEntries ? count : Int(parent)
     }
-    for index in 0...count { childStart[index + 1] += childStart[index] }
-    var fill = childStart
-    var children = [Int32](repeating: 0, count: Int(childStart[count + 1]))
-    for node in 0..<count where dominators.immediateDominator[node] != DominatorTree.unreached {
-      let parent = dominators.immediateDominator[node]
-      let row = parent == DominatorTree.heldByEntries ? count : Int(parent)
-      children[Int(fill[row])] = Int32(node)
-      fill[row] += 1
+    var childStart = [Int32](repeating: 0, count: count + 3)
+    for node in 0..<count { if let row = row(node) { childStart[row + 2] += 1 } }
+    for index in 0...count { childStart[index + 2] += childStart[index + 1] }
+    var children = [Int32](repeating: 0, count: Int(childStart[count + 2]))
+    for node in 0..<count {
+      guard let row = row(node) else { continue }
+      children[Int(childStart[row + 1])] = Int32(node)
+      childStart[row + 1] += 1
     }
+    childStart.removeLast()
     self.childStart = childStart
     self.children = children
 

@@ -1,5 +1,7 @@
 extension HeapMemory {
-  /// The `heldMemory` member of a JSON report: the totals, then every suspect, retainer and type.
+  /// The `heldMemory` member of a JSON report: the totals, then every suspect, the retainers (with
+  /// `omittedRetainers`, how many retain the least and are left out, beyond
+  /// ``HeapMemory/maximumRetainers``) and every type.
   ///
   /// ```text
   /// "heldMemory": {"objects": 2005, "bytes": 232240, "leakedBytes": 32,
@@ -33,6 +35,7 @@ extension HeapMemory {
     writer.beginArray(multiline: true)
     for retainer in retainers { Self.write(retainer, into: &writer) }
     writer.endArray()
+    if omittedRetainerCount > 0 { writer.field("omittedRetainers", omittedRetainerCount) }
     writer.key("types")
     writer.beginArray(multiline: true)
     for type in types {

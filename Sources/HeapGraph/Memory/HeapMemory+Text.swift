@@ -1,5 +1,6 @@
 extension HeapMemory {
-  /// How many suspects, retainers and types the text report lists (the JSON report has them all).
+  /// How many suspects, retainers and types the text report lists (the JSON report has them all,
+  /// up to ``HeapMemory/maximumRetainers`` retainers).
   static let textLimit = 5
 
   /// The section of a text report that says what holds the memory: the total, the leak

@@ -88,8 +88,14 @@ public struct HeapMemory: Sendable {
   public let byteCount: Int
   /// The bytes of objects no root reaches (reported as leaks).
   public let leakedBytes: Int
-  /// Retaining paths, most retained bytes first.
+  /// Retaining paths, most retained bytes first: at most ``maximumRetainers``.
   public let retainers: [Retainer]
+  /// The paths listed as retainers beyond ``maximumRetainers``, which retain the least and are
+  /// left out (a heap of random references has a path for nearly every few objects).
+  public let omittedRetainerCount: Int
+  /// The most retainers kept: ten thousand paths, each with its links, cost a few megabytes
+  /// where all of those of a ten-million-object heap cost a hundred.
+  public static let maximumRetainers = 10_000
   /// Every type, most retained bytes first (then own bytes, then name).
   public let types: [TypeRow]
   /// Leak suspects, most retained bytes first.
@@ -130,7 +136,10 @@ public struct HeapMemory: Sendable {
           retainedBytes: walk.typeRetainedBytes[rank])
     }.sorted { ($0.retainedBytes, $0.shallowBytes, $1.typeName) > ($1.retainedBytes, $1.shallowBytes, $0.typeName) }
 
-    let listed = groups.listed(retainedBytes: walk.groupRetainedBytes, passThroughShare: Self.passThroughShare)
+    let allListed = groups.listed(retainedBytes: walk.groupRetainedBytes, passThroughShare: Self.passThroughShare)
+      .sorted { (walk.groupRetainedBytes[Int($0)], groups.objectCount[Int($0)]) > (walk.groupRetainedBytes[Int($1)], groups.objectCount[Int($1)]) }
+    let listed = allListed.prefix(Self.maximumRetainers)
+    omittedRetainerCount = allListed.count - listed.count
     var sites = AllocationSites(graph: graph, ownCode: analysis.options.ownCode)
     var siteCounts: [Int32: [String: HeapTally.SiteCount]] = [:]
     for group in listed { siteCounts[group] = [:] }
@@ -148,7 +157,7 @@ public struct HeapMemory: Sendable {
         sites: (siteCounts[group] ?? [:]).values.sorted { ($0.count, $1.site.description) > ($1.count, $0.site.description) }
           .prefix(3).map { $0 })
     }
-    retainers = listed.map(retainer).sorted { ($0.retainedBytes, $0.objectCount) > ($1.retainedBytes, $1.objectCount) }
+    retainers = listed.map(retainer)
 
     var found: [Suspect] = walk.suspectNodes.map { node in
       Suspect(

@@ -19,24 +19,29 @@ struct PathGroups {
 
   /// - Complexity: O(*n*), plus hashing each object's path once.
   init(graph: ObjectGraph, tree: ShortestPathTree) {
-    let keys = RetainingPaths(graph, shortestPaths: tree).keys
+    // A node's path key from its holder's group's: no key per node is kept.
+    let hashing = RetainingPaths.KeyHashing(graph)
     var groupOfKey: [UInt64: Int32] = [:]
+    var keyOfGroup: [UInt64] = []
     var groupOfNode = [Int32](repeating: -1, count: graph.objectCount)
     var example: [Int] = []
     var objectCount: [Int] = []
     var parent: [Int32] = []
     // Breadth-first: a path's parent path has its number before it.
     for node in tree.order.lazy.map(Int.init) {
+      let holder = tree.parent[node]
+      let holderGroup = holder >= 0 ? groupOfNode[Int(holder)] : -1
+      let key = hashing.key(of: node, parentKey: holder >= 0 ? keyOfGroup[Int(holderGroup)] : nil, tree: tree)
       let group: Int32
-      if let known = groupOfKey[keys[node]] {
+      if let known = groupOfKey[key] {
         group = known
       } else {
         group = Int32(example.count)
-        groupOfKey[keys[node]] = group
+        groupOfKey[key] = group
+        keyOfGroup.append(key)
         example.append(node)
         objectCount.append(0)
-        let holder = tree.parent[node]
-        parent.append(holder >= 0 ? groupOfNode[Int(holder)] : -1)
+        parent.append(holderGroup)
       }
       groupOfNode[node] = group
       if !graph.isClosureValue(node) { objectCount[Int(group)] += 1 }
