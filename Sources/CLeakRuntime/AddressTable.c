@@ -47,7 +47,8 @@ static int grow(shard_t *shard) {
 void cleak_address_table_insert(cleak_tracked_object entry) {
   if (!atomic_load_explicit(&cleak_address_table_used, memory_order_relaxed)) atomic_store(&cleak_address_table_used, true);
   uint64_t bit = cleak_address_table_class_bit(entry.metadata);
-  if (!(atomic_load_explicit(&cleak_tracker_fast_path.gate.addressTableClasses, memory_order_relaxed) & bit)) atomic_fetch_or(&cleak_tracker_fast_path.gate.addressTableClasses, bit);
+  _Atomic uint64_t *classes = &cleak_tracker_fast_path.gate.addressTableClasses;
+  if (!(atomic_load_explicit(classes, memory_order_relaxed) & bit)) atomic_fetch_or(classes, bit);
   size_t hash;
   shard_t *shard = shardFor(entry.object, &hash);
   cleak_spin_lock(&shard->lock);
