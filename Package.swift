@@ -33,8 +33,9 @@ let package = Package(
     .target(name: "GzipCompression", dependencies: ["CZlib"]),
 
     // The Swift runtime's allocation entry points, declared once for the two C targets that
-    // define them (the tracker's interposers and the loader's): only a header, so that the
-    // loader links none of the tracker's code.
+    // define them (the tracker's interposers and the loader's), and the one decision both make on
+    // every call (whether it goes straight to the runtime): only headers, so that the loader
+    // links none of the tracker's code.
     .target(name: "CSwiftAllocationABI"),
 
     // The one reader of ELF build ids (of a loaded image, of a file), on the C library only:

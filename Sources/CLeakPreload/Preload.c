@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLeakPreload.h"
+#include "InterposerFastPath.h"
 #include "SwiftAllocationABI.h"
 
 #include <dlfcn.h>
@@ -20,11 +21,19 @@
 // this library lies between the program's code and the agent's, whose stack walk starts at its
 // own frame. The entry points and their pointer types are declared in `SwiftAllocationABI.h`,
 // which the tracker's definitions include too.
+//
+// An allocation or a deallocation, the calls every object makes, does not enter the agent's
+// interposer only to be passed on: with the agent's fast path (`InterposerFastPath.h`), this
+// library decides as the agent's interposer would, with the same function on the agent's state,
+// and jumps straight to the runtime, or to the tracker's slow path. A program under `run` thus
+// reaches the runtime through two indirect jumps (the PLT, this library's), not three.
 
 static _Atomic(void *) allocate = NULL;
 static _Atomic(void *) deallocate = NULL;
 static _Atomic(void *) deallocatePartial = NULL;
 static _Atomic(void *) createTask = NULL;
+/// The agent's fast path, once the agent is loaded (NULL before, and in a process not checked).
+static _Atomic(const cleak_interposer_fast_path *) agentFastPath = NULL;
 
 /// The runtime's definition of `name` (the next after this library's), kept in `slot` unless
 /// the agent's or another thread's is there first.
@@ -40,10 +49,24 @@ static inline void *next(_Atomic(void *) *slot, const char *name) {
 }
 
 void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
+  const cleak_interposer_fast_path *fastPath = atomic_load_explicit(&agentFastPath, memory_order_acquire);
+  if (fastPath != NULL) {
+    if (cleak_allocation_is_unrecorded(&fastPath->gate, cleak_interposer_bytes_until_sample(fastPath), size)) {
+      __attribute__((musttail)) return fastPath->allocate(metadata, size, alignMask);
+    }
+    __attribute__((musttail)) return fastPath->allocateRecorded(metadata, size, alignMask);
+  }
   __attribute__((musttail)) return ((cleak_allocate_object_t)next(&allocate, "swift_allocObject"))(metadata, size, alignMask);
 }
 
 void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
+  const cleak_interposer_fast_path *fastPath = atomic_load_explicit(&agentFastPath, memory_order_acquire);
+  if (fastPath != NULL) {
+    if (cleak_deallocation_is_watched(&fastPath->gate, object, allocatedSize)) {
+      __attribute__((musttail)) return fastPath->deallocateWatched(object, allocatedSize, allocatedAlignMask);
+    }
+    __attribute__((musttail)) return fastPath->deallocateObject(object, allocatedSize, allocatedAlignMask);
+  }
   __attribute__((musttail)) return ((cleak_deallocate_class_instance_t)next(&deallocate, "swift_deallocClassInstance"))(
       object, allocatedSize, allocatedAlignMask);
 }
@@ -138,19 +161,23 @@ __attribute__((constructor)) static void loadAgentIfChecked(void) {
     return;
   }
   void (*start)(void) = (void (*)(void))dlsym(agent, "leak_detector_agent_start");
-  cleak_allocate_object_t agentsAllocate = (cleak_allocate_object_t)dlsym(agent, "swift_allocObject");
-  cleak_deallocate_class_instance_t agentsDeallocate = (cleak_deallocate_class_instance_t)dlsym(agent, "swift_deallocClassInstance");
+  cleak_interposer_fast_path_function_t agentsFastPath =
+      (cleak_interposer_fast_path_function_t)dlsym(agent, CLEAK_INTERPOSER_FAST_PATH_FUNCTION);
   cleak_deallocate_partial_class_instance_t agentsDeallocatePartial =
       (cleak_deallocate_partial_class_instance_t)dlsym(agent, "swift_deallocPartialClassInstance");
   cleak_task_create_t agentsCreateTask = (cleak_task_create_t)dlsym(agent, "swift_task_create");
-  if (start == NULL || agentsAllocate == NULL || agentsDeallocate == NULL || agentsDeallocatePartial == NULL || agentsCreateTask == NULL) {
+  if (start == NULL || agentsFastPath == NULL || agentsDeallocatePartial == NULL || agentsCreateTask == NULL) {
     complain("the agent lacks the entry points its loader passes on", path);
     return;
   }
+  const cleak_interposer_fast_path *fastPath = agentsFastPath();
+  if (fastPath == NULL) {
+    complain("the agent cannot find the runtime's swift_allocObject", path);
+    return;
+  }
   // Objects end through the agent before any begins there.
-  atomic_store_explicit(&deallocate, (void *)agentsDeallocate, memory_order_release);
   atomic_store_explicit(&deallocatePartial, (void *)agentsDeallocatePartial, memory_order_release);
   atomic_store_explicit(&createTask, (void *)agentsCreateTask, memory_order_release);
-  atomic_store_explicit(&allocate, (void *)agentsAllocate, memory_order_release);
+  atomic_store_explicit(&agentFastPath, fastPath, memory_order_release);
   start();
 }

@@ -16,7 +16,6 @@ typedef struct {
 
 static shard_t shards[SHARD_COUNT];
 atomic_bool cleak_address_table_used = false;
-_Atomic uint64_t cleak_address_table_classes = 0;
 
 static inline size_t hashAddress(uintptr_t address) {
   // Fibonacci hashing of the 16-byte-aligned address: one multiply, high bits kept.
@@ -48,7 +47,8 @@ static int grow(shard_t *shard) {
 void cleak_address_table_insert(cleak_tracked_object entry) {
   if (!atomic_load_explicit(&cleak_address_table_used, memory_order_relaxed)) atomic_store(&cleak_address_table_used, true);
   uint64_t bit = cleak_address_table_class_bit(entry.metadata);
-  if (!(atomic_load_explicit(&cleak_address_table_classes, memory_order_relaxed) & bit)) atomic_fetch_or(&cleak_address_table_classes, bit);
+  _Atomic uint64_t *classes = &cleak_tracker_fast_path.gate.addressTableClasses;
+  if (!(atomic_load_explicit(classes, memory_order_relaxed) & bit)) atomic_fetch_or(classes, bit);
   size_t hash;
   shard_t *shard = shardFor(entry.object, &hash);
   cleak_spin_lock(&shard->lock);
@@ -131,7 +131,7 @@ void cleak_address_table_clear(void) {
   }
   // An insertion that raced with the clear keeps the table in use until it is empty again.
   if (cleak_address_table_count() == 0) {
-    atomic_store(&cleak_address_table_classes, 0);
+    atomic_store(&cleak_tracker_fast_path.gate.addressTableClasses, 0);
     atomic_store(&cleak_address_table_used, false);
   }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "CLeakRuntime.h"
+#include "InterposerFastPath.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -16,9 +17,10 @@ extern atomic_bool cleak_address_table_used __attribute__((visibility("hidden"))
 static inline bool cleak_address_table_in_use(void) {
   return atomic_load_explicit(&cleak_address_table_used, memory_order_relaxed);
 }
-/// The classes of the objects the table may hold, as a 64-bit filter (a bit per class, by its
-/// metadata's address): set by insertions, cleared with the table.
-extern _Atomic uint64_t cleak_address_table_classes __attribute__((visibility("hidden")));
+/// The tracker's fast path (AllocationTracking.c), whose gate holds the classes of the objects the
+/// table may hold, as a 64-bit filter (a bit per class, by its metadata's address): set by
+/// insertions, cleared with the table, read by every deallocation.
+extern cleak_interposer_fast_path cleak_tracker_fast_path __attribute__((visibility("hidden")));
 
 static inline uint64_t cleak_address_table_class_bit(uintptr_t metadata) {
   return (uint64_t)1 << ((metadata >> 3) & 63);
@@ -28,7 +30,7 @@ static inline uint64_t cleak_address_table_class_bit(uintptr_t metadata) {
 /// false, without touching the table, for the objects of every class none of whose objects was
 /// put in it, so that most deallocations never look it up.
 static inline bool cleak_address_table_may_hold(uintptr_t object) {
-  uint64_t classes = atomic_load_explicit(&cleak_address_table_classes, memory_order_relaxed);
+  uint64_t classes = atomic_load_explicit(&cleak_tracker_fast_path.gate.addressTableClasses, memory_order_relaxed);
   return __builtin_expect(classes != 0, 0) && (classes & cleak_address_table_class_bit(*(const uintptr_t *)object)) != 0;
 }
 

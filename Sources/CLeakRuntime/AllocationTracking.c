@@ -28,25 +28,15 @@
 // an address table (AddressTable.h). The hooks call no Swift code and allocate only with malloc
 // (a new block, a new stack), so they cannot re-enter.
 
-/// What every deallocation reads, together in one cache line that only changes when tracking
-/// starts or stops.
-static struct {
-  /// Whether objects may be tracked: when not, deallocations skip the lookups entirely.
-  atomic_bool tableInUse;
-  /// Address bits no tracked object's address has set: in sampled mode, every tracked object is
-  /// allocated at a multiple of `sampledAlignment`, so a deallocated object with any of these
-  /// bits set was not sampled, and is let go without looking up any entry or table (as Go's
-  /// profiler knows from the allocation's span). 0 when any object may be tracked (full
-  /// tracking, an object tracked explicitly).
-  _Atomic uintptr_t untrackedAddressBits;
-  _Atomic(cleak_deallocation_observer) observer;
-  /// Whether the 8 bytes after any instance may be read without asking the allocator
-  /// (`trailerReadsNeedNoCheck`, below).
-  atomic_bool trailersReadable;
-} __attribute__((aligned(64))) deallocation = {false, 0, NULL, false};
-#define tableInUse deallocation.tableInUse
-#define untrackedAddressBits deallocation.untrackedAddressBits
-#define trailerReadsNeedNoCheck deallocation.trailersReadable
+/// The tracker's state that every interposed call reads (its gate), and, for the loader of
+/// `leak-detector run`, where each call goes (InterposerFastPath.h). The gate's fields are named
+/// by the macros below; the rest is filled when the runtime's entry points are resolved.
+cleak_interposer_fast_path cleak_tracker_fast_path = {0};
+#define recording cleak_tracker_fast_path.gate.recording
+#define tableInUse cleak_tracker_fast_path.gate.tableInUse
+#define untrackedAddressBits cleak_tracker_fast_path.gate.untrackedAddressBits
+#define trailerReadsNeedNoCheck cleak_tracker_fast_path.gate.trailersReadable
+#define sampleBytes cleak_tracker_fast_path.gate.sampleBytes
 
 /// The alignment of every object tracked in sampled mode, and so the mark that an object was
 /// sampled: an unsampled object lies at such an address once in 4 times (`malloc` aligns to
@@ -57,8 +47,6 @@ static struct {
 /// pieces, which merge with the top of the heap and make glibc consolidate every fast bin: 1024
 /// made a program that keeps 200,000 small objects alive 1.3× slower when sampled.
 enum { sampledAlignment = 64 };
-/// Whether allocations are recorded (read inline by the interposer).
-static atomic_bool recording = false;
 static atomic_bool capturingStacks = false;
 static atomic_uint currentGeneration = 0;
 static atomic_uint sampleInterval = 1;
@@ -166,8 +154,6 @@ __attribute__((noinline)) static uint32_t allocationStack(uintptr_t framePointer
 
 // MARK: - Sampling by bytes
 
-/// The mean number of bytes between sampled allocations; 0: every allocation is tracked.
-static _Atomic uint64_t sampleBytes = 0;
 /// Bytes this thread may still allocate before its next sampled allocation.
 static _Thread_local int64_t bytesUntilSample __attribute__((tls_model("initial-exec"))) = 0;
 static _Thread_local bool sampleArmed __attribute__((tls_model("initial-exec"))) = false;
@@ -420,7 +406,6 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
 // that uses Foundation.
 
 
-static _Atomic(cleak_allocate_object_t) realAllocate = NULL;
 static _Atomic(cleak_deallocate_partial_class_instance_t) realDeallocatePartial = NULL;
 static atomic_int interposedCalls = 0;
 
@@ -431,56 +416,29 @@ __attribute__((always_inline)) static inline void forgetDeallocated(void *object
       ((uintptr_t)object & atomic_load_explicit(&untrackedAddressBits, memory_order_relaxed)) == 0) {
     forget((uintptr_t)object, size);
   }
-  cleak_deallocation_observer current = atomic_load_explicit(&deallocation.observer, memory_order_acquire);
+  cleak_deallocation_observer current = atomic_load_explicit(&cleak_tracker_fast_path.gate.observer, memory_order_acquire);
   if (__builtin_expect(current != NULL, 0)) current((uintptr_t)object);
 }
 
-/// Whether a deallocation has anything to do besides freeing: an object to look for, or an
-/// observer. In sampled mode, whether the object is at a sampled address and carries a tag (or
-/// the address table is in use) is one branch, not two: the address alone is a coin toss (one
-/// unsampled object in four lies at a multiple of 64) that the branch predictor loses, which cost
-/// 1.5–2 ns per deallocation; the trailer read is in or next to the block being freed.
-__attribute__((always_inline)) static inline bool deallocationIsWatched(void *object, size_t size) {
-  uintptr_t address = (uintptr_t)object;
-  bool observed = atomic_load_explicit(&deallocation.observer, memory_order_relaxed) != NULL;
-  if (!atomic_load_explicit(&tableInUse, memory_order_relaxed)) return observed;  // not marked likely: sampled mode's path stays inline
-  uintptr_t untracked = atomic_load_explicit(&untrackedAddressBits, memory_order_relaxed);
-  if (untracked == 0 || !atomic_load_explicit(&trailerReadsNeedNoCheck, memory_order_relaxed)) return true;  // forget decides
-  uint64_t trailer = cleak_trailer_read(cleak_trailer(address, size));
-  bool sampledAddress = (address & untracked) == 0;
-  bool mayBeTracked = ((uint32_t)trailer == cleak_trailer_tag(address)) |
-                      (atomic_load_explicit(&cleak_address_table_classes, memory_order_relaxed) != 0);
-  return observed | (sampledAddress & mayBeTracked);
-}
-
 void cleak_set_deallocation_observer(cleak_deallocation_observer newObserver) {
-  atomic_store_explicit(&deallocation.observer, newObserver, memory_order_release);
+  atomic_store_explicit(&cleak_tracker_fast_path.gate.observer, newObserver, memory_order_release);
 }
 
 bool cleak_interposition_is_active(void) {
   return atomic_load(&interposedCalls) > 0;
 }
 
+/// The runtime's `swift_allocObject`, or NULL before the first call resolves it.
+static inline cleak_allocate_object_t realAllocate(void) {
+  return __atomic_load_n(&cleak_tracker_fast_path.allocate, __ATOMIC_RELAXED);
+}
+
 /// The runtime's `swift_allocObject`, looked up on the first call.
 __attribute__((noinline)) static cleak_allocate_object_t resolveAllocate(void) {
   cleak_allocate_object_t allocate = (cleak_allocate_object_t)dlsym(RTLD_NEXT, "swift_allocObject");
-  atomic_store(&realAllocate, allocate);
+  __atomic_store_n(&cleak_tracker_fast_path.allocate, allocate, __ATOMIC_SEQ_CST);
   atomic_store(&interposedCalls, 1);
   return allocate;
-}
-
-/// Whether an allocation of `size` bytes goes straight to the runtime: recording is off, or
-/// sampled mode's countdown has not reached it (the countdown then taken). The whole cost of an
-/// unsampled allocation: a few loads, one thread-local subtraction and a branch.
-/// (No branch is marked likely: with recording off the first one is taken, in sampled mode the
-/// last; either way this stays inline, in the hook, with no frame.)
-__attribute__((always_inline)) static inline bool allocationIsUnrecorded(size_t size) {
-  if (!atomic_load_explicit(&recording, memory_order_relaxed)) return true;
-  uint64_t mean = atomic_load_explicit(&sampleBytes, memory_order_relaxed);
-  int64_t left = bytesUntilSample - (int64_t)size;
-  if (mean == 0 || left <= 0) return false;
-  bytesUntilSample = left;
-  return true;
 }
 
 /// An allocation the hook could not pass on: the real function unresolved, or one to record.
@@ -496,9 +454,10 @@ __attribute__((always_inline)) static inline void *allocateRecorded(cleak_alloca
 }
 
 /// The interposer's slow path, reached by a tail call (so with the allocating code's return
-/// address, and a frame of its own for the walk to start at).
+/// address, and a frame of its own for the walk to start at): from this library's
+/// `swift_allocObject`, or from the loader's under `leak-detector run`.
 __attribute__((noinline)) static void *allocateSlowly(const void *metadata, size_t size, size_t alignMask) {
-  cleak_allocate_object_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
+  cleak_allocate_object_t allocate = realAllocate();
   if (allocate == NULL) allocate = resolveAllocate();
   return allocateRecorded(allocate, metadata, size, alignMask, (uintptr_t)__builtin_frame_address(0));
 }
@@ -506,8 +465,8 @@ __attribute__((noinline)) static void *allocateSlowly(const void *metadata, size
 /// Passes the call on to the runtime with a tail call when there is nothing to record (no frame,
 /// no saved register), and otherwise to `allocateSlowly`.
 void *swift_allocObject(const void *metadata, size_t size, size_t alignMask) {
-  cleak_allocate_object_t allocate = atomic_load_explicit(&realAllocate, memory_order_relaxed);
-  if (__builtin_expect(allocate != NULL, 1) && allocationIsUnrecorded(size)) {
+  cleak_allocate_object_t allocate = realAllocate();
+  if (__builtin_expect(allocate != NULL, 1) && cleak_allocation_is_unrecorded(&cleak_tracker_fast_path.gate, &bytesUntilSample, size)) {
     __attribute__((musttail)) return allocate(metadata, size, alignMask);
   }
   __attribute__((musttail)) return allocateSlowly(metadata, size, alignMask);
@@ -525,10 +484,27 @@ __attribute__((noinline)) static void deallocateWatched(void *object, size_t all
 /// for objects retained during deinit. An object nothing watches goes to `swift_deallocObject`
 /// with a tail call.
 void swift_deallocClassInstance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
-  if (deallocationIsWatched(object, allocatedSize)) {
+  if (cleak_deallocation_is_watched(&cleak_tracker_fast_path.gate, object, allocatedSize)) {
     __attribute__((musttail)) return deallocateWatched(object, allocatedSize, allocatedAlignMask);
   }
   __attribute__((musttail)) return swift_deallocObject(object, allocatedSize, allocatedAlignMask);
+}
+
+/// Fills what the loader reads besides the gate: where each thread's countdown lies (the same
+/// offset from the thread pointer in every thread: an initial-exec variable is in the static TLS
+/// block, in a library loaded with `dlopen` too), and where the calls go.
+static void fillFastPathForLoader(void) {
+  cleak_tracker_fast_path.bytesUntilSampleOffset = (char *)&bytesUntilSample - (char *)__builtin_thread_pointer();
+  cleak_tracker_fast_path.allocateRecorded = allocateSlowly;
+  cleak_tracker_fast_path.deallocateObject = swift_deallocObject;
+  cleak_tracker_fast_path.deallocateWatched = deallocateWatched;
+  if (realAllocate() == NULL) resolveAllocate();
+}
+
+const cleak_interposer_fast_path *cleak_interposer_fast_path_for_loader(void) {
+  static pthread_once_t filled = PTHREAD_ONCE_INIT;
+  pthread_once(&filled, fillFastPathForLoader);
+  return cleak_tracker_fast_path.allocate != NULL ? &cleak_tracker_fast_path : NULL;
 }
 
 /// A failable or throwing initializer that fails frees the partial object here.
@@ -653,14 +629,14 @@ __attribute__((noinline)) static void *executableAllocateSlowly(const void *meta
 }
 
 void *cleak_executable_allocate_object(const void *metadata, size_t size, size_t alignMask) {
-  if (allocationIsUnrecorded(size)) {
+  if (cleak_allocation_is_unrecorded(&cleak_tracker_fast_path.gate, &bytesUntilSample, size)) {
     __attribute__((musttail)) return cleak_executable_runtime.allocate(metadata, size, alignMask);
   }
   __attribute__((musttail)) return executableAllocateSlowly(metadata, size, alignMask);
 }
 
 void cleak_executable_deallocate_class_instance(void *object, size_t allocatedSize, size_t allocatedAlignMask) {
-  if (__builtin_expect(deallocationIsWatched(object, allocatedSize), 0)) forgetDeallocated(object, allocatedSize);
+  if (__builtin_expect(cleak_deallocation_is_watched(&cleak_tracker_fast_path.gate, object, allocatedSize), 0)) forgetDeallocated(object, allocatedSize);
   __attribute__((musttail)) return cleak_executable_runtime.deallocateObject(object, allocatedSize, allocatedAlignMask);
 }
 

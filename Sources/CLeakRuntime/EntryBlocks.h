@@ -17,6 +17,7 @@
 #pragma once
 
 #include "CLeakRuntime.h"
+#include "InterposerFastPath.h"  // the trailer
 #include "TrackedEntry.h"
 
 #include <stdbool.h>
@@ -80,26 +81,6 @@ static inline tracked_entry_t *cleak_entries_take(uint32_t *number) {
   }
 }
 
-/// The tag a trailer carries for `object`: unlikely to be found there by chance (and a chance
-/// match is caught by the entry check).
-static inline uint32_t cleak_trailer_tag(uintptr_t object) {
-  return (uint32_t)(object >> 4) ^ 0x5A17C0DEu;
-}
-
-/// Where the trailer of an object of `size` bytes starts: right after the instance, 8-byte aligned.
-static inline size_t cleak_trailer_offset(size_t size) {
-  return (size + 7) & ~(size_t)7;
-}
-
-static inline uint32_t *cleak_trailer(uintptr_t object, size_t size) {
-  return (uint32_t *)(object + cleak_trailer_offset(size));
-}
-
-/// How many bytes an object of `size` bytes with its trailer needs.
-static inline size_t cleak_trailer_end(size_t size) {
-  return cleak_trailer_offset(size) + 8;
-}
-
 /// Records `object` in `entry` (number `number`) and writes its trailer.
 static inline void cleak_entries_publish(tracked_entry_t *entry, uint32_t number, uintptr_t object, uintptr_t metadata,
                                          uint32_t generation, uint32_t stack, uint64_t size) {
@@ -111,22 +92,6 @@ static inline void cleak_entries_publish(tracked_entry_t *entry, uint32_t number
   uint32_t *trailer = cleak_trailer(object, size);
   trailer[0] = cleak_trailer_tag(object);
   trailer[1] = number;
-}
-
-/// The 8 bytes of the trailer at `trailer`, tag first, read in one load. For an object without a
-/// trailer they lie past its instance: a read the sanitizers are not to check, made in assembly,
-/// which they do not instrument (a `no_sanitize` function would do too, but the compiler never
-/// inlines one into a function without the attribute, and this read is on every deallocation).
-static inline uint64_t cleak_trailer_read(const uint32_t *trailer) {
-  uint64_t word;
-#if defined(__x86_64__)
-  __asm__("movq %1, %0" : "=r"(word) : "m"(*(const uint64_t *)trailer));
-#elif defined(__aarch64__)
-  __asm__("ldr %0, %1" : "=r"(word) : "m"(*(const uint64_t *)trailer));
-#else
-#error "a trailer read for this architecture"
-#endif
-  return word;
 }
 
 /// Forgets `object`, an instance of `size` bytes being freed, when its trailer names an entry that holds it.

@@ -195,4 +195,4 @@ let listenerRegistry = ListenerRegistry()
 /// The lines of `startNeverEndingTask()` that make the worker and the task, and of
 /// `registerListener()` that make the listener and the closure (debug builds).
 let neverEndingTaskLines = (worker: 96, task: 97)
-let registerListenerLines = (listener: 187, closure: 189)
+let registerListenerLines = (listener: 188, closure: 190)

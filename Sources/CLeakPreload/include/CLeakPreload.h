@@ -11,6 +11,8 @@
 // It defines the Swift runtime's allocation entry points that the agent interposes, because only
 // a library loaded before libswiftCore wins the program's calls: each passes the call on, by a
 // tail call, to the agent's version once the agent is loaded, and to the runtime's until then.
+// An allocation or a deallocation the agent would only pass on goes straight to the runtime: the
+// loader decides it as the agent would (`InterposerFastPath.h`).
 
 /// The environment variables of `leak-detector run` that the loader reads before any Swift code
 /// runs: the run directory (unset, the process was not started by `run`), the shell patterns of
