@@ -2,8 +2,6 @@ import ArgumentParser
 import GzipCompression
 import HeapGraph
 
-@_silgen_name("malloc_trim") func malloc_trim(_ pad: Int) -> Int32
-
 /// `leak-detector analyze SNAPSHOT`: the retain cycles, leaks and survivors of a heap snapshot.
 struct AnalyzeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -69,7 +67,6 @@ struct AnalyzeCommand: ParsableCommand {
     progress.report("rendering the report")
     // sarif and junit report every finding as new, as a gate without a baseline would.
     var asGate: GateOutcome { GateOutcome(findings: result.findings, baseline: Baseline()) }
-    _ = malloc_trim(0)
     let rendered: String? =
       switch format {
       case .text: output.text(result.reportText(settingNames: .commandLine, names: output.names, allCycles: allCycles))

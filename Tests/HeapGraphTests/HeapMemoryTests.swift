@@ -1,3 +1,4 @@
+import Foundation
 import HeapGraph
 import LeakTestSupport
 import XCTest
@@ -125,6 +126,29 @@ final class HeapMemoryTests: XCTestCase {
     let memory = HeapMemory(analysis: HeapAnalysis(graph: ObjectGraph(cacheHeap(responses: 10))))
     XCTAssertEqual(memory.suspects, [])
     XCTAssertEqual(memory.retainers.first?.objectCount, 10)
+  }
+
+  /// More paths than ``HeapMemory/maximumRetainers``: those that retain most are kept, in order,
+  /// and the report says how many were left out.
+  func testManyPaths_keepTheLargestRetainers_andCountTheRest() throws {
+    var builder = HeapSnapshot.Builder()
+    let paths = HeapMemory.maximumRetainers + 5
+    for index in 0..<paths {
+      let id = Int64(index + 1)
+      builder.addObject(id: id, type: "App.Holder", size: 16 * (index + 1))
+      builder.addRoot(object: id, kind: .global, label: "App.holder\(index)")
+    }
+    let analysis = HeapAnalysis(graph: ObjectGraph(builder.snapshot))
+    let memory = HeapMemory(analysis: analysis)
+    XCTAssertEqual(memory.retainers.count, HeapMemory.maximumRetainers)
+    XCTAssertEqual(memory.omittedRetainerCount, 5)
+    XCTAssertEqual(memory.retainers.first?.retainedBytes, 16 * paths)
+    XCTAssertEqual(memory.retainers.last?.retainedBytes, 16 * 6, "the five smallest are left out")
+    let report = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(analysis.renderJSON().utf8)) as? [String: Any])
+    let held = try XCTUnwrap(report["heldMemory"] as? [String: Any])
+    XCTAssertEqual(held["omittedRetainers"] as? Int, 5)
+    XCTAssertEqual((held["retainers"] as? [Any])?.count, HeapMemory.maximumRetainers)
   }
 
   func testText_cacheHeap_golden() {

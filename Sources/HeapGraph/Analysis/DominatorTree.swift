@@ -108,12 +108,13 @@ package struct DominatorTree: Sendable {
   private struct Preorder {
     /// Node of each number, for `0..<reachedCount`.
     let node: UnsafeMutableBufferPointer<Int32>
-    /// Two words per node, read together for each edge the search follows: the node's number (-1
-    /// for a node not reached), then how many edges from reached nodes lead to it. Kept side by
-    /// side, an edge to a node costs one cache line where two arrays cost two (at ten million
-    /// objects every such read is a miss). The predecessors' rows reuse the count as the cursor
-    /// where a row is filled, and the dominator computation the whole as scratch space (see
-    /// `immediateDominators`).
+    /// Which nodes the search reached: the one question it asks of every edge, answered from a
+    /// bit that stays in the caches (see ``NodeBits``).
+    let isReached: NodeBits
+    /// Two words per reached node (undefined for the others), read together: the node's
+    /// number, then how many edges from reached nodes lead to it (counted once the search is
+    /// done, see ``Predecessors``), which becomes the cursor where its row is filled. The
+    /// dominator computation then takes the whole as scratch space (see `immediateDominators`).
     let state: UnsafeMutableBufferPointer<Int32>
     /// Number of each number's parent in the depth-first tree (the root's is 0). The dominator
     /// computation compresses it in place into its forest's links.
@@ -122,6 +123,7 @@ package struct DominatorTree: Sendable {
 
     /// Frees all but ``node``, once the dominators are known.
     func releaseScratch() {
+      isReached.release()
       state.deallocate()
       parent.deallocate()
     }
@@ -130,12 +132,9 @@ package struct DominatorTree: Sendable {
   private static func preorder(_ successors: Successors, steps: inout Int) -> Preorder {
     let nodeCount = successors.nodeCount
     let node = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
+    let isReached = NodeBits(count: nodeCount)
     let state = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 2 * nodeCount)
     let parent = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    for index in 0..<nodeCount {
-      state[2 &* index] = -1
-      state[2 &* index &+ 1] = 0
-    }
     // The depth-first path, as numbers, with the next successor position of each. Each node is
     // on it at most once, so it never outgrows the node count.
     let pathNumber = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
@@ -146,19 +145,19 @@ package struct DominatorTree: Sendable {
     }
     var reached = 0
     func discover(_ discovered: Int, from parentNumber: Int32, depth: Int) {
+      isReached.set(discovered)
       state[2 &* discovered] = Int32(reached)
+      state[2 &* discovered &+ 1] = 0
       node[reached] = Int32(discovered)
       parent[reached] = parentNumber
       pathNumber[depth] = Int32(reached)
       let positions = successors.positions(of: discovered)
       pathPosition[depth] = Int32(positions.lowerBound)
       reached += 1
-      // Its successors' words and rows are read as the search follows its edges: asked for now,
-      // their misses overlap (the first successor's come next, the others' once the search is back).
+      // Its successors' rows are read as the search reaches them: asked for now, their misses
+      // overlap (the first successor's comes next, the others' once the search is back).
       for position in positions {
-        let successor = successors.successor(of: discovered, at: position)
-        cprefetch_for_writing(state.baseAddress! + 2 &* successor)
-        cprefetch_for_reading(successors.offsets.baseAddress! + successor)
+        cprefetch_for_reading(successors.offsets.baseAddress! + successors.successor(of: discovered, at: position))
       }
     }
     discover(successors.virtualRoot, from: 0, depth: 0)
@@ -173,13 +172,12 @@ package struct DominatorTree: Sendable {
       pathPosition[depth - 1] = Int32(position + 1)
       steps += 1
       let next = successors.successor(of: current, at: position)
-      state[2 &* next &+ 1] += 1
-      if state[2 &* next] < 0 {
+      if !isReached[next] {
         discover(next, from: pathNumber[depth - 1], depth: depth)
         depth += 1
       }
     }
-    return Preorder(node: node, state: state, parent: parent, reachedCount: reached)
+    return Preorder(node: node, isReached: isReached, state: state, parent: parent, reachedCount: reached)
   }
 
   /// The immediate dominator of each preorder number, as a number (the root's is itself), by
@@ -215,7 +213,9 @@ package struct DominatorTree: Sendable {
       let parent = preorder.parent[number]
       // The predecessors' forest entries of the number `lookAhead` steps on, asked for now.
       if number > lookAhead {
-        for predecessor in predecessors.numbers[Int(predecessors.start[number - lookAhead])..<Int(predecessors.start[number - lookAhead + 1])] {
+        for predecessor in predecessors.numbers[
+          Int(predecessors.start[number - lookAhead])..<Int(predecessors.start[number - lookAhead + 1])]
+        {
           forest.prefetch(predecessor)
         }
       }
@@ -253,14 +253,28 @@ package struct DominatorTree: Sendable {
     let start: UnsafeMutableBufferPointer<Int32>
     let numbers: UnsafeMutableBufferPointer<Int32>
 
-    /// The rows from the counts the depth-first search made (summed into ``start``), filled
-    /// with the sources in node order: the graph's rows are read in the order they are stored,
-    /// and each edge's target costs one read of its two words in the preorder's `state`, whose
-    /// count becomes the cursor of the target's row. A row's order does not matter: a
-    /// semidominator is a minimum over it.
+    /// The rows, from the reached nodes' edges read in node order (the order the graph stores
+    /// them) twice: once to count each target's predecessors, once to place them, each target's
+    /// two words in the preorder's `state` asked for a few edges ahead. A row's order does not
+    /// matter: a semidominator is a minimum over it.
     init(_ preorder: Preorder, _ successors: Successors, steps: inout Int) {
       let reached = preorder.reachedCount
       let state = preorder.state
+      // Calls `body` with each edge of the reached nodes, source (as a node) and target.s
+      // count word, in node order.
+      func forEachEdge(_ body: (_ sourceNode: Int, _ countIndex: Int) -> Void) {
+        let lookAhead = 16
+        for sourceNode in 0..<successors.nodeCount where preorder.isReached[sourceNode] {
+          for position in successors.positions(of: sourceNode) {
+            if sourceNode != successors.virtualRoot, position &+ lookAhead < successors.targets.count {
+              let ahead = Int(successors.targets[position &+ lookAhead])
+              cprefetch_for_writing(state.baseAddress! + (2 &* ahead &+ 1))
+            }
+            body(sourceNode, 2 &* successors.successor(of: sourceNode, at: position) &+ 1)
+          }
+        }
+      }
+      forEachEdge { _, countIndex in state[countIndex] += 1 }
       let start = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached + 1)
       start[0] = 0
       for number in 0..<reached {
@@ -269,22 +283,11 @@ package struct DominatorTree: Sendable {
         state[countIndex] = start[number]
         start[number + 1] = start[number] + count
       }
-      steps += Int(start[reached]) + successors.nodeCount
+      steps += 2 * Int(start[reached]) + successors.nodeCount
       let numbers = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Int(start[reached]))
-      let lookAhead = 16
-      for sourceNode in 0..<successors.nodeCount {
-        let source = state[2 &* sourceNode]
-        guard source >= 0 else { continue }
-        for position in successors.positions(of: sourceNode) {
-          // The rows are read in order: the target `lookAhead` edges on is asked for now.
-          if sourceNode != successors.virtualRoot, position &+ lookAhead < successors.targets.count {
-            let ahead = Int(successors.targets[position &+ lookAhead])
-            cprefetch_for_writing(state.baseAddress! + (2 &* ahead &+ 1))
-          }
-          let cursorIndex = 2 &* successors.successor(of: sourceNode, at: position) &+ 1
-          numbers[Int(state[cursorIndex])] = source
-          state[cursorIndex] += 1
-        }
+      forEachEdge { sourceNode, cursorIndex in
+        numbers[Int(state[cursorIndex])] = state[2 &* sourceNode]
+        state[cursorIndex] += 1
       }
       self.start = start
       self.numbers = numbers

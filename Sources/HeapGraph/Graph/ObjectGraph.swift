@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A compact, read-only graph of a heap snapshot, built once for searching.
 ///
 /// Nodes are the snapshot's objects in ascending object-id order (so the graph, and everything
@@ -151,9 +153,18 @@ public struct ObjectGraph: Sendable {
               // Where each row starts; while the edges are placed, where its next edge goes.
               var offsets = [Int32](repeating: 0, count: count + 1)
               var strongCount = 0
-              for index in sources.indices where isRetaining(index) {
-                offsets[Int(node(sources[index])) + 1] += 1
-                strongCount += 1
+              // References come in any order: the row of the reference `lookAhead` on is asked
+              // for now, so that the misses of a big heap's rows overlap.
+              let lookAhead = 16
+              offsets.withUnsafeMutableBufferPointer { offsets in
+                for index in sources.indices {
+                  if index &+ lookAhead < sources.count {
+                    cprefetch_for_writing(offsets.baseAddress! + Int(node(sources[index &+ lookAhead])))
+                  }
+                  guard isRetaining(index) else { continue }
+                  offsets[Int(node(sources[index])) + 1] += 1
+                  strongCount += 1
+                }
               }
               var targets = [Int32](repeating: 0, count: strongCount)
               // Label rank + 1 (0: no label) until the rows are merged.
@@ -164,7 +175,18 @@ public struct ObjectGraph: Sendable {
                   labels.withUnsafeMutableBufferPointer { labels in
                     for index in 0..<count { offsets[index + 1] += offsets[index] }
                     // Placing advances each row's start to its end, the next row's start.
-                    for index in sources.indices where isRetaining(index) {
+                    for index in sources.indices {
+                      // The row's start of the reference `lookAhead` on, and the place where the
+                      // reference half as far on goes, whose row's start came in by now.
+                      if index &+ lookAhead < sources.count {
+                        cprefetch_for_writing(offsets.baseAddress! + Int(node(sources[index &+ lookAhead])))
+                      }
+                      if index &+ lookAhead / 2 < sources.count {
+                        let place = Int(offsets[Int(node(sources[index &+ lookAhead / 2]))])
+                        cprefetch_for_writing(targets.baseAddress! + place)
+                        cprefetch_for_writing(labels.baseAddress! + place)
+                      }
+                      guard isRetaining(index) else { continue }
                       let source = Int(node(sources[index]))
                       let label = referenceLabels[index]
                       let position = Int(offsets[source])

@@ -39,12 +39,14 @@ struct StronglyConnectedComponents {
   private struct Search {
     let offsets: UnsafeBufferPointer<Int32>
     let targets: UnsafeBufferPointer<Int32>
-    /// Discovery index of each node; -1: not yet discovered; ``done`` once its component is
-    /// found. A node is on Tarjan's stack while its index is neither: one read per edge where a
-    /// separate flag would cost a second cache miss on a big graph.
+    /// Discovery index of each discovered node.
     let order: UnsafeMutableBufferPointer<Int32>
     let lowLink: UnsafeMutableBufferPointer<Int32>
-    static let done = Int32.max
+    /// Whether each node was discovered, and whether its component was found; a discovered node
+    /// whose component is not found is on Tarjan's stack. Bits that stay in the caches: most
+    /// edges lead to a node whose component is found, and cost no read of ``order``.
+    let isDiscovered: NodeBits
+    let isDone: NodeBits
     /// Tarjan's stack of discovered nodes whose component is still open.
     let stack: UnsafeMutableBufferPointer<Int32>
     var stackDepth = 0
@@ -60,8 +62,9 @@ struct StronglyConnectedComponents {
       self.offsets = offsets
       self.targets = targets
       order = .allocate(capacity: nodeCount)
-      order.initialize(repeating: -1)
       lowLink = .allocate(capacity: nodeCount)
+      isDiscovered = NodeBits(count: nodeCount)
+      isDone = NodeBits(count: nodeCount)
       stack = .allocate(capacity: nodeCount)
       pathNode = .allocate(capacity: nodeCount)
       pathEdge = .allocate(capacity: nodeCount)
@@ -69,9 +72,12 @@ struct StronglyConnectedComponents {
 
     func release() {
       for buffer in [order, lowLink, stack, pathNode, pathEdge] { buffer.deallocate() }
+      isDiscovered.release()
+      isDone.release()
     }
 
     private mutating func discover(_ node: Int) {
+      isDiscovered.set(node)
       order[node] = nextOrder
       lowLink[node] = nextOrder
       nextOrder += 1
@@ -80,19 +86,15 @@ struct StronglyConnectedComponents {
       pathNode[pathDepth] = Int32(node)
       pathEdge[pathDepth] = offsets[node]
       pathDepth += 1
-      // Its targets' indices and rows are read as the search follows its edges: asked for now,
-      // their misses overlap (the first target's come next, the others' once the search is back).
-      for edge in Int(offsets[node])..<Int(offsets[node + 1]) {
-        let target = Int(targets[edge])
-        cprefetch_for_writing(order.baseAddress! + target)
-        cprefetch_for_reading(offsets.baseAddress! + target)
-      }
+      // Its targets' rows are read as the search reaches them: asked for now, their misses
+      // overlap (the first target's comes next, the others' once the search is back).
+      for edge in Int(offsets[node])..<Int(offsets[node + 1]) { cprefetch_for_reading(offsets.baseAddress! + Int(targets[edge])) }
     }
 
     /// Finds the components reachable from `root` not found before, appending those that can
     /// hold a cycle to `found`.
     mutating func visit(_ root: Int, into found: inout [[Int32]]) {
-      guard order[root] < 0 else { return }
+      guard !isDiscovered[root] else { return }
       discover(root)
       while pathDepth > 0 {
         let current = Int(pathNode[pathDepth - 1])
@@ -101,11 +103,10 @@ struct StronglyConnectedComponents {
         if edge < offsets[current + 1] {
           pathEdge[pathDepth - 1] = edge + 1
           let next = Int(targets[Int(edge)])
-          let nextIndex = order[next]
-          if nextIndex < 0 {
+          if !isDiscovered[next] {
             discover(next)
-          } else if nextIndex != Self.done {
-            lowLink[current] = min(lowLink[current], nextIndex)
+          } else if !isDone[next] {
+            lowLink[current] = min(lowLink[current], order[next])
           }
           continue
         }
@@ -121,7 +122,7 @@ struct StronglyConnectedComponents {
         if size > 1 || hasSelfLoop(current) {
           found.append(stack[bottom..<stackDepth].sorted())
         }
-        for member in stack[bottom..<stackDepth] { order[Int(member)] = Self.done }
+        for member in stack[bottom..<stackDepth] { isDone.set(Int(member)) }
         stackDepth = bottom
       }
     }

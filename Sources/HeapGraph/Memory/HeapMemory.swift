@@ -137,7 +137,9 @@ public struct HeapMemory: Sendable {
     }.sorted { ($0.retainedBytes, $0.shallowBytes, $1.typeName) > ($1.retainedBytes, $1.shallowBytes, $0.typeName) }
 
     let allListed = groups.listed(retainedBytes: walk.groupRetainedBytes, passThroughShare: Self.passThroughShare)
-      .sorted { (walk.groupRetainedBytes[Int($0)], groups.objectCount[Int($0)]) > (walk.groupRetainedBytes[Int($1)], groups.objectCount[Int($1)]) }
+      .sorted {
+        (walk.groupRetainedBytes[Int($0)], groups.objectCount[Int($0)]) > (walk.groupRetainedBytes[Int($1)], groups.objectCount[Int($1)])
+      }
     let listed = allListed.prefix(Self.maximumRetainers)
     omittedRetainerCount = allListed.count - listed.count
     var sites = AllocationSites(graph: graph, ownCode: analysis.options.ownCode)
