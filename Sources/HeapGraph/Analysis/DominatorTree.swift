@@ -60,7 +60,14 @@ package struct DominatorTree: Sendable {
           }
           retainedSize.withUnsafeMutableBufferPointer { size in
             retainedCount.withUnsafeMutableBufferPointer { objects in
+              let lookAhead = 16
               for number in stride(from: preorder.reachedCount - 1, through: 0, by: -1) {
+                // Numbers go down: the words of the node `lookAhead` numbers on are asked for now.
+                if number >= lookAhead {
+                  let ahead = Int(preorder.node[number - lookAhead])
+                  cprefetch_for_writing(size.baseAddress! + ahead)
+                  cprefetch_for_writing(objects.baseAddress! + ahead)
+                }
                 let node = Int(preorder.node[number])
                 if node != virtualRoot {
                   size[node].addSaturating(max(graph.sizes[node], 0))

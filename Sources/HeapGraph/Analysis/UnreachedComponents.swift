@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The objects no root reaches, grouped into their strongly connected components: each cyclic
 /// component is one, and every other unreached object is a component of its own. A leak group
 /// starts at an *entry*, a component that no other unreached component holds.
@@ -52,11 +54,18 @@ struct UnreachedComponents {
   func entries(steps: inout Int) -> [Int] {
     // Not an entry: a component held from outside, or one whose entry is already chosen.
     var isNotAnEntry = [Bool](repeating: false, count: idCount)
-    for node in unreached {
-      steps += Int(graph.strongOffsets[node + 1] - graph.strongOffsets[node]) + 1
-      for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
-        let target = Int(graph.strongTargets[edge])
-        if component[target] >= 0 && component[target] != component[node] { isNotAnEntry[Int(component[target])] = true }
+    let lookAhead = 16
+    component.withUnsafeBufferPointer { component in
+      for node in unreached {
+        steps += Int(graph.strongOffsets[node + 1] - graph.strongOffsets[node]) + 1
+        for edge in Int(graph.strongOffsets[node])..<Int(graph.strongOffsets[node + 1]) {
+          // The rows are read in order: the component of the target `lookAhead` edges on is asked for now.
+          if edge &+ lookAhead < graph.strongTargets.count {
+            cprefetch_for_reading(component.baseAddress! + Int(graph.strongTargets[edge &+ lookAhead]))
+          }
+          let target = Int(graph.strongTargets[edge])
+          if component[target] >= 0 && component[target] != component[node] { isNotAnEntry[Int(component[target])] = true }
+        }
       }
     }
     var entries: [Int] = []
