@@ -31,6 +31,26 @@ import Testing
     #expect(graph.allocationStack(of: 0) == nil)
   }
 
+  /// Labels are kept in two bytes while there are fewer than 65,535 of them, in four beyond: a
+  /// heap with a label per dictionary key reads each label back either way, and no label reads
+  /// as one.
+  @Test(arguments: [3, 70_000]) func labelsReadBack_inTwoBytesOrFour(labelCount: Int) {
+    var builder = HeapSnapshot.Builder()
+    builder.addObject(id: 1, type: "MyApp.Cache")
+    for index in 0..<labelCount {
+      builder.addObject(id: Int64(index + 2), type: "MyApp.Entry")
+      builder.addReference(from: 1, to: Int64(index + 2), label: "entries[\"key\(index)\"]", ownership: .strong)
+    }
+    builder.addObject(id: Int64(labelCount + 2), type: "MyApp.Entry")
+    builder.addReference(from: 1, to: Int64(labelCount + 2), label: nil, ownership: .strong)
+    let graph = ObjectGraph(builder.snapshot)
+    #expect(graph.strongReferences(of: 0).count == labelCount + 1)
+    for index in [0, labelCount / 2, labelCount - 1] {
+      #expect(graph.label(from: 0, to: index + 1) == "entries[\"key\(index)\"]")
+    }
+    #expect(graph.label(from: 0, to: labelCount + 1) == nil)
+  }
+
   @Test func strongReferencesAreSortedAndParallelOnesMerged() {
     let graph = ObjectGraph(sample())
     let feed = graph.node(forObjectID: 30)!

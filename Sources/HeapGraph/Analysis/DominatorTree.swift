@@ -267,7 +267,7 @@ package struct DominatorTree: Sendable {
     init(_ preorder: Preorder, _ successors: Successors, steps: inout Int) {
       let reached = preorder.reachedCount
       let state = preorder.state
-      // Calls `body` with each edge of the reached nodes, source (as a node) and target.s
+      // Calls `body` with each edge of the reached nodes, source (as a node) and target's
       // count word, in node order.
       func forEachEdge(_ body: (_ sourceNode: Int, _ countIndex: Int) -> Void) {
         let lookAhead = 16
