@@ -1,2 +1,3 @@
-// The prefetch is a function in the header, inlined where Swift calls it; SwiftPM needs a source.
+// The prefetch is a function in the header (with its module map, which SwiftPM and the fuzzer
+// build both read), inlined where Swift calls it; SwiftPM needs a source.
 #include "CPrefetch.h"
