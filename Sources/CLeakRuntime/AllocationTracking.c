@@ -504,7 +504,7 @@ static void fillFastPathForLoader(void) {
 const cleak_interposer_fast_path *cleak_interposer_fast_path_for_loader(void) {
   static pthread_once_t filled = PTHREAD_ONCE_INIT;
   pthread_once(&filled, fillFastPathForLoader);
-  return cleak_tracker_fast_path.allocate != NULL ? &cleak_tracker_fast_path : NULL;
+  return realAllocate() != NULL ? &cleak_tracker_fast_path : NULL;
 }
 
 /// A failable or throwing initializer that fails frees the partial object here.

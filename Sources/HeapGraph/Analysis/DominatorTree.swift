@@ -60,7 +60,7 @@ package struct DominatorTree: Sendable {
           }
           retainedSize.withUnsafeMutableBufferPointer { size in
             retainedCount.withUnsafeMutableBufferPointer { objects in
-              let lookAhead = 16
+              let lookAhead = PrefetchDistance.inOrder
               for number in stride(from: preorder.reachedCount - 1, through: 0, by: -1) {
                 // Numbers go down: the words of the node `lookAhead` numbers on are asked for now.
                 if number >= lookAhead {
@@ -270,7 +270,7 @@ package struct DominatorTree: Sendable {
       // Calls `body` with each edge of the reached nodes, source (as a node) and target's
       // count word, in node order.
       func forEachEdge(_ body: (_ sourceNode: Int, _ countIndex: Int) -> Void) {
-        let lookAhead = 16
+        let lookAhead = PrefetchDistance.inOrder
         for sourceNode in 0..<successors.nodeCount where preorder.isReached[sourceNode] {
           for position in successors.positions(of: sourceNode) {
             if sourceNode != successors.virtualRoot, position &+ lookAhead < successors.targets.count {

@@ -54,7 +54,7 @@ struct UnreachedComponents {
   func entries(steps: inout Int) -> [Int] {
     // Not an entry: a component held from outside, or one whose entry is already chosen.
     var isNotAnEntry = [Bool](repeating: false, count: idCount)
-    let lookAhead = 16
+    let lookAhead = PrefetchDistance.inOrder
     component.withUnsafeBufferPointer { component in
       for node in unreached {
         steps += Int(graph.strongOffsets[node + 1] - graph.strongOffsets[node]) + 1

@@ -155,7 +155,7 @@ public struct ObjectGraph: Sendable {
               var strongCount = 0
               // References come in any order: the row of the reference `lookAhead` on is asked
               // for now, so that the misses of a big heap's rows overlap.
-              let lookAhead = 16
+              let lookAhead = PrefetchDistance.inOrder
               offsets.withUnsafeMutableBufferPointer { offsets in
                 for index in sources.indices {
                   if index &+ lookAhead < sources.count {
