@@ -37,13 +37,16 @@ struct AnalysisOptions: ParsableArguments {
 
   /// Reads, parses and analyses the snapshot at `path` (`-`: standard input) as a heap of the
   /// package whose code is `ownCode`, for reports written with `output`, reporting progress.
-  /// A core file's binaries are looked for in `binaryDirectories` first.
+  /// A core file's binaries are looked for in `binaryDirectories` first. With
+  /// `summarizesHeldMemory`, the reports will say what holds the memory.
   func analyze(
-    _ path: String, ownCode: OwnCode, progress: ProgressPrinter, for output: OutputOptions, binaryDirectories: [String] = []
+    _ path: String, ownCode: OwnCode, progress: ProgressPrinter, for output: OutputOptions, binaryDirectories: [String] = [],
+    summarizesHeldMemory: Bool = false
   ) throws -> HeapAnalysis {
     let graph = try loadGraph(path, progress: progress, for: output, binaryDirectories: binaryDirectories)
     var options = heapAnalysisOptions
     options.ownCode = ownCode
+    options.summarizesHeldMemory = summarizesHeldMemory
     return HeapAnalysis(graph: graph, options: options, progress: { progress.report($0) })
   }
 }

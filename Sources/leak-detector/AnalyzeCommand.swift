@@ -63,7 +63,8 @@ struct AnalyzeCommand: ParsableCommand {
     try output.checkNotAnInput([snapshot])
     let progress = ProgressPrinter()
     let result = try analysis.analyze(
-      snapshot, ownCode: sourceRoot.ownCode, progress: progress, for: output, binaryDirectories: cores.binaryDirectories)
+      snapshot, ownCode: sourceRoot.ownCode, progress: progress, for: output, binaryDirectories: cores.binaryDirectories,
+      summarizesHeldMemory: true)
     progress.report("rendering the report")
     // sarif and junit report every finding as new, as a gate without a baseline would.
     var asGate: GateOutcome { GateOutcome(findings: result.findings, baseline: Baseline()) }

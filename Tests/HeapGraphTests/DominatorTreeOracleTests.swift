@@ -21,24 +21,43 @@ final class DominatorTreeOracleTests: XCTestCase {
         successors[from].append(to)
       }
       let entries = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<nodeCount, using: &random) }
-      let tree = DominatorTree(graph: ObjectGraph(builder.snapshot), entries: entries)
+      let graph = ObjectGraph(builder.snapshot)
+      // The same tree three ways: searched from its entries at once; from some of them first,
+      // then the rest (as the analysis begins it on another core); and from a search begun at a
+      // node that is no entry, which the tree must not use.
+      let firstEntries = entries.filter { _ in Bool.random(using: &random) }
+      let notAnEntry = (0..<nodeCount).first { !entries.contains($0) }
+      let trees = [
+        ("at once", DominatorTree(graph: graph, entries: entries)),
+        (
+          "begun from \(firstEntries)",
+          DominatorTree(graph: graph, search: DominatorSearch(graph: graph, entries: firstEntries), entries: entries)
+        ),
+        (
+          "begun from \(notAnEntry.map { [$0] } ?? [])",
+          DominatorTree(graph: graph, search: DominatorSearch(graph: graph, entries: notAnEntry.map { [$0] } ?? []), entries: entries)
+        ),
+      ]
 
       let reached = reachable(from: entries, successors, without: nil)
       let freedBy = (0..<nodeCount).map { node in
         reached.contains(node) ? reached.subtracting(reachable(from: entries, successors, without: node)) : []
       }
-      for node in 0..<nodeCount {
-        let freed = freedBy[node]
-        XCTAssertEqual(Int(tree.retainedSize[node]), freed.map { sizes[$0] }.reduce(0, +), "seed \(seed): node \(node)")
-        XCTAssertEqual(Int(tree.retainedCount[node]), freed.count, "seed \(seed): node \(node)")
-        comparedNodes += freed.count > 1 ? 1 : 0
-        // The immediate dominator is the nearest object whose removal frees this one.
-        let nearest = (0..<nodeCount).filter { $0 != node && freedBy[$0].contains(node) }.min { freedBy[$0].count < freedBy[$1].count }
-        let expected = !reached.contains(node) ? DominatorTree.unreached : nearest.map(Int32.init) ?? DominatorTree.heldByEntries
-        XCTAssertEqual(tree.immediateDominator[node], expected, "seed \(seed): node \(node)")
+      for (search, tree) in trees {
+        for node in 0..<nodeCount {
+          let freed = freedBy[node]
+          let place = "seed \(seed), \(search): node \(node)"
+          XCTAssertEqual(Int(tree.retainedSize[node]), freed.map { sizes[$0] }.reduce(0, +), place)
+          XCTAssertEqual(Int(tree.retainedCount[node]), freed.count, place)
+          comparedNodes += freed.count > 1 ? 1 : 0
+          // The immediate dominator is the nearest object whose removal frees this one.
+          let nearest = (0..<nodeCount).filter { $0 != node && freedBy[$0].contains(node) }.min { freedBy[$0].count < freedBy[$1].count }
+          let expected = !reached.contains(node) ? DominatorTree.unreached : nearest.map(Int32.init) ?? DominatorTree.heldByEntries
+          XCTAssertEqual(tree.immediateDominator[node], expected, place)
+        }
       }
     }
-    XCTAssertGreaterThan(comparedNodes, 500, "the random graphs must have nodes that dominate others")
+    XCTAssertGreaterThan(comparedNodes, 1_500, "the random graphs must have nodes that dominate others")
   }
 
   /// The nodes `sources` reach when `removed` is taken out of the graph.

@@ -40,6 +40,19 @@ final class LeakAnalysisTests: XCTestCase {
     XCTAssertEqual(LeakAnalysis(graph: heap.graph).leakedObjectCount, 1)
   }
 
+  /// The dominator tree's search begins from these before the components are known, on the
+  /// promise that each is an entry of its own leak group.
+  func testObjectsNothingHolds_areEachTheEntryOfTheirLeakGroup() {
+    let heap = TestHeap(
+      "App.a -> A; A.later ~> Orphan; Orphan.x -> Held; Cycle.y -> Pair; Pair.z -> Cycle; Pair.w -> Kept; Itself.me -> Itself",
+      roots: ["App"])
+    let nothingHolds = UnreachedComponents.objectsNothingHolds(in: heap.graph).map { heap.graph.objectID(of: $0) }
+    XCTAssertEqual(nothingHolds, [heap.ids["Orphan"]])
+    let entries = Set(LeakAnalysis(graph: heap.graph).leakGroups.flatMap(\.entryObjectIDs))
+    XCTAssertTrue(entries.isSuperset(of: nothingHolds), "\(nothingHolds) are not all among the entries \(entries)")
+    XCTAssertEqual(entries.count, 3, "Orphan, the cycle's entry and Itself")
+  }
+
   func testFiveIdenticalLeaks_formOneGroupOfFive() {
     let statements = (1...5).map { "Feed#\($0).onUpdate -> Closure#\($0); Closure#\($0).capture -> Feed#\($0)" }
     let heap = TestHeap(statements.joined(separator: ";") + "; App.x -> Other", roots: ["App"])

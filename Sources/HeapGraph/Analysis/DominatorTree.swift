@@ -6,8 +6,8 @@ import CPrefetch
 /// it were).
 ///
 /// Computed with Lengauer and Tarjan's algorithm (path compression, no balancing) over the
-/// preorder of an iterative depth-first search (see `immediateDominators`), with predecessors
-/// stored as compressed rows by preorder number.
+/// preorder of an iterative depth-first search (``DominatorSearch``, see `immediateDominators`),
+/// with predecessors stored as compressed rows by preorder number.
 ///
 /// - Complexity: O((*n* + *e*) log *n*) in the worst case, near-linear on heaps, whatever the
 ///   depth of the tree.
@@ -29,162 +29,65 @@ package struct DominatorTree: Sendable {
   /// linear growth from quadratic without timing anything.
   package let steps: Int
 
+  /// The tree whose virtual root holds `entries`.
   package init(graph: ObjectGraph, entries: [Int]) {
+    self.init(graph: graph, search: DominatorSearch(graph: graph, entries: []), entries: entries)
+  }
+
+  /// The tree whose virtual root holds `entries`, numbered by `search`, which began from some
+  /// of them (on another core, before the others were known) and goes on from the rest. A
+  /// search that began from a node that is not one of `entries` is not used.
+  package init(graph: ObjectGraph, search begun: DominatorSearch, entries: [Int]) {
     let count = graph.objectCount
+    let search = begun.hasOnlyEntries(among: entries) ? begun : DominatorSearch(graph: graph, entries: [])
+    search.extend(with: entries)
+    defer { search.release() }
+    let reachedCount = search.reachedCount
+    let node = search.node
+    var steps = search.steps
+    let dominator = search.withSuccessors { Self.immediateDominators(search, $0, steps: &steps) }
+    defer { dominator.deallocate() }
+    search.releaseScratch()
+    // Retained sizes: children before parents (a dominator precedes what it dominates in
+    // preorder, so reverse preorder), in node order at the end.
     let virtualRoot = count
-    // Allocated once the dominators are known and their scratch space is freed.
-    var retainedSize: [Int64] = []
-    var retainedCount: [Int32] = []
-    var immediateDominator: [Int32] = []
-    var steps = 0
-    graph.strongOffsets.withUnsafeBufferPointer { offsets in
-      graph.strongTargets.withUnsafeBufferPointer { targets in
-        entries.withUnsafeBufferPointer { entries in
-          // The virtual root's successors are `entries`; every other node's are its strong edges.
-          let successors = Successors(offsets: offsets, targets: targets, entries: entries, virtualRoot: virtualRoot)
-          let preorder = Self.preorder(successors, steps: &steps)
-          defer { preorder.node.deallocate() }
-          let dominator = Self.immediateDominators(preorder, successors, steps: &steps)
-          defer { dominator.deallocate() }
-          preorder.releaseScratch()
-          // Retained sizes: children before parents (a dominator precedes what it dominates in
-          // preorder, so reverse preorder), in node order at the end.
-          retainedSize = [Int64](repeating: 0, count: count + 1)
-          retainedCount = [Int32](repeating: 0, count: count + 1)
-          immediateDominator = [Int32](repeating: Self.unreached, count: count)
-          immediateDominator.withUnsafeMutableBufferPointer { parentOf in
-            for number in 1..<max(preorder.reachedCount, 1) {
-              let parent = Int(preorder.node[Int(dominator[number])])
-              parentOf[Int(preorder.node[number])] = parent == virtualRoot ? Self.heldByEntries : Int32(parent)
-            }
+    var retainedSize = [Int64](repeating: 0, count: count + 1)
+    var retainedCount = [Int32](repeating: 0, count: count + 1)
+    var immediateDominator = [Int32](repeating: Self.unreached, count: count)
+    immediateDominator.withUnsafeMutableBufferPointer { parentOf in
+      for number in 1..<max(reachedCount, 1) {
+        let parent = Int(node[Int(dominator[number])])
+        parentOf[Int(node[number])] = parent == virtualRoot ? Self.heldByEntries : Int32(parent)
+      }
+    }
+    retainedSize.withUnsafeMutableBufferPointer { size in
+      retainedCount.withUnsafeMutableBufferPointer { objects in
+        let lookAhead = PrefetchDistance.inOrder
+        for number in stride(from: reachedCount - 1, through: 0, by: -1) {
+          // Numbers go down: the words of the node `lookAhead` numbers on are asked for now.
+          if number >= lookAhead {
+            let ahead = Int(node[number - lookAhead])
+            cprefetch_for_writing(size.baseAddress! + ahead)
+            cprefetch_for_writing(objects.baseAddress! + ahead)
           }
-          retainedSize.withUnsafeMutableBufferPointer { size in
-            retainedCount.withUnsafeMutableBufferPointer { objects in
-              let lookAhead = PrefetchDistance.inOrder
-              for number in stride(from: preorder.reachedCount - 1, through: 0, by: -1) {
-                // Numbers go down: the words of the node `lookAhead` numbers on are asked for now.
-                if number >= lookAhead {
-                  let ahead = Int(preorder.node[number - lookAhead])
-                  cprefetch_for_writing(size.baseAddress! + ahead)
-                  cprefetch_for_writing(objects.baseAddress! + ahead)
-                }
-                let node = Int(preorder.node[number])
-                if node != virtualRoot {
-                  size[node].addSaturating(max(graph.sizes[node], 0))
-                  if !graph.isClosureValue(node) { objects[node] += 1 }
-                }
-                let parent = Int(dominator[number])
-                guard parent != number else { continue }
-                let parentNode = Int(preorder.node[parent])
-                size[parentNode].addSaturating(size[node])
-                objects[parentNode] += objects[node]
-              }
-            }
+          let current = Int(node[number])
+          if current != virtualRoot {
+            size[current].addSaturating(max(graph.sizes[current], 0))
+            if !graph.isClosureValue(current) { objects[current] += 1 }
           }
-          steps += preorder.reachedCount
+          let parent = Int(dominator[number])
+          guard parent != number else { continue }
+          let parentNode = Int(node[parent])
+          size[parentNode].addSaturating(size[current])
+          objects[parentNode] += objects[current]
         }
       }
     }
+    steps += reachedCount
     self.retainedSize = retainedSize
     self.retainedCount = retainedCount
     self.immediateDominator = immediateDominator
     self.steps = steps
-  }
-
-  /// A node's successors: the strong edges' targets, or the entries for the virtual root.
-  private struct Successors {
-    let offsets: UnsafeBufferPointer<Int32>
-    let targets: UnsafeBufferPointer<Int32>
-    let entries: UnsafeBufferPointer<Int>
-    let virtualRoot: Int
-
-    var nodeCount: Int { virtualRoot + 1 }
-
-    /// Positions of `node`'s successors (indices into `targets`, or into `entries`).
-    func positions(of node: Int) -> Range<Int> {
-      node == virtualRoot ? 0..<entries.count : Int(offsets[node])..<Int(offsets[node + 1])
-    }
-
-    func successor(of node: Int, at position: Int) -> Int {
-      node == virtualRoot ? entries[position] : Int(targets[position])
-    }
-  }
-
-  /// The nodes reached from the virtual root, numbered in depth-first preorder (the virtual
-  /// root is 0), with each one's parent in the depth-first tree.
-  private struct Preorder {
-    /// Node of each number, for `0..<reachedCount`.
-    let node: UnsafeMutableBufferPointer<Int32>
-    /// Which nodes the search reached: the one question it asks of every edge, answered from a
-    /// bit that stays in the caches (see ``NodeBits``).
-    let isReached: NodeBits
-    /// Two words per reached node (undefined for the others), read together: the node's
-    /// number, then how many edges from reached nodes lead to it (counted once the search is
-    /// done, see ``Predecessors``), which becomes the cursor where its row is filled. The
-    /// dominator computation then takes the whole as scratch space (see `immediateDominators`).
-    let state: UnsafeMutableBufferPointer<Int32>
-    /// Number of each number's parent in the depth-first tree (the root's is 0). The dominator
-    /// computation compresses it in place into its forest's links.
-    let parent: UnsafeMutableBufferPointer<Int32>
-    let reachedCount: Int
-
-    /// Frees all but ``node``, once the dominators are known.
-    func releaseScratch() {
-      isReached.release()
-      state.deallocate()
-      parent.deallocate()
-    }
-  }
-
-  private static func preorder(_ successors: Successors, steps: inout Int) -> Preorder {
-    let nodeCount = successors.nodeCount
-    let node = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    let isReached = NodeBits(count: nodeCount)
-    let state = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 2 * nodeCount)
-    let parent = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    // The depth-first path, as numbers, with the next successor position of each. Each node is
-    // on it at most once, so it never outgrows the node count.
-    let pathNumber = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    let pathPosition = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nodeCount)
-    defer {
-      pathNumber.deallocate()
-      pathPosition.deallocate()
-    }
-    var reached = 0
-    func discover(_ discovered: Int, from parentNumber: Int32, depth: Int) {
-      isReached.set(discovered)
-      state[2 &* discovered] = Int32(reached)
-      state[2 &* discovered &+ 1] = 0
-      node[reached] = Int32(discovered)
-      parent[reached] = parentNumber
-      pathNumber[depth] = Int32(reached)
-      let positions = successors.positions(of: discovered)
-      pathPosition[depth] = Int32(positions.lowerBound)
-      reached += 1
-      // Its successors' rows are read as the search reaches them: asked for now, their misses
-      // overlap (the first successor's comes next, the others' once the search is back).
-      for position in positions {
-        cprefetch_for_reading(successors.offsets.baseAddress! + successors.successor(of: discovered, at: position))
-      }
-    }
-    discover(successors.virtualRoot, from: 0, depth: 0)
-    var depth = 1
-    while depth > 0 {
-      let current = Int(node[Int(pathNumber[depth - 1])])
-      let position = Int(pathPosition[depth - 1])
-      guard position < successors.positions(of: current).upperBound else {
-        depth -= 1
-        continue
-      }
-      pathPosition[depth - 1] = Int32(position + 1)
-      steps += 1
-      let next = successors.successor(of: current, at: position)
-      if !isReached[next] {
-        discover(next, from: pathNumber[depth - 1], depth: depth)
-        depth += 1
-      }
-    }
-    return Preorder(node: node, isReached: isReached, state: state, parent: parent, reachedCount: reached)
   }
 
   /// The immediate dominator of each preorder number, as a number (the root's is itself), by
@@ -200,7 +103,7 @@ package struct DominatorTree: Sendable {
   /// compressed in place (a number's own parent is read before anything changes it), and the
   /// buckets take the place of the nodes' two words once the predecessors are known.
   private static func immediateDominators(
-    _ preorder: Preorder, _ successors: Successors, steps: inout Int
+    _ preorder: DominatorSearch, _ successors: DominatorSearch.Successors, steps: inout Int
   ) -> UnsafeMutableBufferPointer<Int32> {
     let reached = preorder.reachedCount
     let dominator = UnsafeMutableBufferPointer<Int32>.allocate(capacity: reached)
@@ -264,7 +167,7 @@ package struct DominatorTree: Sendable {
     /// them) twice: once to count each target's predecessors, once to place them, each target's
     /// two words in the preorder's `state` asked for a few edges ahead. A row's order does not
     /// matter: a semidominator is a minimum over it.
-    init(_ preorder: Preorder, _ successors: Successors, steps: inout Int) {
+    init(_ preorder: DominatorSearch, _ successors: DominatorSearch.Successors, steps: inout Int) {
       let reached = preorder.reachedCount
       let state = preorder.state
       // Calls `body` with each edge of the reached nodes, source (as a node) and target's

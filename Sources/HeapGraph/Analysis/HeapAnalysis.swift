@@ -51,16 +51,22 @@ public struct HeapAnalysis: Sendable {
     /// The code of the package being checked: a leak group's entry is the object its code
     /// made, and its own findings come before those of its dependencies.
     public var ownCode: OwnCode
+    /// Whether a report of what holds the memory (``HeapMemory``) will be made: the reachable
+    /// objects are then grouped by their paths while the leaks are analysed, on a core that
+    /// would otherwise wait.
+    public var summarizesHeldMemory: Bool
 
     public init(
       cycles: CycleFinder.Configuration = .init(), expectedDead: LeakAnalysis.ExpectedDead? = nil,
-      rootsAreComplete: Bool = false, frameworkTypes: Suppressions? = nil, ownCode: OwnCode = OwnCode(packageDirectory: nil)
+      rootsAreComplete: Bool = false, frameworkTypes: Suppressions? = nil, ownCode: OwnCode = OwnCode(packageDirectory: nil),
+      summarizesHeldMemory: Bool = false
     ) {
       self.cycles = cycles
       self.expectedDead = expectedDead
       self.rootsAreComplete = rootsAreComplete
       self.frameworkTypes = frameworkTypes
       self.ownCode = ownCode
+      self.summarizesHeldMemory = summarizesHeldMemory
     }
   }
 
@@ -76,6 +82,8 @@ public struct HeapAnalysis: Sendable {
   public let findings: [HeapFinding]
   /// Every reachable object's shortest path from a root.
   let shortestPaths: ShortestPathTree
+  /// The reachable objects grouped by path, if ``Options/summarizesHeldMemory``.
+  let pathGroups: PathGroups?
   /// The work the analysis did, by phase, in steps.
   package let work: AnalysisWork
 
@@ -96,25 +104,33 @@ public struct HeapAnalysis: Sendable {
     self.graph = graph
     self.options = options
     progress(.findingComponents)
+    // The second core, while this one searches the components: the shortest paths, then the
+    // dominator tree's search from the entries known before the components are.
+    let shortestPathWork = ConcurrentResult { ShortestPathTree(graph: graph) }
+    let dominatorSearch = ConcurrentResult {
+      LeakAnalysis.beginDominatorSearch(graph: graph, rootsAreComplete: options.rootsAreComplete)
+    }
     let componentSearch = StronglyConnectedComponents(graph: graph, startNodes: startNodes)
     let components = componentSearch.components
+    let shortestPaths = shortestPathWork.value
     // Leaks on the second core while this one searches cycles; the whole graph's components
     // serve the leak analysis too.
     let leakWork = ConcurrentResult {
-      let shortestPaths = ShortestPathTree(graph: graph)
       let leaks = LeakAnalysis(
         graph: graph, expectedDead: options.expectedDead, rootsAreComplete: options.rootsAreComplete, shortestPaths: shortestPaths,
         cyclicComponents: startNodes == nil ? components : nil, frameworkTypes: options.frameworkTypes,
-        ownCode: options.ownCode)
-      return (shortestPaths, leaks, HeapFinding.findings(leaks: leaks, graph: graph))
+        ownCode: options.ownCode, dominatorSearch: dominatorSearch)
+      return (leaks, HeapFinding.findings(leaks: leaks, graph: graph))
     }
     var cycleSteps = 0
     cycles = CycleFinder(configuration: options.cycles).findCycles(
       in: graph, components: components, progress: progress, steps: &cycleSteps)
     let cycleFindings = HeapFinding.findings(cycles: cycles)
+    pathGroups = options.summarizesHeldMemory ? PathGroups(graph: graph, tree: shortestPaths) : nil
     progress(.findingLeaks)
     let leakFindings: [HeapFinding]
-    (shortestPaths, leaks, leakFindings) = leakWork.value
+    (leaks, leakFindings) = leakWork.value
+    self.shortestPaths = shortestPaths
     findings = HeapFinding.merged(cycleFindings + leakFindings)
     var work = leaks.work
     work.components = componentSearch.steps

@@ -130,9 +130,20 @@ public struct LeakAnalysis: Sendable {
     self.init(graph: graph, expectedDead: expectedDead, rootsAreComplete: rootsAreComplete, shortestPaths: ShortestPathTree(graph: graph))
   }
 
+  /// The search of the dominator tree's nodes from the entries every analysis of `graph` has,
+  /// which can begin before the others are known (see ``DominatorSearch``): the roots, and,
+  /// where objects can leak, the objects that nothing holds (each unreached, alone in its
+  /// component, and so that component's entry).
+  static func beginDominatorSearch(graph: ObjectGraph, rootsAreComplete: Bool) -> DominatorSearch {
+    let roots = graph.roots.map(\.node)
+    let canLeak = !roots.isEmpty || rootsAreComplete
+    return DominatorSearch(graph: graph, entries: roots + (canLeak ? UnreachedComponents.objectsNothingHolds(in: graph) : []))
+  }
+
   /// Analyses `graph` with its shortest paths from the roots already computed (`tree`), and
   /// its cyclic strongly connected components if they are (`cyclicComponents`, as
-  /// ``StronglyConnectedComponents`` finds them for the whole graph).
+  /// ``StronglyConnectedComponents`` finds them for the whole graph). The dominator tree goes
+  /// on from `dominatorSearch` if it is given (begun with ``beginDominatorSearch(graph:rootsAreComplete:)``).
   ///
   /// With `frameworkTypes`, a cycle of other types that only objects of those types hold (and what
   /// they alone hold: a test case XCTest keeps, its stored properties) is an entry of its own,
@@ -143,7 +154,8 @@ public struct LeakAnalysis: Sendable {
   /// and the survivors, with their retained sizes.
   init(
     graph: ObjectGraph, expectedDead: ExpectedDead?, rootsAreComplete: Bool, shortestPaths tree: ShortestPathTree,
-    cyclicComponents: [[Int32]]? = nil, frameworkTypes: Suppressions? = nil, ownCode: OwnCode = OwnCode(packageDirectory: nil)
+    cyclicComponents: [[Int32]]? = nil, frameworkTypes: Suppressions? = nil, ownCode: OwnCode = OwnCode(packageDirectory: nil),
+    dominatorSearch: ConcurrentResult<DominatorSearch>? = nil
   ) {
     var work = AnalysisWork()
     hasRoots = !graph.roots.isEmpty || rootsAreComplete
@@ -164,7 +176,11 @@ public struct LeakAnalysis: Sendable {
     let candidates = EntryCandidates(representatives: representatives, components: components, choice: choice)
     let entries = candidates.entries
     // The dominator tree on another core while this one describes the entries.
-    let dominatorWork = ConcurrentResult { [entries] in DominatorTree(graph: graph, entries: graph.roots.map(\.node) + entries) }
+    let dominatorWork = ConcurrentResult { [entries] in
+      let treeEntries = graph.roots.map(\.node) + entries
+      guard let dominatorSearch else { return DominatorTree(graph: graph, entries: treeEntries) }
+      return DominatorTree(graph: graph, search: dominatorSearch.value, entries: treeEntries)
+    }
     let grouping = Self.groupEntries(candidates, of: components, steps: &work.entryDescriptions)
     let dominators = dominatorWork.value
     self.dominators = dominators

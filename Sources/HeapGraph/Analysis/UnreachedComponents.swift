@@ -8,7 +8,7 @@ import CPrefetch
 /// the index of its cycle in ``cycles``.
 ///
 /// - Complexity: O(*n*) to build; O(*n* + *e*) over the unreached part for each search.
-struct UnreachedComponents {
+package struct UnreachedComponents {
   let graph: ObjectGraph
   /// The cyclic components of the unreached part, each in node order.
   let cycles: [[Int32]]
@@ -26,6 +26,17 @@ struct UnreachedComponents {
     self.graph = graph
     self.cycles = cycles
     self.component = component
+  }
+
+  /// The objects of `graph` that no strong reference holds and that are no root, in node order:
+  /// where objects can leak, each is unreached, alone in its component, and that component's
+  /// entry, whatever the other components are.
+  package static func objectsNothingHolds(in graph: ObjectGraph) -> [Int] {
+    let isHeld = NodeBits(count: graph.objectCount)
+    defer { isHeld.release() }
+    for target in graph.strongTargets { isHeld.set(Int(target)) }
+    for root in graph.roots { isHeld.set(root.node) }
+    return graph.nodes.filter { !isHeld[$0] }
   }
 
   /// The unreached nodes, in node order (read from ``component``, so that they need no array).

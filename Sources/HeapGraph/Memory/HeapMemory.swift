@@ -124,7 +124,7 @@ public struct HeapMemory: Sendable {
     byteCount = bytes
     leakedBytes = leaked
 
-    let groups = PathGroups(graph: graph, tree: tree)
+    let groups = analysis.pathGroups ?? PathGroups(graph: graph, tree: tree)
     let walk = DominatorWalk(
       graph: graph, dominators: dominators, groups: groups,
       suspectBytes: max(Int(Double(bytes) * Self.suspectShare), Self.suspectMinimumBytes))

@@ -18,8 +18,8 @@
 /// let retained = dominators.value.retainedSize
 /// ```
 final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {
-  // Written by the computing thread before it ends; read only after joining it, and only by
-  // the thread that made this value (``value`` is not for several readers).
+  // Written by the computing thread before it ends; read only after joining it, by one thread
+  // (``value`` is not for several readers at once).
   private var result: Value?
   private var thread: pthread_t?
 
