@@ -1,7 +1,7 @@
 /// The candidate entry objects of each leak entry, as ``EntryChoice`` ranks them: the objects
 /// of the entry's component of the best rank, all of one type, in node order, kept in one flat
 /// column (a component of one object, the most common kind, needs no array of its own).
-struct EntryCandidates {
+struct EntryCandidates: Sendable {
   /// Where each entry's candidates start in ``nodes``; one more entry than entries.
   private var start: [Int32] = [0]
   /// The candidates of every entry, one entry after the other.

@@ -217,17 +217,26 @@ public struct LeakAnalysis: Sendable {
     // An entry in no cycle is described by its type alone (a task by where it waits): one
     // description per type.
     var groupOfAcyclicType = [Int32](repeating: -1, count: graph.typeNames.count)
-    for index in 0..<candidates.count {
+    // A task is described by where it waits, not by its type alone.
+    func isDescribedByType(_ index: Int) -> Bool {
       let first = Int(candidates.nodes(of: index).first!)
-      let typeRank = Int(graph.typeRanks[first])
-      // A task is described by where it waits, not by its type alone.
-      let isDescribedByType = components.isAcyclic(first) && graph.kind(of: first) != .task
+      return components.isAcyclic(first) && graph.kind(of: first) != .task
+    }
+    // The descriptions that take a search, first, on two cores.
+    var searched = describeOnTwoCores(
+      (0..<candidates.count).filter { !isDescribedByType($0) }, candidates: candidates, components: components, steps: &steps
+    ).makeIterator()
+    for index in 0..<candidates.count {
+      let typeRank = Int(graph.typeRanks[Int(candidates.nodes(of: index).first!)])
+      let isDescribedByType = isDescribedByType(index)
       if isDescribedByType, groupOfAcyclicType[typeRank] >= 0 {
         steps += 1
         grouping.groupOfEntry.append(groupOfAcyclicType[typeRank])
         continue
       }
-      let description = describe(candidates: candidates.nodes(of: index), components: components, steps: &steps)
+      let description =
+        isDescribedByType
+        ? describe(candidates: candidates.nodes(of: index), components: components, steps: &steps) : searched.next()!
       let group: Int32
       if let existing = groupIndex[description.fingerprint] {
         group = existing
@@ -340,6 +349,26 @@ public struct LeakAnalysis: Sendable {
     var summary: String
     var entryTypeName: String
     var cycle: RetainCycle?
+  }
+
+  /// The descriptions of the entries at `indices` of `candidates`, in their order: every other
+  /// one described on a thread of its own.
+  private static func describeOnTwoCores(
+    _ indices: [Int], candidates: EntryCandidates, components: UnreachedComponents, steps: inout Int
+  ) -> [EntryDescription] {
+    @Sendable func describeEveryOther(from first: Int, steps: inout Int) -> [EntryDescription] {
+      stride(from: first, to: indices.count, by: 2).map {
+        describe(candidates: candidates.nodes(of: indices[$0]), components: components, steps: &steps)
+      }
+    }
+    let odd = ConcurrentResult {
+      var steps = 0
+      return (describeEveryOther(from: 1, steps: &steps), steps)
+    }
+    let even = describeEveryOther(from: 0, steps: &steps)
+    let (odds, oddSteps) = odd.value
+    steps += oddSteps
+    return indices.indices.map { $0 % 2 == 0 ? even[$0 / 2] : odds[$0 / 2] }
   }
 
   /// The description of an entry component from its entry objects (`candidates`, all of one

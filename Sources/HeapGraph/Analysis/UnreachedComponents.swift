@@ -8,7 +8,7 @@ import CPrefetch
 /// the index of its cycle in ``cycles``.
 ///
 /// - Complexity: O(*n*) to build; O(*n* + *e*) over the unreached part for each search.
-package struct UnreachedComponents {
+package struct UnreachedComponents: Sendable {
   let graph: ObjectGraph
   /// The cyclic components of the unreached part, each in node order.
   let cycles: [[Int32]]
