@@ -135,9 +135,15 @@ public struct LeakAnalysis: Sendable {
   /// where objects can leak, the objects that nothing holds (each unreached, alone in its
   /// component, and so that component's entry).
   static func beginDominatorSearch(graph: ObjectGraph, rootsAreComplete: Bool) -> DominatorSearch {
-    let roots = graph.roots.map(\.node)
-    let canLeak = !roots.isEmpty || rootsAreComplete
-    return DominatorSearch(graph: graph, entries: roots + (canLeak ? UnreachedComponents.objectsNothingHolds(in: graph) : []))
+    let canLeak = canLeak(in: graph, rootsAreComplete: rootsAreComplete)
+    return DominatorSearch(
+      graph: graph, entries: graph.roots.map(\.node) + (canLeak ? UnreachedComponents.objectsNothingHolds(in: graph) : []))
+  }
+
+  /// Whether an object of `graph` can be called leaked: when the snapshot lists roots, or
+  /// when its roots are all there are (``hasRoots``).
+  private static func canLeak(in graph: ObjectGraph, rootsAreComplete: Bool) -> Bool {
+    !graph.roots.isEmpty || rootsAreComplete
   }
 
   /// Analyses `graph` with its shortest paths from the roots already computed (`tree`), and
@@ -158,7 +164,7 @@ public struct LeakAnalysis: Sendable {
     dominatorSearch: ConcurrentResult<DominatorSearch>? = nil
   ) {
     var work = AnalysisWork()
-    hasRoots = !graph.roots.isEmpty || rootsAreComplete
+    hasRoots = Self.canLeak(in: graph, rootsAreComplete: rootsAreComplete)
     let canLeak = hasRoots
     func isUnreached(_ node: Int) -> Bool { canLeak && !tree.isReached(node) }
     leakedObjectCount = graph.nodes.count { isUnreached($0) && !graph.isClosureValue($0) }
