@@ -36,7 +36,8 @@ package struct DominatorTree: Sendable {
 
   /// The tree whose virtual root holds `entries`, numbered by `search`, which began from some
   /// of them (on another core, before the others were known) and goes on from the rest. A
-  /// search that began from a node that is not one of `entries` is not used.
+  /// search that began from a node that is not one of `entries` is not used. The search serves
+  /// this tree only: its memory is freed once the tree is built.
   package init(graph: ObjectGraph, search begun: DominatorSearch, entries: [Int]) {
     let count = graph.objectCount
     let search = begun.hasOnlyEntries(among: entries) ? begun : DominatorSearch(graph: graph, entries: [])
