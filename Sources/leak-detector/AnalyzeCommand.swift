@@ -37,6 +37,15 @@ struct AnalyzeCommand: ParsableCommand {
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
     case text, json, dot, sarif, junit, markdown, html
+
+    /// Whether the report says what holds the memory (DOT has the cycles only; SARIF and JUnit
+    /// the findings).
+    var reportsHeldMemory: Bool {
+      switch self {
+      case .text, .json, .markdown, .html: true
+      case .dot, .sarif, .junit: false
+      }
+    }
   }
 
   @Argument(help: "The heap snapshot to analyse (JSON or binary, format version 1); - reads it from standard input.")
@@ -64,7 +73,7 @@ struct AnalyzeCommand: ParsableCommand {
     let progress = ProgressPrinter()
     let result = try analysis.analyze(
       snapshot, ownCode: sourceRoot.ownCode, progress: progress, for: output, binaryDirectories: cores.binaryDirectories,
-      summarizesHeldMemory: true)
+      summarizesHeldMemory: format.reportsHeldMemory)
     progress.report("rendering the report")
     // sarif and junit report every finding as new, as a gate without a baseline would.
     var asGate: GateOutcome { GateOutcome(findings: result.findings, baseline: Baseline()) }
