@@ -175,7 +175,7 @@ final class HiddenOwnerLeakCheckTests: XCTestCase {
     let start = { (napper: Napper, weakly: Bool) in
       let task = napper.napForAnHour(weakly: weakly)
       tasks.append(task)
-      eventually { hasSuspended(task) }  // until the task sleeps
+      eventually { isAsleep(task) }
     }
     assertHeldBy(
       "the timer of Task.sleep, until the task wakes",

@@ -399,7 +399,7 @@ final class HiddenOwnersTests: XCTestCase {
     defer { weakMetronome?.stop() }
     napper = nil
     metronome = nil
-    XCTAssertTrue(eventually { hasSuspended(task) }, "the task never reached its sleep")
+    XCTAssertTrue(eventually { isAsleep(task) }, "the task never reached its sleep")
     let analysis = HeapAnalysis(graph: ObjectGraph(AllocationTracker.snapshot(inGeneration: generation)))
     let summaries = analysis.leaks.leakGroups.map(\.summary)
     XCTAssertFalse(summaries.contains { $0.contains("Napper") || $0.contains("Metronome") }, "\(summaries)")

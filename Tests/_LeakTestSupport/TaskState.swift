@@ -8,6 +8,13 @@ public func hasSuspended<Success, Failure>(_ task: Task<Success, Failure>) -> Bo
   TaskReferences.hasSuspended(address(of: task))
 }
 
+/// Whether `task` sleeps in `Task.sleep` with its timer armed where a capture finds it (a task
+/// suspends a moment before libdispatch has its timer there). Fixtures wait for this state
+/// before a check names the sleep timer as what holds the task.
+public func isAsleep<Success, Failure>(_ task: Task<Success, Failure>) -> Bool {
+  PendingDispatchWork.holdsSleeping(task: address(of: task))
+}
+
 /// Whether `task` has completed: its closure, and what it captured, are released.
 public func hasCompleted<Success, Failure>(_ task: Task<Success, Failure>) -> Bool {
   TaskReferences.hasCompleted(address(of: task))

@@ -28,7 +28,7 @@ import CLeakRuntime
 /// global queues, the manager queue, the timer heaps and the muxnotes are local symbols of
 /// libdispatch, found in its full symbol table; without it only the main queue is read. Nothing
 /// is read when libdispatch's layouts are not the ones checked (``DispatchLayoutCheck``).
-struct PendingDispatchWork {
+package struct PendingDispatchWork {
   /// Which closure contexts to report: a capture asks only for those it captured.
   var keeping: (UInt) -> Bool = { _ in true }
   var reflector = RuntimeReflector.shared
@@ -56,6 +56,12 @@ struct PendingDispatchWork {
     if locations.timerHeaps != 0 { found += timerWork(inTimerHeaps: locations.timerHeaps) }
     if locations.muxnotes != 0 { found += registeredSourceHandlers(inMuxnotes: locations.muxnotes) }
     return found
+  }
+
+  /// Whether the task at `address` sleeps in `Task.sleep` with its timer where ``work()`` reads
+  /// it. A task suspends a moment before libdispatch has its timer there.
+  package static func holdsSleeping(task address: UInt) -> Bool {
+    PendingDispatchWork().work().contains { $0.target == address && $0.label == Labels.sleeping }
   }
 
   /// The labels of a block's and of a task's references from one place. A block's names the
