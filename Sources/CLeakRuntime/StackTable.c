@@ -178,8 +178,11 @@ int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity) {
   uintptr_t resumptionFrom = atomic_load_explicit(&resumptionStart, memory_order_relaxed);
   uintptr_t frame = framePointer;
   int depth = 0;
-  // Each frame pointer points at a frame record (cleak_frame_record).
-  while (depth < capacity && frame >= low && frame + sizeof(cleak_frame_record) <= high && (frame & (sizeof(uintptr_t) - 1)) == 0) {
+  // Each frame pointer points at a frame record (cleak_frame_record). Code built without frame
+  // pointers leaves any value in the register: the bounds are tested without an addition that
+  // could wrap (a caller of -8 once passed as a record below the stack's top).
+  while (depth < capacity && frame >= low && frame < high && high - frame >= sizeof(cleak_frame_record) &&
+         (frame & (sizeof(uintptr_t) - 1)) == 0) {
     const cleak_frame_record *record = (const cleak_frame_record *)frame;
     uintptr_t caller = record->caller, returnAddress = record->returnAddress;
     if (returnAddress < cleak_lowest_mapped_address) break;

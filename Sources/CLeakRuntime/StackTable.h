@@ -8,16 +8,6 @@
 /// The most distinct stacks the table holds; ids run from 1 to this.
 #define CLEAK_MAX_STACKS (1 << 20)
 
-/// The return addresses of the frames above the one at `framePointer` (innermost first), found
-/// by following saved frame pointers while they stay inside this thread's stack and go up. The
-/// Swift toolchain's code and its runtime libraries keep frame pointers on this platform. At the
-/// frame of an async function that the concurrency runtime resumed, the walk goes on along the
-/// function's async context instead: each logical caller's resume point (one past it, like a
-/// return address), up to the first function of the task; the runtime's own frames below it are
-/// left out. Returns 0 when `framePointer` is not in this thread's stack (an alternate signal
-/// stack, say).
-int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity);
-
 /// Finds the concurrency runtime's code, where the calls that resume tasks are, so that walks
 /// recognize the frames those calls run. Until then (or when the process has no concurrency
 /// runtime), walks go on from an async function into the runtime's frames that resumed it.

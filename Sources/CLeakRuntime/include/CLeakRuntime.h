@@ -326,6 +326,18 @@ size_t cleak_tracker_copy_entries(cleak_tracked_object *buffer, size_t capacity,
 /// Copies the frames of stack `id` (innermost first); returns their number.
 int cleak_tracker_stack(uint32_t id, uintptr_t *frames, int capacity);
 
+/// The return addresses of the frames above the one at `framePointer` (innermost first), found
+/// by following saved frame pointers while they stay inside this thread's stack and go up. The
+/// Swift toolchain's code and its runtime libraries keep frame pointers on this platform, except
+/// an optimized program's top-level code (`main` saves the register and uses it for data). At the
+/// frame of an async function that the concurrency runtime resumed, the walk goes on along the
+/// function's async context instead: each logical caller's resume point (one past it, like a
+/// return address), up to the first function of the task; the runtime's own frames below it are
+/// left out. Returns 0 when `framePointer` is not in this thread's stack (an alternate signal
+/// stack, say). A function without a frame pointer leaves whatever its code put in the register
+/// as its caller's "frame": the walk stops at any value outside the stack.
+int cleak_stack_walk(uintptr_t framePointer, uintptr_t *frames, int capacity);
+
 /// Where the task at `task`, which is not running, will resume: the function the runtime resumes
 /// it in, then each logical caller's resume point along the async contexts (innermost first, one
 /// past each point, as return addresses are), up to the task's first function. Reads the task
