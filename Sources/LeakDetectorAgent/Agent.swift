@@ -73,11 +73,11 @@ enum Agent {
     AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks, sampleInterval: loaded.sampleInterval ?? 0))
     atexit { Agent.captureAtExit() }
     noteStart(of: RunProtocol.ProcessDescription(arguments: arguments, processID: getpid()), runDirectory: runDirectory)
-    if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0) }) {
+    if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0, inForkedChild: $1) }) {
       complain("cannot watch signal \(signal) for snapshots")
     }
     for signal in terminationSignals where signal != loaded.snapshotSignal && cleak_agent_signal_is_default(signal) {
-      _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0) })
+      _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0, inForkedChild: $1) })
     }
     if loaded.snapshotInterval != nil { startTakingSnapshotsOnInterval() }
   }
@@ -134,11 +134,14 @@ enum Agent {
     }
   }
 
-  /// A watched signal, on the agent's thread: the snapshot signal takes a snapshot, a
-  /// termination request the exit snapshot before it ends the process.
-  static func signalArrived(_ signal: Int32) {
+  /// A watched signal: the snapshot signal takes a snapshot, a termination request the exit
+  /// snapshot before it ends the process. On the agent's thread, or, in a process that has no
+  /// other thread, in a child forked in the signal handler, which ends when this returns.
+  static func signalArrived(_ signal: Int32, inForkedChild: Bool) {
     if signal == settings.snapshotSignal {
       captureOnSignal()
+    } else if inForkedChild {
+      captureAtExit(inForkedChild: true)
     } else {
       captureAtExit()
       cleak_agent_raise_default(signal)
@@ -146,9 +149,10 @@ enum Agent {
   }
 
   /// The exit capture. A child forked by the program (which runs its exit handlers too) is not
-  /// the process being checked: it captures nothing.
-  static func captureAtExit() {
-    guard getpid() == settings.processID, AllocationTracker.isRunning else { return }
+  /// the process being checked: it captures nothing, unless the agent forked it to capture the
+  /// process (`inForkedChild`).
+  static func captureAtExit(inForkedChild: Bool = false) {
+    guard inForkedChild || getpid() == settings.processID, AllocationTracker.isRunning else { return }
     captureLock.withLock { _ in
       guard AllocationTracker.isRunning else { return }
       let start = ContinuousClock.now

@@ -11,13 +11,11 @@ final class RunAtATerminalTests: RunFixtureTestCase {
 
   /// `kill -INT` of the command alone (not of the terminal's whole group): passed on, the program
   /// ends as an interrupt ends it, its agent captures first, and the report follows with the
-  /// program's status, 130 as shells say.
+  /// program's status, 130 as shells say. The program has one thread: the agent starts none, and
+  /// takes the exit capture in a child it forks in the signal handler.
   func testInterruptSentToTheCommandOnly_endsTheProgramAndTheReportFollows() throws {
-    let directory = try temporaryDirectory()
-    let command = try started(["run", "--", programs + "/Interruptible", directory])
-    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
-    kill(command.process.processIdentifier, SIGINT)
-    let result = command.finish()
+    let (result, threads) = try interruptedInterruptible()
+    XCTAssertEqual(threads, "1", "the agent started a thread in a single-threaded program")
     XCTAssertEqual(result.status, 128 + SIGINT, result.standardError)
     XCTAssertTrue(result.standardOutput.contains("Leaks: 2 objects in 1 group"), result.standardOutput)
     XCTAssertTrue(result.standardOutput.contains("Session.connection"), result.standardOutput)
@@ -28,6 +26,16 @@ final class RunAtATerminalTests: RunFixtureTestCase {
         of: #"Checked Interruptible \S+ \(pid \d+\): \d+ objects when it exited, 2 leaked \(captured in \d+\.\d\d s\)\n"#,
         options: .regularExpression),
       result.standardOutput)
+  }
+
+  /// The same program with a thread of its own: the agent's thread starts with it (three in all)
+  /// and takes the exit capture.
+  func testInterrupt_ofAProgramWithThreads_isCapturedByTheAgentsThread() throws {
+    let (result, threads) = try interruptedInterruptible(withAThread: true)
+    XCTAssertEqual(threads, "3", "the program's two threads and the agent's")
+    XCTAssertEqual(result.status, 128 + SIGINT, result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("Leaks: 2 objects in 1 group"), result.standardOutput)
+    XCTAssertTrue(result.standardOutput.contains("Session.connection"), result.standardOutput)
   }
 
   /// A child the program forks inherits the agent's handlers but not its thread: a termination
@@ -109,6 +117,17 @@ final class RunAtATerminalTests: RunFixtureTestCase {
   }
 
   // MARK: - Helpers
+
+  /// `run` of Interruptible (`withAThread`: one of its own besides the main thread), interrupted
+  /// once ready: the command's result, and the number of threads the program had then.
+  private func interruptedInterruptible(withAThread: Bool = false) throws -> (result: Started.Finished, threads: String) {
+    let directory = try temporaryDirectory()
+    let command = try started(["run", "--", programs + "/Interruptible", directory] + (withAThread ? ["thread"] : []))
+    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
+    let threads = (try? String(contentsOfFile: directory + "/ready", encoding: .utf8)) ?? ""
+    kill(command.process.processIdentifier, SIGINT)
+    return (command.finish(), threads)
+  }
 
   /// The JSON document that follows what the program printed on standard output.
   private func report(in output: String) -> String {

@@ -1,5 +1,7 @@
-// Leaks one cycle, writes "ready" in the directory given as the first argument, then waits for
-// signals until one ends it (it handles none itself: an interrupt ends it as it ends any program).
+// Leaks one cycle, starts a thread that waits for ever when its second argument is "thread",
+// writes "ready" in the directory given as the first argument with the number of threads the
+// process has, then waits for signals until one ends it (it handles none itself: an interrupt
+// ends it as it ends any program).
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -13,7 +15,28 @@ func connect() {
   session.connection?.session = session
 }
 
+/// The number of threads of this process, from /proc/self/status.
+func threadCount() -> String {
+  guard let status = fopen("/proc/self/status", "r") else { return "?" }
+  defer { fclose(status) }
+  var line = [CChar](repeating: 0, count: 256)
+  while fgets(&line, Int32(line.count), status) != nil {
+    let text = String(cString: line)
+    if text.hasPrefix("Threads:") { return String(text.dropFirst("Threads:".count).filter(\.isNumber)) }
+  }
+  return "?"
+}
+
 connect()
-let ready = open(CommandLine.arguments[1] + "/ready", O_CREAT | O_WRONLY, 0o644)
+if CommandLine.arguments.count > 2 && CommandLine.arguments[2] == "thread" {
+  var thread = pthread_t()
+  pthread_create(&thread, nil, { _ in
+    while true { pause() }
+  }, nil)
+}
+let count = threadCount()
+let ready = open(CommandLine.arguments[1] + "/ready.partial", O_CREAT | O_WRONLY, 0o644)
+_ = count.withCString { write(ready, $0, strlen($0)) }
 close(ready)
+rename(CommandLine.arguments[1] + "/ready.partial", CommandLine.arguments[1] + "/ready")
 while true { pause() }
