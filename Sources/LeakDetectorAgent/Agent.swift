@@ -153,6 +153,8 @@ enum Agent {
   /// process (`inForkedChild`).
   static func captureAtExit(inForkedChild: Bool = false) {
     guard inForkedChild || getpid() == settings.processID, AllocationTracker.isRunning else { return }
+    // A termination signal during the capture waits for it on the agent's thread.
+    if !inForkedChild { cleak_agent_before_thread_creation() }
     captureLock.withLock { _ in
       guard AllocationTracker.isRunning else { return }
       let start = ContinuousClock.now

@@ -38,6 +38,20 @@ final class RunAtATerminalTests: RunFixtureTestCase {
     XCTAssertTrue(result.standardOutput.contains("Session.connection"), result.standardOutput)
   }
 
+  /// An interrupt that reaches a single-threaded program during its exit capture waits for the
+  /// capture: the report has its leaks, and the program ends by the interrupt.
+  func testInterruptDuringTheExitCapture_ofASingleThreadedProgram_endsItOnceCaptured() throws {
+    let directory = try temporaryDirectory()
+    let command = try started(["run", "--", programs + "/Interruptible", directory, "exit"])
+    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
+    let program = try XCTUnwrap(children(of: command.process.processIdentifier).first, "leak-detector started no program")
+    XCTAssertTrue(eventually { !self.children(of: program).isEmpty }, "the program's exit capture forked no child")
+    kill(program, SIGINT)
+    let result = command.finish()
+    XCTAssertEqual(result.status, 128 + SIGINT, result.standardError)
+    XCTAssertTrue(result.standardOutput.contains("Leaks: 2 objects in 1 group"), result.standardOutput)
+  }
+
   /// A child the program forks inherits the agent's handlers but not its thread: a termination
   /// request ends that child as it would have, and the program is neither captured nor ended by it.
   func testTerminationRequestToAForkedChild_endsTheChildOnly() throws {

@@ -28,7 +28,8 @@ bool cleak_agent_watch_signal(int signal, bool endsTheProcess, cleak_agent_signa
 
 /// Starts the agent's thread if a signal is watched and it has not started: called by the loader
 /// before the program creates a thread, so that a single-threaded program has none of the
-/// agent's.
+/// agent's, and by the exit capture, which creates threads and holds what a forked child would
+/// wait for (a termination signal during the capture then waits for it on that thread).
 void cleak_agent_before_thread_creation(void);
 
 /// Whether `signal` still has its default action here (neither ignored, as `nohup` leaves
