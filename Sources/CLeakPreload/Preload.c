@@ -5,7 +5,6 @@
 
 #include <dlfcn.h>
 #include <fnmatch.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -81,22 +80,6 @@ __attribute__((swiftcall)) cleak_task_and_context_t swift_task_create(size_t fla
                                                                       void *entry, void *context) {
   __attribute__((musttail)) return ((cleak_task_create_t)next(&createTask, "swift_task_create"))(flags, options, resultType, entry,
                                                                                                  context);
-}
-
-// MARK: - Threads
-
-// The agent's thread starts only once the program has a second thread (CLeakAgent.h): this
-// library sees each `pthread_create` the program and its libraries call, and tells the agent
-// first.
-
-typedef int (*cleak_thread_create_t)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-static _Atomic(void *) createThread = NULL;
-static _Atomic(void (*)(void)) agentBeforeThreadCreation = NULL;
-
-int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
-  void (*beforeThreadCreation)(void) = atomic_load_explicit(&agentBeforeThreadCreation, memory_order_acquire);
-  if (beforeThreadCreation != NULL) beforeThreadCreation();
-  return ((cleak_thread_create_t)next(&createThread, "pthread_create"))(thread, attributes, start, argument);
 }
 
 // MARK: - Deciding, and loading the agent
@@ -183,9 +166,7 @@ __attribute__((constructor)) static void loadAgentIfChecked(void) {
   cleak_deallocate_partial_class_instance_t agentsDeallocatePartial =
       (cleak_deallocate_partial_class_instance_t)dlsym(agent, "swift_deallocPartialClassInstance");
   cleak_task_create_t agentsCreateTask = (cleak_task_create_t)dlsym(agent, "swift_task_create");
-  void (*beforeThreadCreation)(void) = (void (*)(void))dlsym(agent, "cleak_agent_before_thread_creation");
-  if (start == NULL || agentsFastPath == NULL || agentsDeallocatePartial == NULL || agentsCreateTask == NULL ||
-      beforeThreadCreation == NULL) {
+  if (start == NULL || agentsFastPath == NULL || agentsDeallocatePartial == NULL || agentsCreateTask == NULL) {
     complain("the agent lacks the entry points its loader passes on", path);
     return;
   }
@@ -198,6 +179,5 @@ __attribute__((constructor)) static void loadAgentIfChecked(void) {
   atomic_store_explicit(&deallocatePartial, (void *)agentsDeallocatePartial, memory_order_release);
   atomic_store_explicit(&createTask, (void *)agentsCreateTask, memory_order_release);
   atomic_store_explicit(&agentFastPath, fastPath, memory_order_release);
-  atomic_store_explicit(&agentBeforeThreadCreation, beforeThreadCreation, memory_order_release);
   start();
 }

@@ -3,6 +3,7 @@ import GzipCompression
 import HeapGraph
 import LeakDetector
 import LeakDetectorRun
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -48,6 +49,10 @@ enum Agent {
     writesProfiles: false)
   /// Serializes the captures (a signal capture may run when the program exits).
   static let captureLock = Locked<Int>(0)
+  /// The termination signal the agent's thread got, which ends the process once the exit
+  /// snapshot is written, on whichever thread writes it (0: none). An interrupt while the program
+  /// takes its exit capture (in an exit handler) then ends it as an interrupt, not as an exit.
+  static let terminationRequest = Atomic<Int32>(0)
 
   /// Starts checking this process, unless it runs on a Swift runtime the agent does not
   /// understand (``AgentRuntimeCheck``): then it tracks nothing and says why.
@@ -73,11 +78,11 @@ enum Agent {
     AllocationTracker.start(.init(capturesStacks: loaded.recordsStacks, sampleInterval: loaded.sampleInterval ?? 0))
     atexit { Agent.captureAtExit() }
     noteStart(of: RunProtocol.ProcessDescription(arguments: arguments, processID: getpid()), runDirectory: runDirectory)
-    if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0, inForkedChild: $1) }) {
+    if let signal = loaded.snapshotSignal, !cleak_agent_watch_signal(signal, false, { Agent.signalArrived($0) }) {
       complain("cannot watch signal \(signal) for snapshots")
     }
     for signal in terminationSignals where signal != loaded.snapshotSignal && cleak_agent_signal_is_default(signal) {
-      _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0, inForkedChild: $1) })
+      _ = cleak_agent_watch_signal(signal, true, { Agent.signalArrived($0) })
     }
     if loaded.snapshotInterval != nil { startTakingSnapshotsOnInterval() }
   }
@@ -134,27 +139,22 @@ enum Agent {
     }
   }
 
-  /// A watched signal: the snapshot signal takes a snapshot, a termination request the exit
-  /// snapshot before it ends the process. On the agent's thread, or, in a process that has no
-  /// other thread, in a child forked in the signal handler, which ends when this returns.
-  static func signalArrived(_ signal: Int32, inForkedChild: Bool) {
+  /// A watched signal, on the agent's thread: the snapshot signal takes a snapshot, a
+  /// termination request the exit snapshot before it ends the process.
+  static func signalArrived(_ signal: Int32) {
     if signal == settings.snapshotSignal {
       captureOnSignal()
-    } else if inForkedChild {
-      captureAtExit(inForkedChild: true)
     } else {
+      terminationRequest.store(signal, ordering: .sequentiallyConsistent)
       captureAtExit()
       cleak_agent_raise_default(signal)
     }
   }
 
   /// The exit capture. A child forked by the program (which runs its exit handlers too) is not
-  /// the process being checked: it captures nothing, unless the agent forked it to capture the
-  /// process (`inForkedChild`).
-  static func captureAtExit(inForkedChild: Bool = false) {
-    guard inForkedChild || getpid() == settings.processID, AllocationTracker.isRunning else { return }
-    // A termination signal during the capture waits for it on the agent's thread.
-    if !inForkedChild { cleak_agent_before_thread_creation() }
+  /// the process being checked: it captures nothing.
+  static func captureAtExit() {
+    guard getpid() == settings.processID, AllocationTracker.isRunning else { return }
     captureLock.withLock { _ in
       guard AllocationTracker.isRunning else { return }
       let start = ContinuousClock.now
@@ -171,6 +171,8 @@ enum Agent {
         complain("cannot write the exit snapshot: \(error)")
       }
     }
+    let request = terminationRequest.load(ordering: .sequentiallyConsistent)
+    if request != 0 { cleak_agent_raise_default(request) }
   }
 
   /// A capture on the snapshot signal or the interval, while the program keeps running.

@@ -11,11 +11,13 @@ final class RunAtATerminalTests: RunFixtureTestCase {
 
   /// `kill -INT` of the command alone (not of the terminal's whole group): passed on, the program
   /// ends as an interrupt ends it, its agent captures first, and the report follows with the
-  /// program's status, 130 as shells say. The program has one thread: the agent starts none, and
-  /// takes the exit capture in a child it forks in the signal handler.
+  /// program's status, 130 as shells say.
   func testInterruptSentToTheCommandOnly_endsTheProgramAndTheReportFollows() throws {
-    let (result, threads) = try interruptedInterruptible()
-    XCTAssertEqual(threads, "1", "the agent started a thread in a single-threaded program")
+    let directory = try temporaryDirectory()
+    let command = try started(["run", "--", programs + "/Interruptible", directory])
+    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
+    kill(command.process.processIdentifier, SIGINT)
+    let result = command.finish()
     XCTAssertEqual(result.status, 128 + SIGINT, result.standardError)
     XCTAssertTrue(result.standardOutput.contains("Leaks: 2 objects in 1 group"), result.standardOutput)
     XCTAssertTrue(result.standardOutput.contains("Session.connection"), result.standardOutput)
@@ -28,19 +30,10 @@ final class RunAtATerminalTests: RunFixtureTestCase {
       result.standardOutput)
   }
 
-  /// The same program with a thread of its own: the agent's thread starts with it (three in all)
-  /// and takes the exit capture.
-  func testInterrupt_ofAProgramWithThreads_isCapturedByTheAgentsThread() throws {
-    let (result, threads) = try interruptedInterruptible(withAThread: true)
-    XCTAssertEqual(threads, "3", "the program's two threads and the agent's")
-    XCTAssertEqual(result.status, 128 + SIGINT, result.standardError)
-    XCTAssertTrue(result.standardOutput.contains("Leaks: 2 objects in 1 group"), result.standardOutput)
-    XCTAssertTrue(result.standardOutput.contains("Session.connection"), result.standardOutput)
-  }
-
-  /// An interrupt that reaches a single-threaded program during its exit capture waits for the
-  /// capture: the report has its leaks, and the program ends by the interrupt.
-  func testInterruptDuringTheExitCapture_ofASingleThreadedProgram_endsItOnceCaptured() throws {
+  /// An interrupt that reaches the program during its exit capture (in an exit handler) waits
+  /// for the capture, then ends the program as an interrupt: the report has its leaks, and the
+  /// status is the interrupt's, not the exit's.
+  func testInterruptDuringTheExitCapture_endsTheProgramOnceCaptured() throws {
     let directory = try temporaryDirectory()
     let command = try started(["run", "--", programs + "/Interruptible", directory, "exit"])
     XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
@@ -131,17 +124,6 @@ final class RunAtATerminalTests: RunFixtureTestCase {
   }
 
   // MARK: - Helpers
-
-  /// `run` of Interruptible (`withAThread`: one of its own besides the main thread), interrupted
-  /// once ready: the command's result, and the number of threads the program had then.
-  private func interruptedInterruptible(withAThread: Bool = false) throws -> (result: Started.Finished, threads: String) {
-    let directory = try temporaryDirectory()
-    let command = try started(["run", "--", programs + "/Interruptible", directory] + (withAThread ? ["thread"] : []))
-    XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: directory + "/ready") }, "the program did not start")
-    let threads = (try? String(contentsOfFile: directory + "/ready", encoding: .utf8)) ?? ""
-    kill(command.process.processIdentifier, SIGINT)
-    return (command.finish(), threads)
-  }
 
   /// The JSON document that follows what the program printed on standard output.
   private func report(in output: String) -> String {

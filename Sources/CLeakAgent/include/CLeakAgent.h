@@ -9,28 +9,16 @@
 extern "C" {
 #endif
 
-/// Called once per delivery of a watched signal, with its number: on a thread of the agent's own
-/// (`inForkedChild` false), or, for a termination signal that reaches a process without that
-/// thread, in a child forked in the signal handler (`inForkedChild` true), which has the
-/// process's memory as the signal found it and ends when the callback returns.
-typedef void (*cleak_agent_signal_callback)(int signal, bool inForkedChild);
+/// Called on a thread of the agent's own, once per delivery of a watched signal, with its number.
+typedef void (*cleak_agent_signal_callback)(int signal);
 
-/// Installs a handler for `signal` whose callback runs outside the signal handler, so that it may
-/// allocate and fork. Returns whether the handler (and, when needed, the thread) is in place.
-/// Every watched signal shares the first callback given. A signal that does not end the process
-/// (a snapshot signal) wakes a thread of the agent, started at once. A signal that
-/// `endsTheProcess` wakes that thread once the process has a second thread (the loader calls
-/// `cleak_agent_before_thread_creation` before each `pthread_create`); in a single-threaded
-/// process its handler forks a child that runs the callback, waits for it (30 s at most), then
-/// ends the process as the signal's default action would. In a child the process forks, which
-/// inherits the handler but not the thread, such a signal ends it at once, and another is dropped.
+/// Installs a handler for `signal` that wakes a thread of the agent, which then calls
+/// `callback` with the signal's number (outside the signal handler, so that it may allocate and
+/// fork). Returns whether the handler and thread are in place. Every watched signal shares the
+/// thread and the first callback given. In a child the process forks, which inherits the handler
+/// but not the thread, a signal that `endsTheProcess` ends it as its default action would, and
+/// another is dropped.
 bool cleak_agent_watch_signal(int signal, bool endsTheProcess, cleak_agent_signal_callback callback);
-
-/// Starts the agent's thread if a signal is watched and it has not started: called by the loader
-/// before the program creates a thread, so that a single-threaded program has none of the
-/// agent's, and by the exit capture, which creates threads and holds what a forked child would
-/// wait for (a termination signal during the capture then waits for it on that thread).
-void cleak_agent_before_thread_creation(void);
 
 /// Whether `signal` still has its default action here (neither ignored, as `nohup` leaves
 /// `SIGHUP`, nor handled).

@@ -1,8 +1,7 @@
-// A single-threaded program for the soak of termination signals under `leak-detector run`: it
-// leaks one cycle, writes "ready" in the directory given as its first argument, then makes and
-// frees objects of several sizes, with arrays and dictionaries that grow and shrink, until a
-// signal ends it: the signal interrupts it inside `malloc`, `free` or the tracker as often as
-// anywhere else.
+// A program for the soak of termination signals under `leak-detector run`: it leaks one cycle,
+// writes "ready" in the directory given as its first argument, then makes and frees objects of
+// several sizes, with arrays and dictionaries that grow and shrink, until a signal ends it: the
+// exit capture runs while it is inside `malloc`, `free` or the tracker as often as anywhere else.
 #if canImport(Glibc)
   import Glibc
 #endif
