@@ -224,17 +224,17 @@ public struct LeakAnalysis: Sendable {
     // description per type.
     var groupOfAcyclicType = [Int32](repeating: -1, count: graph.typeNames.count)
     // A task is described by where it waits, not by its type alone.
-    func isDescribedByType(_ index: Int) -> Bool {
+    let isDescribedByTypeOf = (0..<candidates.count).map { index in
       let first = Int(candidates.nodes(of: index).first!)
       return components.isAcyclic(first) && graph.kind(of: first) != .task
     }
     // The descriptions that take a search, first, on two cores.
     var searched = describeOnTwoCores(
-      (0..<candidates.count).filter { !isDescribedByType($0) }, candidates: candidates, components: components, steps: &steps
+      (0..<candidates.count).filter { !isDescribedByTypeOf[$0] }, candidates: candidates, components: components, steps: &steps
     ).makeIterator()
     for index in 0..<candidates.count {
       let typeRank = Int(graph.typeRanks[Int(candidates.nodes(of: index).first!)])
-      let isDescribedByType = isDescribedByType(index)
+      let isDescribedByType = isDescribedByTypeOf[index]
       if isDescribedByType, groupOfAcyclicType[typeRank] >= 0 {
         steps += 1
         grouping.groupOfEntry.append(groupOfAcyclicType[typeRank])
